@@ -1,0 +1,6 @@
+"""One module per `gamao` subcommand. Each exposes `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`.
+
+Keep heavy imports (cv2, numpy, fastapi) inside `run` so `gamao plays` starts quickly.
+"""
+
+COMMANDS = ["plays", "replay", "referee", "detect", "dice", "dice_sim", "demo", "run"]
