@@ -1,0 +1,82 @@
+"""Vision thresholds and board proportions, loaded from `vision/config.json` (chesscog keeps them out of code)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path(__file__).with_name("config.json")
+
+
+@dataclass(frozen=True)
+class GeometryConfig:
+    bar_to_checker: float = 0.6
+    field_width_to_height: float = 1.0
+    point_length_to_height: float = 0.39
+    checker_px: int = 24
+    margin: float = 0.6
+    light_home: str = "br"
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    column_length_to_point: float = 1.4
+    column_max_fraction: float = 0.47
+    strip_width: float = 0.56
+    min_contrast: float = 0.16
+    background_quantile: float = 0.5
+    fill_threshold: float = 0.45
+    colour_split: float = 0.5
+    ring_radius: float = 0.42
+    max_per_column: int = 15
+    bar_strip_width: float = 0.5
+    uncertainty_softness: float = 0.12
+
+
+@dataclass(frozen=True)
+class StillnessConfig:
+    still_seconds: float = 0.3
+    diff_threshold: int = 18
+    moving_fraction: float = 0.004
+    skin_fraction: float = 0.02
+    downscale_px: int = 160
+
+
+@dataclass(frozen=True)
+class RegistrationConfig:
+    aruco_dictionary: str = "DICT_4X4_50"
+    marker_ids: tuple[int, ...] = (0, 1, 2, 3)
+    bump_px: float = 6.0
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    geometry: GeometryConfig = field(default_factory=GeometryConfig)
+    detect: DetectConfig = field(default_factory=DetectConfig)
+    stillness: StillnessConfig = field(default_factory=StillnessConfig)
+    registration: RegistrationConfig = field(default_factory=RegistrationConfig)
+
+    def with_geometry(self, **changes: Any) -> VisionConfig:
+        return replace(self, geometry=replace(self.geometry, **changes))
+
+
+def _section(cls: type, data: dict[str, Any]) -> Any:
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"unknown setting(s) {sorted(unknown)} in vision config section {cls.__name__}")
+    values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()}
+    return cls(**values)
+
+
+def load_config(path: str | Path | None = None) -> VisionConfig:
+    """Read the vision configuration; missing keys keep their defaults, unknown keys are an error."""
+    data = json.loads(Path(path or DEFAULT_PATH).read_text(encoding="utf-8"))
+    return VisionConfig(
+        geometry=_section(GeometryConfig, data.get("geometry", {})),
+        detect=_section(DetectConfig, data.get("detect", {})),
+        stillness=_section(StillnessConfig, data.get("stillness", {})),
+        registration=_section(RegistrationConfig, data.get("registration", {})),
+    )
