@@ -1,0 +1,97 @@
+"""Kiosk settings: a small dataclass read from a TOML or JSON file (pydantic-settings is not installed).
+
+Unknown keys are refused by name so a typo in the appliance's config file is found at start, not ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = ("pt", "en")
+DEFAULT_RULES: dict[str, Any] = {
+    "crawford": True, "jacoby": False, "beavers": False, "holland": False,
+    "cube_cap": None, "mode": "casual", "tournament": False,
+}
+DEFAULT_GPIO: dict[str, int] = {"end_turn": 17, "undo": 27, "ack_cocked": 22, "double": 23, "light_led": 24}
+
+
+class ConfigError(ValueError):
+    """The config file cannot be used; the message says which file, which key and what to do."""
+
+
+def system_language(environ: dict[str, str] | None = None) -> str:
+    """'pt' when the system language is Portuguese (LC_ALL, LC_MESSAGES or LANG), otherwise 'en'."""
+    env = os.environ if environ is None else environ
+    for key in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(key, "")
+        if value:
+            return "pt" if value.lower().startswith("pt") else "en"
+    return "en"
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "gamao"
+
+
+@dataclass
+class Settings:
+    data_dir: Path = field(default_factory=default_data_dir)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    language: str = ""            # "pt" or "en"; empty means: follow the system language
+    camera: str = "auto"          # "auto", "picamera2", "/dev/videoN", or "none"
+    serial_port: str = "auto"     # "auto" finds the dice unit by its USB id; or "/dev/ttyACM0"
+    gpio: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_GPIO))
+    rules: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RULES))
+    pin_max_failures: int = 5
+    pin_lockout_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        self.data_dir = Path(self.data_dir).expanduser()
+        if not self.language:
+            self.language = system_language()
+        if self.language not in LANGUAGES:
+            raise ConfigError(f"language must be one of {', '.join(LANGUAGES)}, not {self.language!r}")
+        unknown_rules = sorted(set(self.rules) - set(DEFAULT_RULES))
+        if unknown_rules:
+            raise ConfigError(f"unknown rule {unknown_rules[0]!r}; known rules: {', '.join(DEFAULT_RULES)}")
+        self.rules = {**DEFAULT_RULES, **self.rules}
+        self.gpio = {**DEFAULT_GPIO, **self.gpio}
+
+    @property
+    def tournament(self) -> bool:
+        return bool(self.rules.get("tournament"))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Settings:
+        """Read a .toml or .json file; raises ConfigError with the file name and the offending key."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+        except (ValueError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"config file {path} is not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {exc}") from None
+        return cls.from_dict(data, source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "config") -> Settings:
+        known = {f.name: f for f in fields(cls)}
+        for key, value in data.items():
+            if key not in known:
+                raise ConfigError(f"{source}: unknown setting {key!r}; known settings: {', '.join(known)}")
+            expected = {"port": int, "pin_max_failures": int, "gpio": dict, "rules": dict}.get(key)
+            if expected is not None and not isinstance(value, expected):
+                raise ConfigError(f"{source}: setting {key!r} must be a {expected.__name__}, not {value!r}")
+        try:
+            return cls(**data)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {exc}") from None

@@ -1,0 +1,91 @@
+"""What the routes receive: the service Protocol the kiosk talks to, the camera, the PIN guard.
+
+The referee service (kiosk/service.py) implements `KioskService`; tests and the demo may hand `create_app`
+any object with these methods. Everything the routers need from the rest of the system goes through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import APIKeyHeader
+
+from kiosk.config import Settings
+from kiosk.pin import PinError, PinStore
+
+State = dict[str, Any]
+Unsubscribe = Callable[[], None]
+
+
+@runtime_checkable
+class KioskService(Protocol):
+    """The referee service as the kiosk sees it.
+
+    - `state()` returns `Referee.public_state()` (docs/CONTRACTS.md).
+    - `subscribe(callback)` calls `callback(state)` after every change, from any thread; returns an
+      unsubscribe function.
+    - `submit(event)` feeds one event (CONTRACTS.md event shapes) and returns the verdicts; raises
+      ValueError with a plain message when the event cannot apply now.
+    - `export(match_id, fmt)` returns the match as .mat or .sgf text ("current" = the match being played);
+      raises KeyError for an unknown match.
+    """
+
+    def state(self) -> State: ...
+    def subscribe(self, callback: Callable[[State], None]) -> Unsubscribe: ...
+    def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]: ...
+    def export(self, match_id: str, fmt: str) -> str: ...
+
+
+@runtime_checkable
+class CalibrationSource(Protocol):
+    """The camera as the calibration page sees it.
+
+    - `frame_jpeg()`: the latest camera frame as JPEG bytes, or None before the first frame.
+    - `overlay()`: {"width", "height", "corners": [[x, y] x4] | None,
+                    "points": [{"point": n, "x", "y", "side", "count"}], "markers": {"found": [...], "missing": [...]}}
+    - `set_corners(corners)`: store four clicked corners (image pixels, order: top-left, top-right,
+      bottom-right, bottom-left) and return the new overlay; ValueError if they cannot make a board.
+    """
+
+    def frame_jpeg(self) -> bytes | None: ...
+    def overlay(self) -> dict[str, Any]: ...
+    def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]: ...
+
+
+pin_header = APIKeyHeader(name="X-Gamao-PIN", auto_error=False,
+                          description="The kiosk's control PIN (set once with POST /api/pin).")
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_service(request: Request) -> KioskService:
+    service = getattr(request.app.state, "service", None)
+    if service is None:
+        raise HTTPException(503, "the referee service is not running yet")
+    return service
+
+
+def get_camera(request: Request) -> CalibrationSource:
+    camera = getattr(request.app.state, "camera", None)
+    if camera is None:
+        raise HTTPException(404, "no camera is connected to this kiosk")
+    return camera
+
+
+def get_pins(request: Request) -> PinStore:
+    return request.app.state.pins
+
+
+def require_pin(pin: str | None = Depends(pin_header), pins: PinStore = Depends(get_pins)) -> None:
+    """Guard for every control endpoint: 401 without or with a wrong PIN, 423 while locked out."""
+    try:
+        pins.check(pin)
+    except PinError as exc:
+        headers = {"WWW-Authenticate": "X-Gamao-PIN"}
+        if exc.retry_after is not None:
+            headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+        raise HTTPException(exc.status, exc.message, headers=headers) from None

@@ -1,0 +1,90 @@
+"""create_app(settings) builds the kiosk: routers, static page, and the referee service in lifespan.
+
+Hardware and the service are injectable: tests and `gamao demo` pass their own; `gamao run` lets the
+lifespan build the real service from the settings.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from kiosk.config import Settings
+from kiosk.dependencies import CalibrationSource, KioskService
+from kiosk.pin import PinStore
+from kiosk.routers import camera as camera_routes
+from kiosk.routers import control, matches, state, ws
+
+STATIC = Path(__file__).with_name("static")
+log = logging.getLogger(__name__)
+ServiceFactory = Callable[[Settings], KioskService]
+
+
+def default_service_factory(settings: Settings) -> KioskService:
+    """The real referee service (kiosk/service.py, built by the referee work)."""
+    from kiosk import service as service_module
+
+    return service_module.build_service(settings)  # type: ignore[attr-defined]
+
+
+def _field_message(errors: list[Any]) -> str:
+    parts = []
+    for err in errors:
+        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "header")]
+        parts.append(f"{'.'.join(loc) or 'body'}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    # FastAPI's detail list stays for programs; `message` names the field for people.
+    errors = [{k: v for k, v in e.items() if k in ("loc", "msg", "type")} for e in exc.errors()]
+    return JSONResponse({"detail": errors, "message": _field_message(errors)}, status_code=422)
+
+
+def create_app(settings: Settings | None = None, *, service: KioskService | None = None,
+               camera: CalibrationSource | None = None,
+               service_factory: ServiceFactory | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = None
+        if app.state.service is None:
+            owned = (service_factory or default_service_factory)(settings)
+            if hasattr(owned, "start"):
+                owned.start()
+            app.state.service = owned
+        try:
+            yield
+        finally:
+            if owned is not None and hasattr(owned, "close"):
+                owned.close()
+
+    app = FastAPI(title="Gamão kiosk", version="0.1.0", lifespan=lifespan,
+                  description="The screen beside the board: public state, pushes, exports, and PIN-guarded control.")
+    app.state.settings = settings
+    app.state.service = service
+    app.state.camera = camera
+    app.state.pins = PinStore(settings.data_dir, settings.pin_max_failures, settings.pin_lockout_seconds)
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    for module in (state, ws, matches, control, camera_routes):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/calibrate", include_in_schema=False)
+    def calibrate_page() -> FileResponse:
+        return FileResponse(STATIC / "calibrate.html", headers={"Cache-Control": "no-cache"})
+
+    return app

@@ -1,0 +1,1 @@
+"""One module per group of routes: state, ws (pushes), matches (exports), control (PIN), camera."""

@@ -1,0 +1,75 @@
+"""Control from the touch screen, all behind the PIN: PIN set-up, match set-up, cube, corrections, calibration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi.security import APIKeyHeader
+
+from kiosk.dependencies import (
+    CalibrationSource,
+    KioskService,
+    get_camera,
+    get_pins,
+    get_service,
+    require_pin,
+)
+from kiosk.pin import PinError, PinStore
+from kiosk.schemas import CalibrationIn, ControlOut, CorrectionIn, CubeIn, NewMatchIn, PinIn
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "No PIN, or a wrong PIN, in the X-Gamao-PIN header"},
+    409: {"description": "The action does not apply now (e.g. no cube to take)"},
+    423: {"description": "Locked after repeated wrong PINs; see Retry-After"},
+}
+router = APIRouter(prefix="/api", tags=["control"], responses=REFUSALS)
+guarded = [Depends(require_pin)]
+
+
+def _submit(service: KioskService, event: dict[str, Any]) -> dict[str, Any]:
+    try:
+        verdicts = service.submit(event)
+    except ValueError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return {"verdicts": verdicts}
+
+
+@router.post("/pin", status_code=status.HTTP_204_NO_CONTENT, summary="Set the PIN (first start) or change it")
+def set_pin(body: PinIn, pins: PinStore = Depends(get_pins),
+            current: str | None = Depends(APIKeyHeader(name="X-Gamao-PIN", auto_error=False))) -> None:
+    # The first PIN can be set by whoever stands at the kiosk; changing it needs the current one.
+    if pins.is_set():
+        try:
+            pins.check(current)
+        except PinError as exc:
+            raise HTTPException(exc.status, exc.message) from None
+    pins.set(body.pin)
+
+
+@router.post("/match", response_model=ControlOut, dependencies=guarded, summary="Start a new match")
+def new_match(body: NewMatchIn, service: KioskService = Depends(get_service)) -> dict[str, Any]:
+    return _submit(service, {"event": "new_match", **body.model_dump()})
+
+
+@router.post("/cube", response_model=ControlOut, dependencies=guarded, summary="Cube action from the touch screen")
+def cube_action(body: CubeIn, service: KioskService = Depends(get_service)) -> dict[str, Any]:
+    return _submit(service, {"event": "cube", "action": body.action, "side": body.side})
+
+
+@router.post("/correction", response_model=ControlOut, dependencies=guarded,
+             summary="Correct the referee: undo, end the turn, acknowledge a cocked die, or set the board")
+def correction(body: CorrectionIn, service: KioskService = Depends(get_service)) -> dict[str, Any]:
+    if body.action == "set_board":
+        assert body.board is not None
+        return _submit(service, {"event": "board", **body.board.model_dump(), "stable": True, "source": "manual"})
+    return _submit(service, {"event": "button", "name": body.action})
+
+
+@router.post("/calibration", dependencies=guarded, summary="Store the four board corners clicked on the camera image")
+def calibrate(body: CalibrationIn, camera: CalibrationSource = Depends(get_camera)) -> dict[str, Any]:
+    try:
+        return camera.set_corners([(float(x), float(y)) for x, y in body.corners])
+    except ValueError as exc:
+        raise HTTPException(422, {"field": "corners", "message": str(exc)}) from None
+

@@ -1,0 +1,41 @@
+"""Read-only routes for the display: the public state and the kiosk's display settings."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import ValidationError
+
+from kiosk.config import LANGUAGES, Settings
+from kiosk.dependencies import KioskService, get_pins, get_service, get_settings
+from kiosk.pin import PinStore
+from kiosk.schemas import KioskInfo, StateOut
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/api", tags=["display"])
+
+
+def public(state: dict[str, Any]) -> dict[str, Any]:
+    """The state as the page receives it (through StateOut, so HTTP and WebSocket agree).
+
+    A state the schema cannot read is passed on unchanged rather than blanking the screen mid-game.
+    """
+    try:
+        return StateOut.model_validate(state).model_dump(mode="json")
+    except ValidationError as exc:
+        log.warning("public state does not match the kiosk schema: %s", exc)
+        return state
+
+
+@router.get("/state", response_model=StateOut, summary="The full public state (board, dice, cube, score, verdicts)")
+def get_state(service: KioskService = Depends(get_service)) -> dict[str, Any]:
+    return public(service.state())
+
+
+@router.get("/kiosk", response_model=KioskInfo, summary="Display settings: language, PIN set, camera present")
+def get_kiosk(request: Request, settings: Settings = Depends(get_settings),
+              pins: PinStore = Depends(get_pins)) -> KioskInfo:
+    return KioskInfo(language=settings.language, languages=list(LANGUAGES), pin_set=pins.is_set(),
+                     camera=getattr(request.app.state, "camera", None) is not None)

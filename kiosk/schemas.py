@@ -1,0 +1,198 @@
+"""The kiosk's public contract: response and request schemas, kept apart from the referee's internals.
+
+Response models are tolerant (optional fields, extra keys kept on verdicts) so a referee that adds a key
+does not break the page; request models are strict so bad input is refused with a 422 naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SideName = Literal["light", "dark"]
+Points = Annotated[list[Annotated[int, Field(ge=0, le=15)]], Field(min_length=24, max_length=24)]
+
+EXAMPLE_STATE: dict[str, Any] = {
+    "match": {"length": 5, "players": {"light": "lasse", "dark": "bb2106"}, "score": {"light": 2, "dark": 4},
+              "crawford": True, "post_crawford": False, "game": 4,
+              "rules": {"crawford": True, "jacoby": False, "beavers": False, "holland": False,
+                        "cube_cap": None, "mode": "casual", "tournament": False}},
+    "position": {"light": [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
+                 "dark": [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 0],
+                 "bar": {"light": 0, "dark": 0}, "off": {"light": 0, "dark": 0},
+                 "position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"},
+    "turn": "light", "phase": "moving",
+    "dice": {"values": [5, 2], "cocked": [False, False], "used": [5]},
+    "cube": {"value": 1, "owner": None, "offered_by": None},
+    "pips": {"light": 167, "dark": 167},
+    "verdicts": [{"at": 12, "verdict": "legal", "side": "dark", "play": "13/8 13/11"}],
+    "moves": [{"game": 4, "number": 1, "side": "light", "roll": [5, 2], "play": "13/8 13/11"}],
+}
+
+
+class Players(BaseModel):
+    light: str = ""
+    dark: str = ""
+
+
+class Score(BaseModel):
+    light: int = 0
+    dark: int = 0
+
+
+class MatchOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str | int | None = Field(None, description="Journal id of the match, for the export links")
+    length: int = Field(0, description="Match length in points; 0 for money play")
+    players: Players = Players()
+    score: Score = Score()
+    crawford: bool = False
+    post_crawford: bool = False
+    game: int = 0
+    rules: dict[str, Any] = {}
+
+
+class BarOff(BaseModel):
+    light: int = 0
+    dark: int = 0
+
+
+class PositionOut(BaseModel):
+    light: list[int] = Field(default_factory=lambda: [0] * 24, description="24 counts, physical point 1 first")
+    dark: list[int] = Field(default_factory=lambda: [0] * 24)
+    bar: BarOff = BarOff()
+    off: BarOff = BarOff()
+    position_id: str | None = None
+    match_id: str | None = None
+
+
+class DiceOut(BaseModel):
+    values: list[int] = []
+    cocked: list[bool] = []
+    used: list[int] = []
+
+
+class CubeOut(BaseModel):
+    value: int = 1
+    owner: SideName | None = Field(None, description="null when the cube is centred")
+    offered_by: SideName | None = None
+
+
+class Pips(BaseModel):
+    light: int | None = None
+    dark: int | None = None
+
+
+class VerdictOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    at: int | None = None
+    verdict: str
+
+
+class MoveOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    game: int | None = None
+    number: int | None = None
+    side: SideName | None = None
+    roll: list[int] | None = None
+    play: str | None = None
+
+
+class StateOut(BaseModel):
+    """Referee.public_state(), as GET /api/state returns it and /ws pushes it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_STATE]})
+    match: MatchOut = MatchOut()
+    position: PositionOut = PositionOut()
+    turn: SideName | None = None
+    phase: str = "opening"
+    dice: DiceOut | None = None
+    cube: CubeOut = CubeOut()
+    pips: Pips = Pips()
+    verdicts: list[VerdictOut] = []
+    moves: list[MoveOut] = []
+
+
+class KioskInfo(BaseModel):
+    """What the page needs before the first state: language and whether a PIN exists."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"language": "pt", "languages": ["pt", "en"],
+                                                                "pin_set": True, "camera": False}]})
+    language: Literal["pt", "en"]
+    languages: list[str]
+    pin_set: bool
+    camera: bool
+
+
+# ---- requests (strict) --------------------------------------------------------------------------
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PinIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"pin": "2468"}]})
+    pin: str = Field(pattern=r"^[0-9]{4,12}$", description="4 to 12 digits")
+
+
+class RulesIn(Strict):
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    holland: bool = False
+    cube_cap: int | None = Field(None, ge=1, le=4096)
+    mode: Literal["casual", "strict"] = "casual"
+    tournament: bool = False
+
+
+class PlayersIn(Strict):
+    light: str = Field("Light", min_length=1, max_length=40)
+    dark: str = Field("Dark", min_length=1, max_length=40)
+
+
+class NewMatchIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"length": 7, "players": {"light": "Ana", "dark": "Bruno"}, "rules": {"crawford": True, "tournament": False}}]})
+    length: int = Field(ge=0, le=64, description="Match length in points; 0 for money play")
+    players: PlayersIn = PlayersIn()
+    rules: RulesIn = RulesIn()
+
+
+class CubeIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"action": "double", "side": "light"}]})
+    action: Literal["double", "take", "drop", "beaver", "raccoon"]
+    side: SideName
+
+
+class BoardIn(Strict):
+    light: Points
+    dark: Points
+    bar: BarOff = BarOff()
+    off: BarOff = BarOff()
+
+
+class CorrectionIn(Strict):
+    """undo / end_turn / ack_cocked press the matching button; set_board replaces what the camera saw."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"action": "undo"}]})
+    action: Literal["undo", "end_turn", "ack_cocked", "set_board"]
+    board: BoardIn | None = None
+
+    @model_validator(mode="after")
+    def _board_only_with_set_board(self) -> CorrectionIn:
+        if self.action == "set_board" and self.board is None:
+            raise ValueError("board is required when action is set_board")
+        return self
+
+
+class CalibrationIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"corners": [[40, 30], [600, 30], [600, 450], [40, 450]]}]})
+    corners: Annotated[list[Annotated[list[Annotated[float, Field(ge=0, le=10000)]], Field(min_length=2, max_length=2)]],
+                       Field(min_length=4, max_length=4)]
+
+
+class ControlOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"verdicts": [{"at": 3, "verdict": "cube_offered"}]}]})
+    verdicts: list[VerdictOut]

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kiosk.config import Settings
+from kiosk.main import create_app
+from tests.kiosk.fakes import FakeService
+
+PIN = "2468"
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", language="en", pin_max_failures=5, pin_lockout_seconds=60)
+
+
+@pytest.fixture
+def fake() -> FakeService:
+    return FakeService()
+
+
+@pytest.fixture
+def client(settings: Settings, fake: FakeService) -> Iterator[TestClient]:
+    app = create_app(settings, service=fake)
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def pinned(client: TestClient) -> TestClient:
+    assert client.post("/api/pin", json={"pin": PIN}).status_code == 204
+    return client

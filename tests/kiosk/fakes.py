@@ -1,0 +1,80 @@
+"""A small in-memory stand-in for the referee service, shaped like docs/CONTRACTS.md's public state.
+
+It is not a referee: it records events and produces the verdicts a test asks for, so the kiosk can be
+tested before (and independently of) core/referee.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+from typing import Any
+
+START_LIGHT = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
+START_DARK = list(reversed(START_LIGHT))
+
+
+def start_state() -> dict[str, Any]:
+    return {
+        "match": {"id": "1", "length": 7, "players": {"light": "Ana", "dark": "Bruno"},
+                  "score": {"light": 2, "dark": 4}, "crawford": False, "post_crawford": False, "game": 3,
+                  "rules": {"crawford": True, "tournament": False}},
+        "position": {"light": list(START_LIGHT), "dark": list(START_DARK), "bar": {"light": 0, "dark": 0},
+                     "off": {"light": 0, "dark": 0}, "position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"},
+        "turn": "light", "phase": "awaiting_roll",
+        "dice": None,
+        "cube": {"value": 1, "owner": None, "offered_by": None},
+        "pips": {"light": 167, "dark": 167},
+        "verdicts": [],
+        "moves": [],
+    }
+
+
+class FakeService:
+    def __init__(self, state: dict[str, Any] | None = None) -> None:
+        self._state = state or start_state()
+        self._subs: list[Callable[[dict[str, Any]], None]] = []
+        self._lock = threading.Lock()
+        self.events: list[dict[str, Any]] = []
+        self.refuse: str | None = None
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            return copy.deepcopy(self._state)
+
+    def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        with self._lock:
+            self._subs.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subs:
+                    self._subs.remove(callback)
+        return unsubscribe
+
+    def subscribers(self) -> int:
+        with self._lock:
+            return len(self._subs)
+
+    def update(self, **changes: Any) -> None:
+        """Change the state as a referee would and push it."""
+        with self._lock:
+            self._state.update(copy.deepcopy(changes))
+            snapshot = copy.deepcopy(self._state)
+            subs = list(self._subs)
+        for callback in subs:
+            callback(snapshot)
+
+    def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.refuse:
+            raise ValueError(self.refuse)
+        self.events.append(event)
+        verdict = {"at": len(self.events) - 1, "verdict": f"{event['event']}_accepted"}
+        self.update(verdicts=[*self._state["verdicts"], verdict][-10:])
+        return [verdict]
+
+    def export(self, match_id: str, fmt: str) -> str:
+        if match_id not in ("current", "1"):
+            raise KeyError(match_id)
+        return " 7 point match\n" if fmt == "mat" else "(;FF[4]GM[6])\n"

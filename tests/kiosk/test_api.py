@@ -1,0 +1,167 @@
+"""The kiosk API through TestClient: public state, pushes, exports, PIN guard, 422s naming the field."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kiosk.config import Settings
+from kiosk.main import create_app
+from tests.kiosk.conftest import PIN
+from tests.kiosk.fakes import FakeService
+
+CONTROL = [
+    ("/api/match", {"length": 5}),
+    ("/api/cube", {"action": "double", "side": "light"}),
+    ("/api/correction", {"action": "undo"}),
+    ("/api/calibration", {"corners": [[0, 0], [10, 0], [10, 10], [0, 10]]}),
+]
+
+
+def test_state_is_the_public_state(client: TestClient) -> None:
+    body = client.get("/api/state").json()
+    assert body["match"]["score"] == {"light": 2, "dark": 4}
+    assert body["position"]["light"][5] == 5 and body["cube"]["owner"] is None
+    assert body["dice"] is None and body["pips"] == {"light": 167, "dark": 167}
+
+
+def test_kiosk_info_reports_language_and_pin(client: TestClient) -> None:
+    assert client.get("/api/kiosk").json() == {"language": "en", "languages": ["pt", "en"],
+                                               "pin_set": False, "camera": False}
+
+
+def test_page_and_static_files_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and 'data-testid="verdict"' in page.text
+    assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+
+
+def test_websocket_pushes_every_change(client: TestClient, fake: FakeService) -> None:
+    with client.websocket_connect("/ws") as ws:
+        assert ws.receive_json()["turn"] == "light"
+        fake.update(dice={"values": [6, 3], "cocked": [False, False], "used": []}, phase="moving")
+        assert ws.receive_json()["dice"]["values"] == [6, 3]
+        fake.update(turn="dark")
+        assert ws.receive_json()["turn"] == "dark"
+
+
+def test_export_mat_and_sgf(client: TestClient) -> None:
+    mat = client.get("/api/matches/current/export.mat")
+    assert mat.status_code == 200 and mat.text == " 7 point match\n"
+    assert 'filename="gamao-current.mat"' in mat.headers["content-disposition"]
+    assert client.get("/api/matches/1/export.sgf").text.startswith("(;FF[4]")
+
+
+def test_export_unknown_match_is_404(client: TestClient) -> None:
+    r = client.get("/api/matches/99/export.mat")
+    assert r.status_code == 404 and r.json()["detail"] == "no match with id '99'"
+
+
+def test_export_unknown_format_is_422(client: TestClient) -> None:
+    assert client.get("/api/matches/1/export.txt").status_code in (404, 422)
+
+
+@pytest.mark.parametrize(("path", "body"), CONTROL)
+def test_control_refused_without_pin(client: TestClient, path: str, body: dict) -> None:
+    client.post("/api/pin", json={"pin": PIN})
+    r = client.post(path, json=body)
+    assert r.status_code == 401
+    assert r.json()["detail"] == "this action needs the PIN: send it in the X-Gamao-PIN header"
+
+
+@pytest.mark.parametrize(("path", "body"), CONTROL)
+def test_control_refused_with_wrong_pin(pinned: TestClient, path: str, body: dict) -> None:
+    r = pinned.post(path, json=body, headers={"X-Gamao-PIN": "0000"})
+    assert r.status_code == 401 and r.json()["detail"] == "wrong PIN"
+
+
+def test_control_refused_before_any_pin_is_set(client: TestClient) -> None:
+    r = client.post("/api/cube", json={"action": "double", "side": "light"}, headers={"X-Gamao-PIN": "1234"})
+    assert r.status_code == 401
+    assert r.json()["detail"] == "no PIN has been set yet: set one first with POST /api/pin"
+
+
+def test_lockout_after_five_wrong_pins(pinned: TestClient, fake: FakeService) -> None:
+    for _ in range(4):
+        assert pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "1111"}).status_code == 401
+    fifth = pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "1111"})
+    assert fifth.status_code == 423 and fifth.headers["retry-after"] == "60"
+    # Even the right PIN is refused while locked: a guesser cannot tell when they hit it.
+    locked = pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN})
+    assert locked.status_code == 423 and locked.json()["detail"].startswith("too many wrong PINs")
+    assert fake.events == []
+
+
+def test_lockout_ends_after_the_period(tmp_path) -> None:
+    now = [1000.0]
+    settings = Settings(data_dir=tmp_path, language="en", pin_max_failures=2, pin_lockout_seconds=30)
+    app = create_app(settings, service=FakeService())
+    app.state.pins._clock = lambda: now[0]
+    with TestClient(app) as c:
+        c.post("/api/pin", json={"pin": PIN})
+        for _ in range(2):
+            c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "9999"})
+        assert c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN}).status_code == 423
+        now[0] += 31
+        assert c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN}).status_code == 200
+
+
+def test_pin_stored_hashed_not_in_clear(pinned: TestClient, settings: Settings) -> None:
+    stored = (settings.data_dir / "pin.json").read_text()
+    assert PIN not in stored and '"algorithm": "scrypt"' in stored
+    assert (settings.data_dir / "pin.json").stat().st_mode & 0o077 == 0
+
+
+def test_changing_the_pin_needs_the_old_one(pinned: TestClient) -> None:
+    assert pinned.post("/api/pin", json={"pin": "1357"}).status_code == 401
+    assert pinned.post("/api/pin", json={"pin": "1357"}, headers={"X-Gamao-PIN": PIN}).status_code == 204
+    assert pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "1357"}).status_code == 200
+
+
+def test_new_match_submits_event(pinned: TestClient, fake: FakeService) -> None:
+    r = pinned.post("/api/match", json={"length": 5, "players": {"light": "Ana", "dark": "Bruno"}},
+                    headers={"X-Gamao-PIN": PIN})
+    assert r.status_code == 200 and r.json()["verdicts"][0]["verdict"] == "new_match_accepted"
+    event = fake.events[0]
+    assert event["event"] == "new_match" and event["length"] == 5 and event["rules"]["crawford"] is True
+
+
+def test_cube_and_corrections_become_contract_events(pinned: TestClient, fake: FakeService) -> None:
+    h = {"X-Gamao-PIN": PIN}
+    pinned.post("/api/cube", json={"action": "take", "side": "dark"}, headers=h)
+    pinned.post("/api/correction", json={"action": "ack_cocked"}, headers=h)
+    board = {"light": [0] * 23 + [15], "dark": [15] + [0] * 23}
+    pinned.post("/api/correction", json={"action": "set_board", "board": board}, headers=h)
+    assert fake.events[0] == {"event": "cube", "action": "take", "side": "dark"}
+    assert fake.events[1] == {"event": "button", "name": "ack_cocked"}
+    assert fake.events[2]["event"] == "board" and fake.events[2]["light"][23] == 15
+
+
+def test_422_names_the_field(pinned: TestClient) -> None:
+    h = {"X-Gamao-PIN": PIN}
+    r = pinned.post("/api/match", json={"length": 99}, headers=h)
+    assert r.status_code == 422 and r.json()["message"] == "length: Input should be less than or equal to 64"
+    r = pinned.post("/api/cube", json={"action": "quadruple", "side": "light"}, headers=h)
+    assert r.status_code == 422 and r.json()["message"].startswith("action: Input should be 'double'")
+    r = pinned.post("/api/correction", json={"action": "set_board"}, headers=h)
+    assert r.status_code == 422 and "board is required when action is set_board" in r.json()["message"]
+    r = pinned.post("/api/pin", json={"pin": "12"}, headers=h)
+    assert r.status_code == 422 and r.json()["message"].startswith("pin: String should match pattern")
+
+
+def test_refused_event_is_409_with_reason(pinned: TestClient, fake: FakeService) -> None:
+    fake.refuse = "there is no cube offer to take"
+    r = pinned.post("/api/cube", json={"action": "take", "side": "dark"}, headers={"X-Gamao-PIN": PIN})
+    assert r.status_code == 409 and r.json()["detail"] == "there is no cube offer to take"
+
+
+def test_calibration_without_camera_is_404(pinned: TestClient) -> None:
+    assert pinned.get("/api/camera/frame.jpg").status_code == 404
+    r = pinned.post("/api/calibration", json={"corners": [[0, 0], [1, 0], [1, 1], [0, 1]]}, headers={"X-Gamao-PIN": PIN})
+    assert r.status_code == 404 and r.json()["detail"] == "no camera is connected to this kiosk"
+
+
+def test_openapi_has_examples(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    assert schema["components"]["schemas"]["StateOut"]["examples"][0]["cube"]["value"] == 1
+    assert "X-Gamao-PIN" in str(schema["components"]["securitySchemes"])
