@@ -1,0 +1,177 @@
+"""Play notation: checker moves written the way real files write them.
+
+Points are in the mover's numbering (24 = farthest, 1..6 = home), 25 = bar, 0 = off. Reading accepts the
+dialects of gnubg, Backgammon Galaxy and XG/Backgammon Studio (see ../shared/formats/MAT.md):
+``13/7* 8/7``, ``bar/22``, ``25/22``, ``6/off``, ``6/0``, chains ``24/18/12``, ``13/7*/1``, repeats
+``6/4(2)`` and combined moves ``22/13``. Combined moves are resolved against a position by
+``Position.parse_play``; ``Play.from_text`` only reads the text.
+
+>>> Play.from_text("13/7* 8/7")
+Play.from_text('13/7* 8/7')
+>>> Play.from_text("24/18/12").moves
+(Move(24, 18), Move(18, 12))
+>>> Play.from_text("bar/22 6/off").text(style="gnubg")
+'25/22 6/0'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from core.errors import InvalidPlayError
+
+BAR = 25
+OFF = 0
+
+_REPEAT = re.compile(r"^(.*?)\((\d+)\)$")
+_BAR_WORDS = {"bar", "b", "ba"}
+_OFF_WORDS = {"off", "o", "-"}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker moving from one point to another (mover's numbering; 25 = bar, 0 = off)."""
+
+    frm: int
+    to: int
+    hit: bool = False
+
+    def __repr__(self) -> str:
+        return f"Move({self.frm}, {self.to}{', hit=True' if self.hit else ''})"
+
+    @property
+    def distance(self) -> int:
+        return self.frm - self.to
+
+    def text(self, numeric: bool = False) -> str:
+        return f"{_point_text(self.frm, numeric)}/{_point_text(self.to, numeric)}{'*' if self.hit else ''}"
+
+
+def _point_text(point: int, numeric: bool) -> str:
+    if numeric:
+        return str(point)
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def _parse_point(word: str, play_text: str) -> tuple[int, bool]:
+    hit = word.endswith("*")
+    core_word = word.rstrip("*")
+    low = core_word.lower()
+    if low in _BAR_WORDS:
+        return BAR, hit
+    if low in _OFF_WORDS:
+        return OFF, hit
+    if core_word.isdigit() and 0 <= int(core_word) <= 25:
+        return int(core_word), hit
+    raise InvalidPlayError(
+        f"invalid play {play_text!r}: {word!r} is not a point (use 1-24, bar or 25 for the bar, off or 0 for off)"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A sequence of checker moves for one turn. An empty play is written ``""`` (no legal move)."""
+
+    moves: tuple[Move, ...] = ()
+
+    @classmethod
+    def from_text(cls, text: str) -> Play:
+        """Read a play written in any of the dialects; raises InvalidPlayError when malformed."""
+        if not isinstance(text, str):
+            raise InvalidPlayError(f"invalid play {text!r}: expected text such as '13/7 8/7'")
+        moves: list[Move] = []
+        for token in text.replace(",", " ").split():
+            count = 1
+            m = _REPEAT.match(token)
+            if m:
+                token, count = m.group(1), int(m.group(2))
+                if not 1 <= count <= 4:
+                    raise InvalidPlayError(f"invalid play {text!r}: a repeat must be (1) to (4), not ({count})")
+            parts = token.split("/")
+            if len(parts) < 2 or any(p == "" for p in parts):
+                raise InvalidPlayError(
+                    f"invalid play {text!r}: {token!r} is not a move (write FROM/TO, e.g. 13/7, bar/22 or 6/off)"
+                )
+            points = [_parse_point(p, text) for p in parts]
+            if points[0][1]:
+                raise InvalidPlayError(f"invalid play {text!r}: a hit mark '*' belongs after the point landed on")
+            chain = []
+            for (frm, _), (to, hit) in zip(points, points[1:], strict=False):
+                if frm == OFF:
+                    raise InvalidPlayError(f"invalid play {text!r}: a checker cannot move from off the board")
+                if to == BAR:
+                    raise InvalidPlayError(f"invalid play {text!r}: a checker cannot move to the bar")
+                if to >= frm:
+                    raise InvalidPlayError(
+                        f"invalid play {text!r}: {frm}/{to} moves backwards (checkers move from higher to lower points)"
+                    )
+                if to == OFF and hit:
+                    raise InvalidPlayError(f"invalid play {text!r}: nothing can be hit off the board")
+                chain.append(Move(frm, to, hit))
+            moves.extend(chain * count)
+        return cls(tuple(moves))
+
+    def __repr__(self) -> str:
+        return f"Play.from_text({self.text(style='gnubg')!r})"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+    def __bool__(self) -> bool:
+        return bool(self.moves)
+
+    def text(self, style: str = "standard") -> str:
+        """Write the play.
+
+        ``standard``: highest point first, chains joined (``13/7*/1``), repeats as ``(2)``, words bar/off.
+        ``gnubg``: one sub-move per die in the order played, numeric bar 25 and off 0, ``*`` on the first hit
+        of each point (what GNU Backgammon writes in .mat files).
+        """
+        if style == "gnubg":
+            seen: set[int] = set()
+            out = []
+            for mv in self.moves:
+                mark = mv.hit and mv.to not in seen
+                if mv.hit:
+                    seen.add(mv.to)
+                out.append(f"{mv.frm}/{mv.to}{'*' if mark else ''}")
+            return " ".join(out)
+        if style != "standard":
+            raise ValueError(f"unknown notation style {style!r}: use 'standard' or 'gnubg'")
+        # Join each checker's steps into chains: a step starting where an open chain ended continues it.
+        chains: list[list[Move]] = []
+        for mv in sorted(self.moves, key=lambda m: (-m.frm, -m.to)):
+            for chain in chains:
+                if chain[-1].to == mv.frm and mv.frm != OFF:
+                    chain.append(mv)
+                    break
+            else:
+                chains.append([mv])
+        words = []
+        for chain in chains:
+            text = _point_text(chain[0].frm, False)
+            for mv in chain:
+                text += "/" + _point_text(mv.to, False) + ("*" if mv.hit else "")
+            words.append(text)
+        # Repeats: identical chain texts are written once with (n).
+        out_words: list[str] = []
+        counts: dict[str, int] = {}
+        for w in words:
+            if w in counts:
+                counts[w] += 1
+            else:
+                counts[w] = 1
+                out_words.append(w)
+        return " ".join(w if counts[w] == 1 else f"{w}({counts[w]})" for w in out_words)

@@ -1,0 +1,1 @@
+"""Helpers around GNU Backgammon's Python packages, used only as test oracles."""
