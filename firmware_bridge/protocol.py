@@ -1,0 +1,221 @@
+"""The host side of the dice protocol, in the manner of pyserial's ``serial.threaded.Protocol``.
+
+``DiceProtocol`` owns no thread and no port: whoever drives it (``firmware_bridge.link.DiceLink`` on a real
+port, a test with a list as transport) calls ``connection_made``, ``data_received``, ``connection_lost`` and,
+often, ``tick`` for the watchdog. Time comes from an injected clock, so the watchdog is tested without sleeping.
+
+Guarantees: a roll is handed on at most once per unit boot (sequence numbers, 16-bit, compared in serial
+order), it is acknowledged only after it was handed on (so a crash in between costs a re-send, never a roll),
+and nothing but a well-formed ``ROLL`` with a good CRC after a handshake ever becomes a roll event.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from firmware_bridge.framing import (
+    PROTOCOL_VERSION,
+    Button,
+    FrameParser,
+    Heartbeat,
+    Hello,
+    MessageError,
+    Rejected,
+    Roll,
+    UnitError,
+    encode_frame,
+    parse_device_message,
+    seq_newer,
+)
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+EventSink = Callable[[Event], None]
+
+SILENCE_LIMIT = 3.0  # seconds without a good frame before the unit is declared lost (heartbeat is 1 s)
+HELLO_RETRY = 0.5  # seconds between HELLO? queries while no handshake is done
+LED_PATTERNS = ("OFF", "ON", "BLINK", "ROLLING", "COCKED1", "COCKED2", "COCKED12", "LOST", "ERROR")
+
+
+class Transport(Protocol):
+    def write(self, data: bytes) -> object: ...
+
+
+class DiceProtocol:
+    """Parse frames, drop duplicates, acknowledge, watch the heartbeat, and hand events to ``on_event``.
+
+    Events are dicts: ``hello``, ``roll``, ``button``, ``lost``, ``reconnected``, ``rejected``,
+    ``unit_error`` and, with ``heartbeats=True``, ``heartbeat``.
+    """
+
+    def __init__(
+        self,
+        on_event: EventSink,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        silence_limit: float = SILENCE_LIMIT,
+        hello_retry: float = HELLO_RETRY,
+        heartbeats: bool = False,
+    ) -> None:
+        self.on_event = on_event
+        self.clock = clock
+        self.silence_limit = silence_limit
+        self.hello_retry = hello_retry
+        self.heartbeats = heartbeats
+        self.parser = FrameParser()
+        self.transport: Transport | None = None
+        self.handshaken = False
+        self.lost = False
+        self.unit: str | None = None
+        self.boot: str | None = None
+        self.last_seq: int | None = None
+        self.battery: int | None = None
+        self._last_frame_at = 0.0
+        self._hello_sent_at = float("-inf")
+        self.stats = {
+            "frames": 0, "rolls": 0, "buttons": 0, "duplicates": 0, "rejected": 0, "before_hello": 0,
+            "heartbeats": 0, "sink_errors": 0, "connections": 0, "lost": 0, "reconnected": 0,
+        }
+
+    # ---- serial.threaded-style entry points ----------------------------------------------------------
+
+    def connection_made(self, transport: Transport) -> None:
+        self.transport = transport
+        self.parser.reset()
+        self.handshaken = False
+        self.stats["connections"] += 1
+        self._last_frame_at = self.clock()
+        self._send_hello_query(force=True)
+
+    def data_received(self, data: bytes) -> None:
+        for item in self.parser.feed(data):
+            if isinstance(item, Rejected):
+                self._reject(item.why)
+            else:
+                self.handle_line(item.payload)
+
+    def handle_line(self, payload: str) -> None:
+        """Handle the payload of one frame whose CRC was good."""
+        try:
+            message = parse_device_message(payload)
+        except MessageError as exc:
+            self._reject(f"{exc} in {payload[:40]!r}")
+            return
+        self.stats["frames"] += 1
+        self._last_frame_at = self.clock()
+        if isinstance(message, Hello):
+            self._on_hello(message)
+        elif not self.handshaken:
+            # Until the unit said who it is (and which boot), its sequence numbers mean nothing to us:
+            # leave rolls unacknowledged, the unit re-sends them, and ask again.
+            if isinstance(message, Roll | Button):
+                self.stats["before_hello"] += 1
+            self._send_hello_query()
+        elif isinstance(message, Roll):
+            if self._is_new(message.seq):
+                self.stats["rolls"] += 1
+                self._emit({"event": "roll", "seq": message.seq, "dice": list(message.dice),
+                            "cocked": list(message.cocked)})
+            self._send(f"ACK,{message.seq}")
+        elif isinstance(message, Button):
+            if self._is_new(message.seq):
+                self.stats["buttons"] += 1
+                self._emit({"event": "button", "name": message.name, "source": "unit"})
+            self._send(f"ACK,{message.seq}")
+        elif isinstance(message, Heartbeat):
+            self.stats["heartbeats"] += 1
+            self.battery = message.battery
+            if self.heartbeats:
+                self._emit({"event": "heartbeat", "uptime_ms": message.uptime_ms, "battery": message.battery})
+        elif isinstance(message, UnitError):
+            self._emit({"event": "unit_error", "code": message.code, "text": message.text})
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        """The port closed; ``exc`` is the I/O error, or None when we closed it on purpose."""
+        self.transport = None
+        self.parser.reset()
+        self.handshaken = False
+        if exc is not None:
+            self._declare_lost(f"port error: {exc}")
+
+    def tick(self) -> None:
+        """Run the watchdog and the handshake retry; call it a few times a second."""
+        if self.transport is None:
+            return
+        if not self.lost and self.clock() - self._last_frame_at > self.silence_limit:
+            self.handshaken = False
+            self._declare_lost(f"no frame from the unit for {self.silence_limit:g} s")
+        if not self.handshaken:
+            self._send_hello_query()
+
+    # ---- commands to the unit -------------------------------------------------------------------------
+
+    def send_led(self, pattern: str) -> None:
+        if pattern not in LED_PATTERNS:
+            raise ValueError(f"LED pattern {pattern!r} is unknown; use one of {', '.join(LED_PATTERNS)}")
+        self._send(f"LED,{pattern}")
+
+    def declare_lost(self, why: str) -> None:
+        """Let the driver report a unit it cannot reach (e.g. the port cannot be opened)."""
+        self._declare_lost(why)
+
+    # ---- internals -------------------------------------------------------------------------------------
+
+    def _on_hello(self, hello: Hello) -> None:
+        if hello.protocol != PROTOCOL_VERSION:
+            self._reject(f"unit speaks protocol {hello.protocol}, this bridge speaks {PROTOCOL_VERSION}")
+            return
+        if hello.unit != self.unit or (hello.boot is not None and hello.boot != self.boot):
+            # Another unit or a fresh boot numbers its rolls from scratch.
+            if self.unit is not None:
+                log.info("unit %s boot %s replaces %s boot %s", hello.unit, hello.boot, self.unit, self.boot)
+            self.last_seq = None
+        first_handshake = not self.handshaken
+        self.unit, self.boot, self.handshaken = hello.unit, hello.boot, True
+        if first_handshake:
+            self._emit({"event": "hello", "protocol": hello.protocol, "firmware": hello.firmware,
+                        "unit": hello.unit, "boot": hello.boot})
+        if self.lost:
+            self.lost = False
+            self.stats["reconnected"] += 1
+            self._emit({"event": "reconnected"})
+
+    def _is_new(self, seq: int) -> bool:
+        if self.last_seq is not None and not seq_newer(seq, self.last_seq):
+            self.stats["duplicates"] += 1
+            return False
+        self.last_seq = seq
+        return True
+
+    def _declare_lost(self, why: str) -> None:
+        if self.lost:
+            return
+        self.lost = True
+        self.stats["lost"] += 1
+        self._emit({"event": "lost", "why": why})
+
+    def _reject(self, why: str) -> None:
+        self.stats["rejected"] += 1
+        self._emit({"event": "rejected", "why": why})
+
+    def _send_hello_query(self, force: bool = False) -> None:
+        now = self.clock()
+        if force or now - self._hello_sent_at >= self.hello_retry:
+            self._hello_sent_at = now
+            self._send("HELLO?")
+
+    def _send(self, payload: str) -> None:
+        if self.transport is not None:
+            self.transport.write(encode_frame(payload))
+
+    def _emit(self, event: Event) -> None:
+        # The consumer's errors are its own: one failing event must not cost the rolls after it.
+        try:
+            self.on_event(event)
+        except Exception:
+            self.stats["sink_errors"] += 1
+            log.exception("event consumer failed on %r", event)
