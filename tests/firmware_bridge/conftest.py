@@ -1,0 +1,30 @@
+"""Options and fixtures for the dice bridge tests. ``--soak`` (or GAMAO_SOAK=1) runs the long fuzz."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.firmware_bridge.helpers import FakeClock, ListTransport
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    try:
+        parser.addoption("--soak", action="store_true", default=False, help="run long soak/fuzz tests")
+    except ValueError:
+        pass  # another package's conftest declared it already
+
+
+def soak_enabled(config: pytest.Config) -> bool:
+    return bool(config.getoption("--soak", default=False)) or os.environ.get("GAMAO_SOAK") == "1"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def transport() -> ListTransport:
+    return ListTransport()
