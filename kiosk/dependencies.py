@@ -7,7 +7,7 @@ any object with these methods. Everything the routers need from the rest of the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Annotated, Any, Protocol, runtime_checkable
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import APIKeyHeader
@@ -80,7 +80,14 @@ def get_pins(request: Request) -> PinStore:
     return request.app.state.pins
 
 
-def require_pin(pin: str | None = Depends(pin_header), pins: PinStore = Depends(get_pins)) -> None:
+PinHeader = Annotated[str | None, Depends(pin_header)]
+ServiceDep = Annotated[KioskService, Depends(get_service)]
+CameraDep = Annotated[CalibrationSource, Depends(get_camera)]
+PinsDep = Annotated[PinStore, Depends(get_pins)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+def require_pin(pin: PinHeader, pins: PinsDep) -> None:
     """Guard for every control endpoint: 401 without or with a wrong PIN, 423 while locked out."""
     try:
         pins.check(pin)

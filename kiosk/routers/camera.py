@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Response
 
-from kiosk.dependencies import CalibrationSource, get_camera
+from kiosk.dependencies import CameraDep
 
 router = APIRouter(prefix="/api/camera", tags=["calibration"])
 
@@ -14,7 +14,7 @@ router = APIRouter(prefix="/api/camera", tags=["calibration"])
 @router.get("/frame.jpg", response_class=Response, summary="The latest camera frame",
             responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "No camera"},
                        503: {"description": "No frame yet"}})
-def frame(camera: CalibrationSource = Depends(get_camera)) -> Response:
+def frame(camera: CameraDep) -> Response:
     jpeg = camera.frame_jpeg()
     if jpeg is None:
         raise HTTPException(503, "the camera has not delivered a frame yet")
@@ -22,5 +22,5 @@ def frame(camera: CalibrationSource = Depends(get_camera)) -> Response:
 
 
 @router.get("/overlay", summary="Detected corners, points and markers on the latest frame")
-def overlay(camera: CalibrationSource = Depends(get_camera)) -> dict[str, Any]:
+def overlay(camera: CameraDep) -> dict[str, Any]:
     return camera.overlay()

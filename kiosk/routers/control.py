@@ -5,17 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, status
-from fastapi.security import APIKeyHeader
 
-from kiosk.dependencies import (
-    CalibrationSource,
-    KioskService,
-    get_camera,
-    get_pins,
-    get_service,
-    require_pin,
-)
-from kiosk.pin import PinError, PinStore
+from kiosk.dependencies import CameraDep, KioskService, PinHeader, PinsDep, ServiceDep, require_pin
+from kiosk.pin import PinError
 from kiosk.schemas import CalibrationIn, ControlOut, CorrectionIn, CubeIn, NewMatchIn, PinIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -36,8 +28,7 @@ def _submit(service: KioskService, event: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.post("/pin", status_code=status.HTTP_204_NO_CONTENT, summary="Set the PIN (first start) or change it")
-def set_pin(body: PinIn, pins: PinStore = Depends(get_pins),
-            current: str | None = Depends(APIKeyHeader(name="X-Gamao-PIN", auto_error=False))) -> None:
+def set_pin(body: PinIn, pins: PinsDep, current: PinHeader) -> None:
     # The first PIN can be set by whoever stands at the kiosk; changing it needs the current one.
     if pins.is_set():
         try:
@@ -48,18 +39,18 @@ def set_pin(body: PinIn, pins: PinStore = Depends(get_pins),
 
 
 @router.post("/match", response_model=ControlOut, dependencies=guarded, summary="Start a new match")
-def new_match(body: NewMatchIn, service: KioskService = Depends(get_service)) -> dict[str, Any]:
+def new_match(body: NewMatchIn, service: ServiceDep) -> dict[str, Any]:
     return _submit(service, {"event": "new_match", **body.model_dump()})
 
 
 @router.post("/cube", response_model=ControlOut, dependencies=guarded, summary="Cube action from the touch screen")
-def cube_action(body: CubeIn, service: KioskService = Depends(get_service)) -> dict[str, Any]:
+def cube_action(body: CubeIn, service: ServiceDep) -> dict[str, Any]:
     return _submit(service, {"event": "cube", "action": body.action, "side": body.side})
 
 
 @router.post("/correction", response_model=ControlOut, dependencies=guarded,
              summary="Correct the referee: undo, end the turn, acknowledge a cocked die, or set the board")
-def correction(body: CorrectionIn, service: KioskService = Depends(get_service)) -> dict[str, Any]:
+def correction(body: CorrectionIn, service: ServiceDep) -> dict[str, Any]:
     if body.action == "set_board":
         assert body.board is not None
         return _submit(service, {"event": "board", **body.board.model_dump(), "stable": True, "source": "manual"})
@@ -67,7 +58,7 @@ def correction(body: CorrectionIn, service: KioskService = Depends(get_service))
 
 
 @router.post("/calibration", dependencies=guarded, summary="Store the four board corners clicked on the camera image")
-def calibrate(body: CalibrationIn, camera: CalibrationSource = Depends(get_camera)) -> dict[str, Any]:
+def calibrate(body: CalibrationIn, camera: CameraDep) -> dict[str, Any]:
     try:
         return camera.set_corners([(float(x), float(y)) for x, y in body.corners])
     except ValueError as exc:

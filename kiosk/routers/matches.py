@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Path
+from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import PlainTextResponse
 
-from kiosk.dependencies import KioskService, get_service
+from kiosk.dependencies import ServiceDep
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 MEDIA = {"mat": "text/plain; charset=utf-8", "sgf": "application/x-go-sgf; charset=utf-8"}
@@ -21,9 +21,9 @@ MEDIA = {"mat": "text/plain; charset=utf-8", "sgf": "application/x-go-sgf; chars
                404: {"description": "No such match"}},
 )
 def export_match(
-    match_id: str = Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$", examples=["current"]),
-    fmt: Literal["mat", "sgf"] = Path(description="mat or sgf"),
-    service: KioskService = Depends(get_service),
+    match_id: Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$", examples=["current"])],
+    fmt: Annotated[Literal["mat", "sgf"], Path(description="mat or sgf")],
+    service: ServiceDep,
 ) -> PlainTextResponse:
     try:
         text = service.export(match_id, fmt)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from pydantic import ValidationError
 
-from kiosk.config import LANGUAGES, Settings
-from kiosk.dependencies import KioskService, get_pins, get_service, get_settings
-from kiosk.pin import PinStore
+from kiosk.config import LANGUAGES
+from kiosk.dependencies import PinsDep, ServiceDep, SettingsDep
 from kiosk.schemas import KioskInfo, StateOut
 
 log = logging.getLogger(__name__)
@@ -30,12 +29,11 @@ def public(state: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.get("/state", response_model=StateOut, summary="The full public state (board, dice, cube, score, verdicts)")
-def get_state(service: KioskService = Depends(get_service)) -> dict[str, Any]:
+def get_state(service: ServiceDep) -> dict[str, Any]:
     return public(service.state())
 
 
 @router.get("/kiosk", response_model=KioskInfo, summary="Display settings: language, PIN set, camera present")
-def get_kiosk(request: Request, settings: Settings = Depends(get_settings),
-              pins: PinStore = Depends(get_pins)) -> KioskInfo:
+def get_kiosk(request: Request, settings: SettingsDep, pins: PinsDep) -> KioskInfo:
     return KioskInfo(language=settings.language, languages=list(LANGUAGES), pin_set=pins.is_set(),
                      camera=getattr(request.app.state, "camera", None) is not None)

@@ -1,0 +1,84 @@
+// The board as SVG, from the public state's position (physical points, light's home bottom-right).
+// Bottom row right to left: points 1..12; top row left to right: 13..24. Cube column on the left,
+// bear-off tray on the right.
+const NS = "http://www.w3.org/2000/svg";
+export const W = 1000, H = 760;
+const M = 16, CUBE = 70, TRAY = 70, BAR = 56;
+const X0 = M + CUBE, X1 = W - M - TRAY;
+const PW = (X1 - X0 - BAR) / 12;
+const PH = H * 0.4;
+const R = Math.min(PW * 0.46, (PH - 10) / 10);
+
+function el(name, attrs, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// Left x of physical point p (1..24) and whether it hangs from the top edge.
+function pointX(p) {
+  const top = p >= 13;
+  const col = top ? p - 13 : 12 - p;        // 0..11 from the left
+  return { x: X0 + col * PW + (col >= 6 ? BAR : 0), top };
+}
+
+function checkers(g, cx, edgeY, dir, n, side) {
+  const shown = Math.min(n, 5);
+  for (let i = 0; i < shown; i++) {
+    const cy = edgeY + dir * (R + i * 2 * R);
+    g.append(el("circle", { cx, cy, r: R - 1, class: `checker ${side}` }));
+  }
+  if (n > 5) {
+    const cy = edgeY + dir * (R + 4 * 2 * R);
+    g.append(el("text", { x: cx, y: cy, class: `count ${side}`, "dominant-baseline": "central" }, String(n)));
+  }
+}
+
+export function drawBoard(svg, state) {
+  const pos = state.position || {};
+  const light = pos.light || Array(24).fill(0), dark = pos.dark || Array(24).fill(0);
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.append(el("rect", { x: 0, y: 0, width: W, height: H, rx: 18, class: "frame" }));
+  svg.append(el("rect", { x: X0, y: M, width: X1 - X0, height: H - 2 * M, class: "felt" }));
+  svg.append(el("rect", { x: X0 + 6 * PW, y: M, width: BAR, height: H - 2 * M, class: "bar" }));
+  svg.append(el("rect", { x: X1 + 6, y: M, width: TRAY - 12, height: H - 2 * M, rx: 6, class: "tray" }));
+  svg.append(el("rect", { x: M + 6, y: M, width: CUBE - 12, height: H - 2 * M, rx: 6, class: "tray" }));
+  const g = el("g", {});
+  for (let p = 1; p <= 24; p++) {
+    const { x, top } = pointX(p);
+    const yEdge = top ? M : H - M, tip = top ? M + PH : H - M - PH;
+    svg.append(el("polygon", { points: `${x},${yEdge} ${x + PW},${yEdge} ${x + PW / 2},${tip}`,
+                               class: `point ${p % 2 ? "odd" : "even"}`, "data-point": p }));
+    svg.append(el("text", { x: x + PW / 2, y: top ? M + PH + 22 : H - M - PH - 10, class: "pointno" }, String(p)));
+    const cx = x + PW / 2;
+    if (light[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, light[p - 1], "light");
+    if (dark[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, dark[p - 1], "dark");
+  }
+  // Light enters on the top (dark's home board), so its bar checkers wait in the top half.
+  const barX = X0 + 6 * PW + BAR / 2, bar = pos.bar || {}, off = pos.off || {};
+  if (bar.light) checkers(g, barX, H / 2, -1, bar.light, "light");
+  if (bar.dark) checkers(g, barX, H / 2, 1, bar.dark, "dark");
+  const offStack = (n, side, fromTop) => {
+    for (let i = 0; i < n; i++) {
+      const y = fromTop ? M + 6 + i * 14 : H - M - 18 - i * 14;
+      g.append(el("rect", { x: X1 + 12, y, width: TRAY - 24, height: 12, rx: 3, class: `checker ${side}` }));
+    }
+  };
+  offStack(off.light || 0, "light", false);
+  offStack(off.dark || 0, "dark", true);
+  svg.append(g);
+  drawCube(svg, state);
+}
+
+function drawCube(svg, state) {
+  const cube = state.cube || {}, match = state.match || {};
+  if (match.crawford) return;                       // no cube in the Crawford game
+  const owner = cube.owner, value = cube.value || 1;
+  const size = CUBE - 20, x = M + 10;
+  const y = owner === "dark" ? M + 10 : owner === "light" ? H - M - 10 - size : H / 2 - size / 2;
+  svg.append(el("rect", { x, y, width: size, height: size, rx: 8, class: "cube" }));
+  svg.append(el("text", { x: x + size / 2, y: y + size / 2, class: "cubeno", "dominant-baseline": "central" },
+                String(owner || value > 1 ? value : 64)));  // a centred cube shows its 64 face
+}

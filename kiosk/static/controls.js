@@ -1,0 +1,57 @@
+// The touch-screen control panel: every action goes to a PIN-guarded endpoint; the PIN lives only in
+// this dialog while it is open.
+function button(label, onClick) {
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = label; b.addEventListener("click", onClick);
+  return b;
+}
+
+async function post(path, body, pin) {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
+                                body: JSON.stringify(body) });
+  if (r.ok) return "";
+  const data = await r.json().catch(() => ({}));
+  return data.message || data.detail || `HTTP ${r.status}`;
+}
+
+export function openControls(dialog, t, state, info) {
+  dialog.replaceChildren();
+  const title = document.createElement("h2");
+  title.textContent = t.pinTitle;
+  const pin = document.createElement("input");
+  pin.type = "password"; pin.inputMode = "numeric"; pin.autocomplete = "off";
+  pin.placeholder = info.pin_set ? t.pinEnter : t.pinSet;
+  const error = document.createElement("p");
+  error.className = "error";
+  const act = (path, body) => async () => {
+    error.textContent = await post(path, body, pin.value);
+    if (!error.textContent) dialog.close();
+  };
+  const row = (...items) => { const d = document.createElement("div"); d.append(...items); return d; };
+  dialog.append(title, row(pin), error);
+  if (!info.pin_set) {
+    dialog.append(row(button("OK", async () => {
+      error.textContent = await post("/api/pin", { pin: pin.value }, "");
+      if (!error.textContent) { info.pin_set = true; openControls(dialog, t, state, info); }
+    })));
+  } else {
+    const turn = state?.turn || "light", other = turn === "light" ? "dark" : "light";
+    const offeredBy = state?.cube?.offered_by;
+    const taker = offeredBy ? (offeredBy === "light" ? "dark" : "light") : other;
+    dialog.append(
+      row(button(t.doubleBtn, act("/api/cube", { action: "double", side: turn })),
+          button(t.takeBtn, act("/api/cube", { action: "take", side: taker })),
+          button(t.dropBtn, act("/api/cube", { action: "drop", side: taker }))),
+      row(button(t.undoBtn, act("/api/correction", { action: "undo" })),
+          button(t.endTurnBtn, act("/api/correction", { action: "end_turn" })),
+          button(t.ackBtn, act("/api/correction", { action: "ack_cocked" }))),
+    );
+    const length = document.createElement("input");
+    length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);
+    const newMatch = button(t.newMatchBtn, () => act("/api/match", { length: Number(length.value) })());
+    dialog.append(row(document.createTextNode(`${t.lengthLbl}: `), length, newMatch));
+  }
+  dialog.append(row(button(t.close, () => dialog.close())));
+  dialog.showModal();
+  pin.focus();
+}

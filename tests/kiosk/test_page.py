@@ -1,0 +1,96 @@
+"""The page in real headless Chromium against a real uvicorn server (fake referee state)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kiosk.config import Settings
+from kiosk.main import create_app
+from kiosk.server import BackgroundServer
+from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.fakes import FakeService
+
+MOVING = {"dice": {"values": [5, 2], "cocked": [False, False], "used": [5]}, "phase": "moving",
+          "moves": [{"game": 3, "number": 1, "side": "light", "roll": [5, 2], "play": "13/8"}]}
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[str, FakeService]]:
+    chromium_or_skip()
+    fake = FakeService()
+    fake.update(**MOVING)
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=fake)
+    with BackgroundServer(app) as server:
+        yield server.url, fake
+
+
+def test_page_shows_dice_cube_score_verdict_in_portuguese(live) -> None:
+    url, fake = live
+    with chromium_page() as page:
+        page.goto(url + "/")
+        page.wait_for_selector("[data-testid=dice] .die")
+        assert page.get_attribute("[data-testid=dice]", "data-values") == "5,2"
+        assert page.locator("[data-testid=dice] .die.used").count() == 1
+        assert page.inner_text("[data-testid=cube]") == "64"
+        score = page.inner_text("[data-testid=score]")
+        assert "Ana" in score and "Bruno" in score and "Partida a 7 pontos" in score
+        assert page.inner_text("#verdict-head") == "Jogada em curso"
+        assert page.get_attribute("[data-testid=verdict]", "data-severity") == "pending"
+        assert page.locator("[data-testid=board] circle.checker").count() == 30
+        assert "13/8" in page.inner_text("[data-testid=move-list]")
+        assert page.inner_text("[data-testid=pips]").count("167") == 2
+        screenshot(page, "kiosk-pt-moving")
+
+
+def test_page_updates_after_a_referee_event_and_switches_to_english(live) -> None:
+    url, fake = live
+    with chromium_page() as page:
+        page.goto(url + "/")
+        page.wait_for_selector("[data-testid=dice] .die")
+        fake.update(verdicts=[{"at": 5, "verdict": "illegal", "play": "13/8 13/11",
+                               "explanation": "6/1 is closed: 13/8 13/11 is not a play of 52"}],
+                    cube={"value": 2, "owner": "dark", "offered_by": None})
+        page.wait_for_selector("[data-testid=verdict][data-severity=illegal]", timeout=5000)
+        assert page.inner_text("#verdict-head") == "Jogada ilegal — 13/8 13/11"
+        assert page.get_attribute("[data-testid=cube]", "data-owner") == "dark"
+        assert page.inner_text("#cube-caption") == "de Bruno"
+        screenshot(page, "kiosk-pt-illegal")
+        page.click("[data-testid=lang-switch]")
+        assert page.inner_text("#verdict-head") == "Illegal play — 13/8 13/11"
+        assert "Match to 7 points" in page.inner_text("[data-testid=score]")
+        assert page.inner_text("#cube-caption") == "Bruno's"
+        screenshot(page, "kiosk-en-illegal")
+
+
+def test_r24_cocked_die_warning_and_green_legal(live) -> None:
+    url, fake = live
+    with chromium_page(locale="en-GB") as page:
+        page.goto(url + "/?lang=en")
+        fake.update(dice={"values": [6, 3], "cocked": [False, True], "used": []},
+                    verdicts=[{"at": 7, "verdict": "cocked"}])
+        page.wait_for_selector("[data-testid=dice][data-cocked=true]", timeout=5000)
+        assert page.inner_text("#cocked") == "⚠ Cocked die: roll again"
+        assert page.get_attribute("[data-testid=verdict]", "data-severity") == "pending"
+        screenshot(page, "kiosk-en-cocked")
+        fake.update(dice={"values": [6, 3], "cocked": [False, False], "used": [6, 3]},
+                    verdicts=[{"at": 8, "verdict": "legal", "play": "24/18 13/10"}])
+        page.wait_for_selector("[data-testid=verdict][data-severity=legal]", timeout=5000)
+        assert page.inner_text("#verdict-head") == "Legal play — 24/18 13/10"
+
+
+def test_tournament_mode_hides_pips_and_crawford_removes_cube(live) -> None:
+    url, fake = live
+    with chromium_page() as page:
+        page.goto(url + "/?lang=en")
+        match = fake.state()["match"]
+        fake.update(match={**match, "score": {"light": 6, "dark": 4}, "crawford": True,
+                           "rules": {"crawford": True, "tournament": True}})
+        page.wait_for_selector("#crawford:not([hidden])", timeout=5000)
+        assert not page.is_visible("[data-testid=pips]")
+        assert page.inner_text("#crawford") == "Crawford"
+        assert page.inner_text("#cube-caption") == "no cube (Crawford)"
+        assert page.locator("[data-testid=board] rect.cube").count() == 0
+        screenshot(page, "kiosk-en-tournament-crawford")
