@@ -172,6 +172,8 @@ class Position:
             if n > cls.checkers:
                 raise InvalidPositionError(f"invalid Position ID {position_id!r}: a side has {n} checkers (at most 15)")
             board[OFF] = cls.checkers - n
+        if boards[0][OFF] == boards[1][OFF] == cls.checkers:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: both sides have borne off every checker")
         opp, me = boards
         turn = Side(turn)
         rel = (tuple(me), tuple(opp)) if turn is Side.LIGHT else (tuple(opp), tuple(me))
@@ -314,7 +316,7 @@ class Position:
         play = text if isinstance(text, Play) else Play.from_text(text)
         legal = self.legal_plays(dice)
         wanted = self._mover_after(play)
-        label = play.text() if play else "no move"
+        label = (text.strip() if isinstance(text, str) else play.text()) or "no move"
         if wanted is None:
             raise IllegalPlayError(self._illegal_message(label, dice, "a checker it moves is not there"))
         candidates = [lp for lp in legal if lp._me == wanted]
@@ -384,13 +386,45 @@ class Position:
 
 
 def _why_not(legal: LegalPlays, play: Play) -> str:
+    """Name the first rule the written play breaks, walking its moves in order."""
+    pos = legal.position
     if len(legal) == 0:
-        return "no checker can move with this roll, so nothing may be played"
+        return "no checker can move with this roll, so nothing may be played (R25)"
+    me, opp = pos._boards()
+    cross = pos._cross(pos.turn)
+    total = sum(mv.distance for mv in play.moves if mv.to != OFF)
+    available = sum(legal.dice) * (2 if legal.dice[0] == legal.dice[1] else 1)
+    if total > available:
+        return f"it moves {total} pips in all but {legal.dice[0]}{legal.dice[1]} gives {available} (R04)"
+    dice = list(legal.dice) * (2 if legal.dice[0] == legal.dice[1] else 1)
+    for mv in play.moves:
+        if me[BAR] and mv.frm != BAR:
+            return f"{mv.text()} moves a checker while one waits on the bar; enter it first (R07)"
+        if mv.to != OFF and opp[cross[mv.to]] >= pos.block_at:
+            return f"point {mv.to} is closed (two or more opposing checkers) (R05)"
+        if mv.to == OFF and any(me[i] for i in range(7, 26)):
+            return f"{mv.text()} bears off while checkers are still outside the home board (R10)"
+        usable = [d for d in dice if d == mv.distance or (mv.to == OFF and d > mv.distance and not any(me[i] for i in range(mv.frm + 1, 7)))]
+        if not usable:
+            if mv.distance > max(legal.dice) and mv.distance in _sums(dice):
+                break  # a combined move: judged as a whole below
+            return f"{mv.text()} moves {mv.distance} pips, which no die of {legal.dice[0]}{legal.dice[1]} gives (R04)"
+        dice.remove(min(usable))
+        me[mv.frm] -= 1
+        me[mv.to] += 1
+        if mv.to != OFF and opp[cross[mv.to]] == 1:
+            opp[cross[mv.to]] -= 1
+            opp[BAR] += 1
     most = max(len(lp.play) for lp in legal)
-    dice_written = sum(1 for _ in play.moves)
-    if dice_written < most and all(m.distance in legal.dice or m.to == OFF for m in play.moves):
-        return f"it leaves a die unplayed; a play using {most} dice exists, e.g. {legal[0].play.text()}"
+    if len(play.moves) < most:
+        return f"it leaves a die unplayed; a play using {most} dice exists, e.g. {legal[0].play.text()} (R09)"
+    if len(legal.dice) == 2 and most == 1:
+        return f"only one die can be played and it must be the larger where possible, e.g. {legal[0].play.text()} (R09)"
     return f"the checkers cannot move so with these dice; legal plays include {legal[0].play.text()}"
+
+
+def _sums(dice: list[int]) -> set[int]:
+    return {sum(dice[:k]) for k in range(2, len(dice) + 1)}
 
 
 class LegalPlay:

@@ -1,0 +1,66 @@
+"""`gamao plays POSITION_ID ROLL`: every legal play and its resulting Position ID.
+
+Results are the board right after the play from the mover's side, not yet turned round (what
+``gnubg_nn.board_from_position_key`` gives for the keys of ``gnubg_nn.moves``).
+With no position it reads ``POSITION_ID ROLL`` lines from standard input and writes one JSON object per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from core import Position, Side, check_dice
+
+NAME = "plays"
+HELP = "list the legal plays for a GNU Backgammon Position ID and a roll"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position_id", nargs="?", help="GNU Backgammon Position ID, player on roll as gnubg encodes it")
+    parser.add_argument("roll", nargs="?", help="the roll, e.g. 31")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--count", action="store_true", help="print only the number of distinct results")
+
+
+def _answer(position_id: str, roll: str, as_json: bool, count_only: bool) -> str:
+    pos = Position.from_position_id(position_id, turn=Side.LIGHT)
+    dice = check_dice(roll)
+    plays = pos.legal_plays(dice)
+    if count_only:
+        return str(len(plays))
+    rows = [(lp.play.text(), lp.result.position_id(Side.LIGHT)) for lp in plays]
+    if as_json:
+        return json.dumps({"position_id": position_id, "dice": list(dice), "plays": [{"play": p, "result": r} for p, r in rows]})
+    if not rows:
+        return f"{position_id} {dice[0]}{dice[1]}: no legal play"
+    return "\n".join(f"{p:24s} {r}" for p, r in rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.position_id is not None:
+        if args.roll is None:
+            print("gamao plays: missing the roll: give it after the Position ID, e.g. 'gamao plays 4HPwATDgc/ABMA 31'", file=sys.stderr)
+            return 2
+        try:
+            print(_answer(args.position_id, args.roll, args.json, args.count))
+        except ValueError as exc:
+            print(f"gamao plays: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    status = 0
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, start=1):
+        words = line.split()
+        if not words:
+            continue
+        try:
+            if len(words) != 2:
+                raise ValueError(f"expected 'POSITION_ID ROLL', got {line.strip()!r}")
+            out.write(_answer(words[0], words[1], not args.count, args.count) + "\n")
+        except ValueError as exc:
+            print(f"gamao plays: line {number}: {exc}", file=sys.stderr)
+            out.write(json.dumps({"line": number, "error": str(exc)}) + "\n")
+            status = 2
+    return status
