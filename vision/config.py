@@ -23,16 +23,21 @@ class GeometryConfig:
 @dataclass(frozen=True)
 class DetectConfig:
     column_length_to_point: float = 1.4
-    column_max_fraction: float = 0.47
-    strip_width: float = 0.56
-    min_contrast: float = 0.16
-    background_quantile: float = 0.5
-    fill_threshold: float = 0.45
-    colour_split: float = 0.5
-    ring_radius: float = 0.42
-    max_per_column: int = 15
-    bar_strip_width: float = 0.5
-    uncertainty_softness: float = 0.12
+    column_max_fraction: float = 0.49
+    ring_radii: tuple[float, ...] = (0.38, 0.45, 0.52)
+    ring_angles: int = 24
+    shift_x: float = 0.2
+    shift_y: float = 0.15
+    shift_steps: int = 3
+    edge_strength: float = 1.0
+    radial_over_tangential: float = 1.5
+    gradient_percentile: float = 75.0
+    inward_arc: float = 0.5
+    disc_threshold: float = 0.42
+    disc_softness: float = 0.05
+    colour_radius: float = 0.3
+    colour_split: float = 25.0
+    bar_step: float = 0.25
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,251 @@
+"""Checker counting per point from the canonical (top-down) board image.
+
+A checker is found by its round outline, not by its colour, because a checker may be the colour of its
+point (black on black, white on white) or of the field. For each point column, slots of one checker width
+are examined from the outer edge inwards, up to about 1.4 point lengths (stacks of six and more run past
+the tip). A slot's score is the share of a ring of checker size whose edges run along the ring (radial
+gradient, little tangential gradient), taking the worse of the whole ring and of its inward arc: the
+inward arc is what tells a checker from the straight sides of an empty point and the frame's edge.
+
+Scores become probabilities per slot; stacks are contiguous from the edge, so
+P(count = n) = p1 * ... * pn * (1 - p(n+1)): an honest distribution over counts for the referee.
+Colours come afterwards from the disc interiors: prototypes learnt from a known position (the start),
+or split into two clusters within the image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.config import DetectConfig
+from vision.geometry import BoardLayout
+
+ROWS = ("top", "bottom")
+
+
+@dataclass
+class ColumnReading:
+    light: int
+    dark: int
+    probs: dict[int, float]  # count -> probability (colour-free)
+    colour_confidence: float = 1.0
+
+    @property
+    def count(self) -> int:
+        return self.light + self.dark
+
+    def as_dict(self) -> dict[str, int]:
+        return {"light": self.light, "dark": self.dark}
+
+
+@dataclass
+class BoardReading:
+    top: list[ColumnReading]
+    bottom: list[ColumnReading]
+    bar: dict[str, int] = field(default_factory=lambda: {"light": 0, "dark": 0})
+
+    def as_json(self) -> dict:
+        return {"top": [c.as_dict() for c in self.top], "bottom": [c.as_dict() for c in self.bottom],
+                "bar": dict(self.bar)}
+
+    def columns(self) -> list[ColumnReading]:
+        return self.top + self.bottom
+
+
+@dataclass
+class ColourModel:
+    """Lab prototypes (L 0..255, a and b centred on 0) of the two checker colours; `light` is the brighter."""
+
+    light: np.ndarray | None
+    dark: np.ndarray | None
+
+    def classify(self, lab: np.ndarray) -> tuple[str, float]:
+        """'light' or 'dark' for one disc colour, with a confidence in 0.5..1."""
+        if self.light is None or self.dark is None:
+            return ("light", 0.5) if float(lab[0]) >= 128 else ("dark", 0.5)
+        dl = float(np.linalg.norm(lab - self.light))
+        dd = float(np.linalg.norm(lab - self.dark))
+        conf = 0.5 + 0.5 * abs(dl - dd) / max(dl + dd, 1e-6)
+        return ("light", conf) if dl < dd else ("dark", conf)
+
+
+def to_lab(image: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 1:] -= 128.0
+    return lab
+
+
+class Detector:
+    """Reads checker counts from canonical images of one layout; sampling offsets are built once."""
+
+    def __init__(self, layout: BoardLayout, cfg: DetectConfig) -> None:
+        self.layout, self.cfg = layout, cfg
+        cw = self.cw = layout.checker
+        length = min(cfg.column_length_to_point * layout.point_length, cfg.column_max_fraction * layout.field_height)
+        self.slots = max(1, int(length / cw))
+        th = np.arange(cfg.ring_angles) * 2 * np.pi / cfg.ring_angles
+        self.cos, self.sin = np.cos(th).astype(np.float32), np.sin(th).astype(np.float32)
+        radii = np.array(cfg.ring_radii, np.float32) * cw
+        self.ring_dx = radii[:, None] * self.cos[None, :]  # (R, K)
+        self.ring_dy = radii[:, None] * self.sin[None, :]
+        steps = np.linspace(-1.0, 1.0, cfg.shift_steps) if cfg.shift_steps > 1 else np.zeros(1)
+        sx, sy = np.meshgrid(steps * cfg.shift_x * cw, steps * cfg.shift_y * cw)
+        self.shift_x, self.shift_y = sx.ravel().astype(np.float32), sy.ravel().astype(np.float32)
+        self.shift_cost = 0.01 * (np.abs(steps[None, :]) + np.abs(steps[:, None])).ravel()
+        # image y grows downwards: a top column's inward direction is +y, a bottom column's -y
+        self.arc_top = np.cos(th - np.pi / 2) > cfg.inward_arc
+        self.arc_bottom = np.cos(th + np.pi / 2) > cfg.inward_arc
+        r = cfg.colour_radius * cw
+        gx, gy = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
+        keep = gx**2 + gy**2 <= r * r
+        self.disc_dx, self.disc_dy = gx[keep].astype(np.float32), gy[keep].astype(np.float32)
+        self.col_x = np.array([layout.column_x(j) for j in range(12)] * 2, np.float32)
+        self.edge_y = np.array([layout.top_y] * 12 + [layout.bottom_y] * 12, np.float32)
+        self.inward = np.array([1.0] * 12 + [-1.0] * 12, np.float32)
+        self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
+
+    # -- evidence ------------------------------------------------------------------------------------
+    def gradients(self, canonical: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """Colour gradient: per pixel, the Lab channel with the strongest edge (black on black still has a rim)."""
+        lab = to_lab(canonical)
+        best_x = best_y = best_m = None
+        for c in range(3):
+            gx = cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3)
+            gy = cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3)
+            m = gx * gx + gy * gy
+            if best_m is None:
+                best_x, best_y, best_m = gx, gy, m
+            else:
+                sel = m > best_m
+                best_x, best_y, best_m = np.where(sel, gx, best_x), np.where(sel, gy, best_y), np.maximum(m, best_m)
+        scale = float(np.percentile(np.sqrt(best_m[:: 2, :: 2]), self.cfg.gradient_percentile)) + 1.0
+        return best_x, best_y, scale
+
+    def disc_scores(self, gx: np.ndarray, gy: np.ndarray, scale: float, cx: np.ndarray, cy: np.ndarray,
+                    arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Best ring score over small shifts for N centres; returns (score, best_x, best_y)."""
+        h, w = gx.shape
+        px = cx[:, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
+        py = cy[:, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
+        xi = np.clip(px + 0.5, 0, w - 1).astype(np.intp)
+        yi = np.clip(py + 0.5, 0, h - 1).astype(np.intp)
+        a, b = gx[yi, xi], gy[yi, xi]  # (N, S, R, K)
+        rad = np.abs(a * self.cos + b * self.sin)
+        tan = np.abs(b * self.cos - a * self.sin)
+        best_r = rad.argmax(axis=2)[:, :, None, :]
+        r = np.take_along_axis(rad, best_r, axis=2)[:, :, 0, :]
+        t = np.take_along_axis(tan, best_r, axis=2)[:, :, 0, :]
+        ok = (r > self.cfg.edge_strength * scale) & (r > self.cfg.radial_over_tangential * t)  # (N, S, K)
+        whole = ok.mean(axis=2)
+        inward = (ok & arcs[:, None, :]).sum(axis=2) / arcs.sum(axis=1)[:, None]
+        score = np.minimum(whole, inward) - self.shift_cost[None, :]
+        k = score.argmax(axis=1)
+        n = np.arange(len(cx))
+        return score[n, k] + self.shift_cost[k], cx + self.shift_x[k], cy + self.shift_y[k]
+
+    def disc_colours(self, lab: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        h, w = lab.shape[:2]
+        xi = np.clip(cx[:, None] + self.disc_dx + 0.5, 0, w - 1).astype(np.intp)
+        yi = np.clip(cy[:, None] + self.disc_dy + 0.5, 0, h - 1).astype(np.intp)
+        return np.median(lab[yi, xi], axis=1)  # (N, 3)
+
+    # -- reading -------------------------------------------------------------------------------------
+    def read(self, canonical: np.ndarray, colours: ColourModel | None = None) -> BoardReading:
+        cfg, cw = self.cfg, self.cw
+        gx, gy, scale = self.gradients(canonical)
+        lab = to_lab(canonical)
+        x = self.col_x.copy()
+        y = self.edge_y + self.inward * 0.5 * cw
+        p = np.zeros((24, self.slots + 1), np.float32)
+        cols = np.zeros((24, self.slots, 3), np.float32)
+        for k in range(self.slots):
+            s, bx, by = self.disc_scores(gx, gy, scale, x, y, self.arcs)
+            p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
+            cols[:, k] = self.disc_colours(lab, bx, by)
+            # follow the stack: a found checker fixes where the next one starts
+            found = s > cfg.disc_threshold
+            x = np.where(found, bx, x)
+            y = np.where(found, by, y) + self.inward * cw
+        readings = []
+        colour_of = self._colour_assigner(p, cols, colours)
+        for c in range(24):
+            probs = count_distribution(p[c])
+            n = max(probs, key=probs.__getitem__)
+            side, conf = colour_of(c, n)
+            readings.append(ColumnReading(light=n if side == "light" else 0, dark=n if side == "dark" else 0,
+                                          probs=probs, colour_confidence=conf))
+        bar = self._bar(gx, gy, scale, lab, colours or self._last_model)
+        return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar)
+
+    def _colour_assigner(self, p: np.ndarray, cols: np.ndarray, colours: ColourModel | None):
+        seen = p[:, :-1] > 0.5
+        contiguous = np.cumprod(seen, axis=1).astype(bool)
+        per_col = np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
+                            for c in range(24)], np.float32)
+        model = colours if colours is not None and colours.light is not None and colours.dark is not None \
+            else two_colours(per_col[contiguous.any(axis=1)], self.cfg.colour_split)
+        self._last_model = model
+
+        def colour_of(c: int, n: int) -> tuple[str, float]:
+            if n == 0:
+                return "light", 1.0
+            return model.classify(per_col[c] if contiguous[c].any() else cols[c, 0])
+
+        return colour_of
+
+    _last_model: ColourModel = ColourModel(None, None)
+
+    def _bar(self, gx: np.ndarray, gy: np.ndarray, scale: float, lab: np.ndarray, model: ColourModel) -> dict[str, int]:
+        """Checkers on the bar: ring peaks along the bar's axis, at least a checker apart."""
+        cfg, cw, lay = self.cfg, self.cw, self.layout
+        ys = np.arange(lay.top_y + 0.5 * cw, lay.bottom_y - 0.5 * cw + 1, cfg.bar_step * cw, dtype=np.float32)
+        xs = np.full_like(ys, lay.bar_x)
+        both = np.ones((len(ys), len(self.cos)), bool)
+        s_up, _, _ = self.disc_scores(gx, gy, scale, xs, ys, np.broadcast_to(self.arc_top, both.shape))
+        s_dn, bx, by = self.disc_scores(gx, gy, scale, xs, ys, np.broadcast_to(self.arc_bottom, both.shape))
+        s = np.minimum(s_up, s_dn)
+        out = {"light": 0, "dark": 0}
+        order = np.argsort(-s)
+        taken: list[float] = []
+        for i in order:
+            if s[i] <= cfg.disc_threshold:
+                break
+            if all(abs(by[i] - t) >= 0.9 * cw for t in taken):
+                taken.append(float(by[i]))
+                side, _ = model.classify(self.disc_colours(lab, bx[i:i + 1], by[i:i + 1])[0])
+                out[side] += 1
+        return out
+
+
+def count_distribution(p: np.ndarray) -> dict[int, float]:
+    """P(n) for a stack contiguous from the edge, from per-slot probabilities (last slot: nothing further)."""
+    probs: dict[int, float] = {}
+    run = 1.0
+    for n in range(len(p)):
+        last = n == len(p) - 1
+        q = run * (1.0 if last else (1.0 - float(p[n])))
+        if q > 1e-4:
+            probs[n] = q
+        run *= float(p[n])
+    total = sum(probs.values()) or 1.0
+    return {n: q / total for n, q in probs.items()}
+
+
+def two_colours(x: np.ndarray, split: float) -> ColourModel:
+    """Split disc colours into light and dark prototypes; one prototype when they do not separate."""
+    if len(x) == 0:
+        return ColourModel(None, None)
+    if len(x) >= 2:
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        _, labels, _ = cv2.kmeans(x.astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        if (labels == 0).any() and (labels == 1).any():
+            meds = [np.median(x[labels == i], axis=0) for i in range(2)]
+            if np.linalg.norm(meds[0] - meds[1]) >= split:
+                lo, hi = sorted(meds, key=lambda c: float(c[0]))
+                return ColourModel(hi, lo)
+    m = np.median(x, axis=0)
+    return ColourModel(m, None) if m[0] >= 128 else ColourModel(None, m)
