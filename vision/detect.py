@@ -152,6 +152,23 @@ class Detector:
         yi = np.clip(cy[:, None] + self.disc_dy + 0.5, 0, h - 1).astype(np.intp)
         return np.median(lab[yi, xi], axis=1)  # (N, 3)
 
+    def learn_start(self, canonical: np.ndarray, top_points: list[int], bottom_points: list[int]) -> ColourModel:
+        """Colour prototypes from a board at the starting position (physical points as in core)."""
+        from core import Position
+
+        start = Position.start()
+        lab = to_lab(canonical)
+        light, dark = [], []
+        for c, point in enumerate(top_points + bottom_points):
+            nl, nd = start.light[point - 1], start.dark[point - 1]
+            k = np.arange(min(nl + nd, 3), dtype=np.float32)
+            if len(k) == 0:
+                continue
+            ys = self.edge_y[c] + self.inward[c] * (k + 0.5) * self.cw
+            xs = np.full_like(ys, self.col_x[c])
+            (light if nl else dark).extend(self.disc_colours(lab, xs, ys))
+        return ColourModel(np.median(light, axis=0), np.median(dark, axis=0))
+
     # -- reading -------------------------------------------------------------------------------------
     def read(self, canonical: np.ndarray, colours: ColourModel | None = None) -> BoardReading:
         cfg, cw = self.cfg, self.cw

@@ -1,0 +1,84 @@
+"""Registration: where the playing field is in the camera image.
+
+Sources: ArUco markers (DICT_4X4_50, ids 0..3 at the field's top-left, top-right, bottom-right and
+bottom-left; the field corner is the marker corner nearest the board's centre, so the markers may be
+stuck on in any rotation), or four corners clicked once on the kiosk. While hands hide markers the last
+good registration is kept; markers found far from where they were mean the camera was bumped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.config import RegistrationConfig
+
+
+class NoMarkersError(LookupError):
+    """The ArUco markers needed for registration are not in the image."""
+
+
+def _detector(cfg: RegistrationConfig) -> cv2.aruco.ArucoDetector:
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, cfg.aruco_dictionary))
+    return cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+
+
+def find_marker_corners(image: np.ndarray, cfg: RegistrationConfig,
+                        detector: cv2.aruco.ArucoDetector | None = None) -> tuple[np.ndarray | None, list[int]]:
+    """Field corners (tl, tr, br, bl) from the four markers, or None; also the ids that were seen."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = (detector or _detector(cfg)).detectMarkers(grey)
+    seen: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for c, i in zip(corners, ids.ravel(), strict=True):
+            if int(i) in cfg.marker_ids:
+                seen[int(i)] = c.reshape(4, 2)
+    if len(seen) < 4:
+        return None, sorted(seen)
+    centre = np.mean([seen[i].mean(axis=0) for i in cfg.marker_ids], axis=0)
+    field = [seen[i][np.argmin(np.linalg.norm(seen[i] - centre, axis=1))] for i in cfg.marker_ids]
+    return np.array(field, np.float32), sorted(seen)
+
+
+@dataclass
+class Registration:
+    corners: np.ndarray
+    source: str  # "markers", "clicked" or "kept"
+    bumped: bool = False
+
+
+class Registrar:
+    """Keeps a registration across frames: markers when seen, else the last good one."""
+
+    def __init__(self, cfg: RegistrationConfig, corners: np.ndarray | None = None) -> None:
+        self.cfg = cfg
+        self.detector = _detector(cfg)
+        self.clicked = corners is not None
+        self.last: np.ndarray | None = None if corners is None else np.asarray(corners, np.float32)
+        self.reference: np.ndarray | None = None  # small view of the frame around the field, for bumps
+
+    def update(self, frame: np.ndarray) -> Registration | None:
+        found, _ = (None, []) if self.clicked else find_marker_corners(frame, self.cfg, self.detector)
+        if found is not None:
+            bumped = self.last is not None and float(np.abs(found - self.last).max()) > self.cfg.bump_px
+            self.last = found
+            return Registration(found, "markers", bumped)
+        if self.last is None:
+            return None
+        if self.clicked:
+            bumped = self._frame_moved(frame)
+            return Registration(self.last, "clicked", bumped)
+        return Registration(self.last, "kept")
+
+    def _frame_moved(self, frame: np.ndarray) -> bool:
+        """With clicked corners a bump shows as the whole picture shifting: compare a blurred thumbnail."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        thumb = cv2.resize(grey, (64, 36), interpolation=cv2.INTER_AREA).astype(np.float32)
+        if self.reference is None:
+            self.reference = thumb
+            return False
+        shift, response = cv2.phaseCorrelate(self.reference, thumb)
+        moved = response > 0.3 and float(np.hypot(*shift)) * grey.shape[1] / 64 > self.cfg.bump_px
+        return bool(moved)
