@@ -1,0 +1,65 @@
+"""Evaluation on the five labelled Deeper Systems photos (counts per column; the truth has no colour)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.real_photos import deeper_samples
+from vision.reader import BoardReader
+
+
+@pytest.fixture(scope="module")
+def results() -> list[dict]:
+    reader = BoardReader()
+    rows = []
+    for photo, corners, truth in deeper_samples():
+        reading = reader.read(cv2.imread(str(photo)), np.array(corners, np.float32))
+        got = {"top": [c.count for c in reading.top], "bottom": [c.count for c in reading.bottom]}
+        right = sum(g == t for row in ("top", "bottom") for g, t in zip(got[row], truth[row], strict=True))
+        rows.append({"photo": photo.name, "right": right, "got": got, "truth": truth, "reading": reading})
+    return rows
+
+
+def test_real_photos_columns_and_boards(results: list[dict]) -> None:
+    columns = sum(r["right"] for r in results)
+    boards = sum(r["right"] == 24 for r in results)
+    for r in results:  # one row per photo, as in chesscog's evaluation
+        print(f"{r['photo']}: {r['right']}/24 columns")
+    print(f"real photos: {columns}/120 columns ({100 * columns / 120:.1f}%), {boards}/5 boards fully right")
+    assert columns >= 114, f"{columns}/120 columns right"
+    assert boards >= 3, f"{boards}/5 boards right"
+
+
+def test_real_photos_within_one_checker(results: list[dict]) -> None:
+    off_by_more = [(r["photo"], row, j) for r in results for row in ("top", "bottom") for j in range(12)
+                   if abs(r["got"][row][j] - r["truth"][row][j]) > 1]
+    assert len(off_by_more) <= 2, off_by_more
+
+
+def test_real_photos_truth_is_likely_under_uncertainty(results: list[dict]) -> None:
+    """Honest uncertainty: where the best count is wrong, the right count still has some probability."""
+    misses = []
+    for r in results:
+        cols = r["reading"].top + r["reading"].bottom
+        truth = r["truth"]["top"] + r["truth"]["bottom"]
+        misses += [c.probs.get(t, 0.0) for c, t in zip(cols, truth, strict=True) if c.count != t]
+    assert all(p > 0.01 for p in misses), misses
+
+
+def test_cli_detect_json_contract_on_a_real_photo() -> None:
+    photo, corners, truth = deeper_samples()[2]
+    arg = ";".join(f"{x},{y}" for x, y in corners)
+    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "detect", str(photo), "--corners", arg, "--json",
+                          "--repeat", "3"], capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert set(data) == {"top", "bottom", "bar", "ms"}
+    assert len(data["top"]) == 12 and len(data["bottom"]) == 12
+    assert all(set(c) == {"light", "dark"} for c in data["top"] + data["bottom"])
+    assert set(data["bar"]) == {"light", "dark"} and data["ms"] > 0
+    assert [c["light"] + c["dark"] for c in data["top"]] == truth["top"]
