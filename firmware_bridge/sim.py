@@ -77,6 +77,7 @@ class DiceSimulator:
         self.received: list[str] = []  # every good frame the host sent, for tests
         self.drop_acks = False  # simulate ACKs lost on the way (the unit keeps re-sending)
         self.on_command: Callable[[str], None] | None = None
+        self.frozen = False  # a hung unit: reads nothing, sends nothing (not even heartbeats)
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -191,6 +192,9 @@ class DiceSimulator:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            if self.frozen:
+                self._stop.wait(0.02)
+                continue
             master = self._master
             ready: list[int] = []
             if master is not None:
