@@ -144,6 +144,7 @@ class RulesIn(Strict):
     cube_cap: int | None = Field(None, ge=1, le=4096)
     mode: Literal["casual", "strict"] = "casual"
     tournament: bool = False
+    premature_roll: Literal["reject", "commit"] = "reject"
 
 
 class PlayersIn(Strict):
@@ -173,10 +174,10 @@ class BoardIn(Strict):
 
 
 class CorrectionIn(Strict):
-    """undo / end_turn / ack_cocked press the matching button; set_board replaces what the camera saw."""
+    """undo / end_turn / ack_cocked / new_game press that button; set_board replaces what the camera saw."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"action": "undo"}]})
-    action: Literal["undo", "end_turn", "ack_cocked", "set_board"]
+    action: Literal["undo", "end_turn", "ack_cocked", "new_game", "set_board"]
     board: BoardIn | None = None
 
     @model_validator(mode="after")
