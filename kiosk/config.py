@@ -20,6 +20,14 @@ DEFAULT_RULES: dict[str, Any] = {
 DEFAULT_GPIO: dict[str, int] = {"end_turn": 17, "undo": 27, "ack_cocked": 22, "double": 23, "light_led": 24}
 
 
+_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "port": (int, "a whole number"), "pin_max_failures": (int, "a whole number"),
+    "pin_lockout_seconds": ((int, float), "a number of seconds"), "gpio": (dict, "a table of pin numbers"),
+    "rules": (dict, "a table of rules"), "language": (str, "text"), "camera": (str, "text"),
+    "serial_port": (str, "text"), "host": (str, "text"), "data_dir": (str, "a folder path"),
+}
+
+
 class ConfigError(ValueError):
     """The config file cannot be used; the message says which file, which key and what to do."""
 
@@ -88,9 +96,9 @@ class Settings:
         for key, value in data.items():
             if key not in known:
                 raise ConfigError(f"{source}: unknown setting {key!r}; known settings: {', '.join(known)}")
-            expected = {"port": int, "pin_max_failures": int, "gpio": dict, "rules": dict}.get(key)
-            if expected is not None and not isinstance(value, expected):
-                raise ConfigError(f"{source}: setting {key!r} must be a {expected.__name__}, not {value!r}")
+            expected = _TYPES.get(key)
+            if expected is not None and not isinstance(value, expected[0]):
+                raise ConfigError(f"{source}: setting {key!r} must be {expected[1]}, not {value!r}")
         try:
             return cls(**data)
         except ConfigError as exc:
