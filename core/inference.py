@@ -1,0 +1,261 @@
+"""Which play does the board show? Candidates per roll, scored against what the camera saw.
+
+The camera only has to choose among the positions the rules allow: for a roll, ``TurnModel`` lists every
+legal result (a finished play), every position on the way to one (a play in progress) and the start
+(nothing moved yet). An observed board is scored against each candidate; the rules (15 checkers a side,
+only legal results) fill in what the camera cannot see. When two candidates explain the board about
+equally well the answer is ``uncertain``, never a guess.
+
+Positions are compared as 52-entry vectors in physical layout: light points 1-24, dark points 1-24,
+bar light, bar dark, off light, off dark.
+
+Scores are costs (lower is better): a count that differs from the candidate by k costs k; with a
+per-point probability table from the camera, a count costs -ln(p / p_max), capped. The costs of a
+candidate are computed from the few entries where it differs from the start, so a board is ruled on in
+a few milliseconds even for doubles with thousands of candidates.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import movegen
+from core.position import LegalPlay, Position, Side
+
+Vec = tuple[int, ...]
+VEC_LEN = 52
+BAR_IDX = {Side.LIGHT: 48, Side.DARK: 49}
+OFF_IDX = {Side.LIGHT: 50, Side.DARK: 51}
+
+#: A candidate is accepted when the board differs from it by at most about one checker.
+ACCEPT = 1.5
+#: ...and when the next best candidate is worse by at least this much; otherwise: uncertain.
+MARGIN = 0.75
+#: Cap on one entry's cost from a probability table (a point the camera swears by still may be wrong).
+DIST_CAP = 6.0
+#: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
+COMMIT_PREFIX_PENALTY = 1.5
+
+START, PREFIX, LEGAL = "start", "prefix", "legal"
+
+
+def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
+    """For each own-numbered index 0..25 of ``side``: its index in the 52-entry vector."""
+    base = 0 if side is Side.LIGHT else 24
+    table = [0] * 26
+    table[0] = OFF_IDX[side]
+    table[25] = BAR_IDX[side]
+    for own in range(1, 25):
+        table[own] = base + cls.routes[side][24 - own] - 1
+    return tuple(table)
+
+
+def vec_of_own(me: Sequence[int], opp: Sequence[int], mover: Side, cls: type[Position] = Position) -> Vec:
+    v = [0] * VEC_LEN
+    for arr, side in ((me, mover), (opp, mover.other)):
+        table = own_to_vec(side, cls)
+        for i in range(26):
+            v[table[i]] = arr[i]
+    return tuple(v)
+
+
+def vec_of_position(pos: Position) -> Vec:
+    return vec_of_own(pos.own(Side.LIGHT), pos.own(Side.DARK), Side.LIGHT, type(pos))
+
+
+def own_of_vec(vec: Vec, side: Side, cls: type[Position] = Position) -> list[int]:
+    table = own_to_vec(side, cls)
+    return [vec[table[i]] for i in range(26)]
+
+
+def position_of_vec(vec: Vec, turn: Side, cls: type[Position] = Position) -> Position:
+    """A Position from a vector; the caller checks the counts (15 a side) first."""
+    return cls((tuple(own_of_vec(vec, Side.LIGHT, cls)), tuple(own_of_vec(vec, Side.DARK, cls))), turn)
+
+
+def vec_name(index: int) -> tuple[Side, str | int]:
+    """(side, physical point 1-24 | "bar" | "off") of a vector index."""
+    if index < 24:
+        return Side.LIGHT, index + 1
+    if index < 48:
+        return Side.DARK, index - 23
+    return (Side.LIGHT if index % 2 == 0 else Side.DARK), ("bar" if index < 50 else "off")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A stable board from the camera: counts, and per (vector index) probability tables where given."""
+
+    vec: Vec
+    dists: Mapping[int, Mapping[int, float]] = field(default_factory=dict)
+
+    @classmethod
+    def from_event(cls, event: Mapping[str, Any]) -> Observation:
+        v = list(event["light"]) + list(event["dark"])
+        v += [event["bar"]["light"], event["bar"]["dark"], event["off"]["light"], event["off"]["dark"]]
+        dists: dict[int, dict[int, float]] = {}
+        unc = event.get("uncertainty") or {}
+        for side, base in (("light", 0), ("dark", 24)):
+            for i, dist in enumerate(unc.get(side) or ()):
+                if dist:
+                    dists[base + i] = {int(k): float(p) for k, p in dist.items()}
+        return cls(tuple(v), dists)
+
+    def totals(self) -> tuple[int, int]:
+        v = self.vec
+        return sum(v[0:24]) + v[48] + v[50], sum(v[24:48]) + v[49] + v[51]
+
+
+@dataclass
+class Candidate:
+    vec: Vec
+    kind: str  # start | prefix | legal
+    legal: LegalPlay | None = None
+    used: tuple[int, ...] = ()  # dice used (prefixes: one representative order)
+    steps: tuple[movegen.Step, ...] = ()  # single-die steps that reach it (one way)
+    diff: tuple[tuple[int, int], ...] = ()  # (index, value) where it differs from the start
+
+
+@dataclass
+class Inference:
+    """What a board shows. kind: nothing | in_progress | play | uncertain | unexplained."""
+
+    kind: str
+    best: Candidate | None = None
+    cost: float = 0.0
+    rivals: list[Candidate] = field(default_factory=list)  # for uncertain: the close candidates
+    residual: dict[int, int] = field(default_factory=dict)  # index -> observed - candidate
+
+
+class _Costs:
+    """Per-entry costs of an observation, memoised per (index, value)."""
+
+    __slots__ = ("obs", "dists", "memo")
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs.vec
+        self.dists = obs.dists
+        self.memo: dict[tuple[int, int], float] = {}
+
+    def __call__(self, i: int, value: int) -> float:
+        key = (i, value)
+        c = self.memo.get(key)
+        if c is None:
+            dist = self.dists.get(i)
+            if dist:
+                pmax = max(dist.values()) or 1.0
+                p = dist.get(value, 0.0)
+                c = DIST_CAP if p <= 0 else min(DIST_CAP, -math.log(p / pmax))
+            else:
+                c = float(abs(self.obs[i] - value))
+            self.memo[key] = c
+        return c
+
+
+class TurnModel:
+    """Every candidate position for one roll of one position (computed once, when the dice land)."""
+
+    def __init__(self, pos: Position, dice: Sequence[int]) -> None:
+        self.pos = pos
+        self.dice = (int(dice[0]), int(dice[1]))
+        self.mover = pos.turn
+        self.cls = type(pos)
+        self.start = vec_of_position(pos)
+        self.legal = pos.legal_plays(self.dice)
+        self.max_dice = max((len(lp.play) for lp in self.legal), default=0)
+        self.by_vec: dict[Vec, Candidate] = {}
+        self._build()
+        self.candidates = list(self.by_vec.values())
+
+    def _vec(self, me: Sequence[int], opp: Sequence[int]) -> Vec:
+        return vec_of_own(me, opp, self.mover, self.cls)
+
+    def _diff(self, vec: Vec) -> tuple[tuple[int, int], ...]:
+        s = self.start
+        return tuple((i, x) for i, x in enumerate(vec) if x != s[i])
+
+    def _build(self) -> None:
+        legal_keys: dict[tuple[int, ...], LegalPlay] = {}
+        for lp in self.legal:
+            res = lp.result
+            key = (*res.own(self.mover), *res.own(self.mover.other))
+            legal_keys[key] = lp
+        self.by_vec[self.start] = Candidate(self.start, START)
+        for lp in self.legal:
+            vec = vec_of_position(lp.result)
+            steps = tuple((m.frm, m.to, m.hit) for m in lp.play.moves)
+            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple(m.distance for m in lp.play.moves), steps, self._diff(vec))
+        if not legal_keys:
+            return
+        me, opp = (list(x) for x in (self.pos.own(self.mover), self.pos.own(self.mover.other)))
+        cross = self.cls._cross(self.mover)
+        block = self.cls.block_at
+        d1, d2 = self.dice
+        orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
+        memo: dict[tuple[tuple[int, ...], int, tuple[int, ...]], bool] = {}
+
+        # Depth-first over single-die steps; a state on the way to a legal result is a play in progress.
+        def dfs(cur_me: list[int], cur_opp: list[int], order: tuple[int, ...], depth: int,
+                path: tuple[movegen.Step, ...]) -> bool:
+            key = (*cur_me, *cur_opp)
+            mkey = (key, depth, order[depth:])
+            if mkey in memo:
+                return memo[mkey]
+            reaches = False
+            if depth and key in legal_keys and depth == len(legal_keys[key].play):
+                reaches = True
+            if depth < len(order) and depth < self.max_dice:
+                for s in movegen.steps(cur_me, cur_opp, order[depth], cross, block):
+                    me2, opp2 = movegen.apply_step(cur_me, cur_opp, s, cross)
+                    if dfs(me2, opp2, order, depth + 1, (*path, s)):
+                        reaches = True
+            if reaches and 0 < depth < self.max_dice:
+                vec = self._vec(cur_me, cur_opp)
+                if vec not in self.by_vec:
+                    self.by_vec[vec] = Candidate(vec, PREFIX, None, order[:depth], path, self._diff(vec))
+            memo[mkey] = reaches
+            return reaches
+
+        for order in orders:
+            dfs(me, opp, order, 0, ())
+
+    def explain(self, obs: Observation, committing: bool = False) -> Inference:
+        """The candidate that best explains the board, or uncertain / unexplained."""
+        exact = None if obs.dists else self.by_vec.get(obs.vec)
+        if exact is not None and not (committing and exact.kind == PREFIX):
+            return Inference(_kind(exact), exact, 0.0)
+        cost = _Costs(obs)
+        start = self.start
+        base = 0.0
+        for i in range(VEC_LEN):
+            base += cost(i, start[i])
+        scored: list[tuple[float, int, Candidate]] = []
+        for n, cand in enumerate(self.candidates):
+            c = base
+            for i, x in cand.diff:
+                c += cost(i, x) - cost(i, start[i])
+            if committing and cand.kind != LEGAL:
+                c += COMMIT_PREFIX_PENALTY
+            scored.append((c, n, cand))
+        scored.sort(key=lambda t: (t[0], t[1]))
+        best_cost, _, best = scored[0]
+        residual = {i: obs.vec[i] - best.vec[i] for i in range(VEC_LEN) if obs.vec[i] != best.vec[i] and i not in obs.dists}
+        if best_cost > ACCEPT:
+            return Inference("unexplained", best, best_cost, residual=residual)
+        rivals = [c for cc, _, c in scored[1:] if cc - best_cost < MARGIN]
+        if rivals:
+            return Inference("uncertain", best, best_cost, [best, *rivals], residual)
+        return Inference(_kind(best), best, best_cost, residual=residual)
+
+
+def _kind(c: Candidate) -> str:
+    return {START: "nothing", PREFIX: "in_progress", LEGAL: "play"}[c.kind]
+
+
+def play_text_of_steps(steps: Sequence[movegen.Step]) -> str:
+    from core.notation import Move, Play
+
+    return Play(tuple(Move(f, t, h) for f, t, h in steps)).text()

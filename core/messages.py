@@ -1,0 +1,207 @@
+"""Reason codes -> plain sentences in European Portuguese and English.
+
+Every ``illegal`` or ``unplayed_die`` verdict carries a reason code and ``message(code, ...)``: what is
+wrong and how to put it right, with the dice and points filled in. Words follow the rule texts in
+shared/seeds (peça, casa, barra, dado, retirar, casa fechada; claras/escuras for light/dark).
+
+>>> message("closed_point", point=5)["en"]
+'Point 5 is closed (two or more opposing checkers): no checker may stop there, not even on the way. Take the checker back and play it to an open point.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+SIDE_PT = {"light": "claras", "dark": "escuras"}
+SIDE_EN = {"light": "light", "dark": "dark"}
+
+# code -> (Portuguese, English). Placeholders: {dice} "6-5", {die}, {point}, {move}, {example},
+# {side}/{other}/{owner} (translated), {n}, {cap}, {count}.
+TEMPLATES: dict[str, tuple[str, str]] = {
+    "wrong_distance": (
+        "A peça {move} andou {count} casas, mas os dados são {dice}. Cada dado move uma peça exatamente "
+        "esse número de casas: volte a peça e jogue {dice_pt}.",
+        "The checker {move} moved {count} points, but the dice are {dice}. Each die moves a checker exactly "
+        "that many points: take it back and play {dice_en}.",
+    ),
+    "wrong_direction": (
+        "A peça {move} andou para trás. As peças só andam em frente, em direção à sua casa interior: "
+        "volte-a ao lugar e jogue {dice_pt}.",
+        "The checker {move} moved backwards. Checkers only move forwards, towards their home board: "
+        "put it back and play {dice_en}.",
+    ),
+    "closed_point": (
+        "A casa {point} está fechada (duas ou mais peças do adversário): nenhuma peça pode parar lá, nem de "
+        "passagem. Volte a peça e jogue-a para uma casa aberta.",
+        "Point {point} is closed (two or more opposing checkers): no checker may stop there, not even on the "
+        "way. Take the checker back and play it to an open point.",
+    ),
+    "bar_first": (
+        "As {side} têm uma peça na barra: tem de entrar primeiro, no tabuleiro interior do adversário, antes "
+        "de mover qualquer outra peça. Volte as peças movidas e entre a peça da barra.",
+        "{side_cap} has a checker on the bar: it must enter first, in the opponent's home board, before any "
+        "other checker moves. Take the other checkers back and enter the one on the bar.",
+    ),
+    "bear_off_too_early": (
+        "Só se pode retirar peças quando todas as 15 estiverem na casa interior (casas 1 a 6). Volte a peça "
+        "retirada para a casa {point} e jogue {dice_pt} dentro do tabuleiro.",
+        "Checkers may be borne off only when all 15 are in the home board (points 1 to 6). Put the checker "
+        "back on point {point} and play {dice_en} on the board.",
+    ),
+    "bear_off_from_highest": (
+        "O dado {die} só retira uma peça de uma casa mais baixa quando não há peças em casas mais altas. "
+        "Volte a peça para a casa {point} e mova o {die} dentro do tabuleiro, a partir da casa mais alta.",
+        "A {die} bears a checker off a lower point only when no checker sits on a higher point. Put the "
+        "checker back on point {point} and move the {die} inside the board, from the highest point.",
+    ),
+    "unplayed_die": (
+        "{unplayed_pt}, mas havia uma jogada que usava mais dados (por exemplo {example}). "
+        "É obrigatório jogar todos os dados que for possível: complete ou refaça a jogada.",
+        "{unplayed_en} left unplayed, but a play using more dice existed (for example {example}). "
+        "As many dice as possible must be played: finish or redo the play.",
+    ),
+    "larger_die_required": (
+        "Só um dos dados pode ser jogado e, nesse caso, tem de ser o maior, o {die}. Volte a peça e jogue "
+        "o {die} (por exemplo {example}).",
+        "Only one die can be played, and then it must be the larger one, the {die}. Take the checker back "
+        "and play the {die} (for example {example}).",
+    ),
+    "illegal_play": (
+        "Esta jogada não é permitida com {dice}. Volte as peças e jogue, por exemplo, {example}.",
+        "This play is not allowed with {dice}. Take the checkers back and play, for example, {example}.",
+    ),
+    "wrong_side_moved": (
+        "Moveram-se peças das {other}, mas é a vez das {side}. Volte as peças das {other} para onde estavam.",
+        "{other_cap} checkers were moved, but it is {side}'s turn. Put the {other} checkers back where they were.",
+    ),
+    "checker_missing": (
+        "Falta uma peça das {side} na {where_pt}. Volte a pô-la no lugar.",
+        "A {side} checker is missing from {where_en}. Put it back.",
+    ),
+    "checker_added": (
+        "Há uma peça das {side} a mais na {where_pt}. Tire-a do tabuleiro.",
+        "There is an extra {side} checker on {where_en}. Take it off the board.",
+    ),
+    "takeback": (
+        "O tabuleiro voltou a uma posição anterior. Uma jogada feita só se desfaz se ambos concordarem: "
+        "reponha as peças como estavam ou carreguem em «desfazer».",
+        "The board went back to an earlier position. A finished play is undone only if both players agree: "
+        "put the checkers back as they were, or both press undo.",
+    ),
+    "cocked_die": (
+        "O dado {n} ficou inclinado: o lançamento não conta (R24). Confirme e lance os dois dados de novo.",
+        "Die {n} is cocked: the roll does not count (R24). Acknowledge and roll both dice again.",
+    ),
+    "tied_opening": (
+        "Na abertura os dois dados deram {die}: empate. Lancem de novo para ver quem começa.",
+        "Both opening dice show {die}: a tie. Roll again to see who starts.",
+    ),
+    "roll_out_of_turn": (
+        "Lançamento fora de tempo: as {side} ainda estão a jogar {dice_prev}. Terminem a jogada (ou carreguem "
+        "em «fim de jogada») e só depois lancem.",
+        "Roll out of turn: {side} are still playing {dice_prev}. Finish the play (or press end turn) and "
+        "only then roll.",
+    ),
+    "roll_not_expected": (
+        "Agora não é altura de lançar: {why_pt}.",
+        "This is not the time to roll: {why_en}.",
+    ),
+    "cube_not_yours": (
+        "O cubo é das {owner}: só quem tem o cubo pode redobrar.",
+        "The cube belongs to {owner}: only the cube's owner may redouble.",
+    ),
+    "cube_after_roll": (
+        "Só se pode dobrar na sua vez, antes de lançar os dados.",
+        "A double is offered only on your own turn, before rolling.",
+    ),
+    "crawford_no_cube": (
+        "Este é o jogo Crawford: não se usa o cubo neste jogo (R14).",
+        "This is the Crawford game: the cube is not used in this game (R14).",
+    ),
+    "cube_cap": (
+        "O cubo já está no valor máximo combinado ({cap}).",
+        "The cube is already at the agreed maximum ({cap}).",
+    ),
+    "holland": (
+        "Regra Holland: depois do jogo Crawford, quem vai atrás só pode dobrar depois de cada jogador ter "
+        "jogado duas vezes.",
+        "Holland rule: after the Crawford game the trailer may double only after each player has played "
+        "two rolls.",
+    ),
+    "beaver_not_allowed": (
+        "Não se jogam castores (beaver) nesta partida: aceite ou recuse o cubo.",
+        "Beavers are not played in this match: take or drop the cube.",
+    ),
+    "moved_before_roll": (
+        "As peças mexeram antes de as {side} lançarem os dados. Reponham as peças como estavam e lancem primeiro.",
+        "Checkers moved before {side} rolled. Put them back as they were and roll first.",
+    ),
+    "cube_not_used": (
+        "O cubo não se usa nesta partida.",
+        "The cube is not used in this match.",
+    ),
+    "no_cube_offered": (
+        "Não há nenhum cubo oferecido para aceitar ou recusar.",
+        "No double has been offered, so there is nothing to take or drop.",
+    ),
+    "cube_answer_wrong_side": (
+        "Só as {side} podem responder ao cubo oferecido.",
+        "Only {side} may answer the double.",
+    ),
+}
+
+
+def _dice_text(dice: Sequence[int]) -> str:
+    return "-".join(str(d) for d in dice)
+
+
+def _dice_words(dice: Sequence[int], joiner: str, double_word: str) -> str:
+    if len(dice) == 2 and dice[0] == dice[1]:
+        return f"{double_word} {dice[0]}"
+    return f" {joiner} ".join(str(d) for d in dice)
+
+
+def _where(point: Any) -> tuple[str, str]:
+    if point == "bar":
+        return "barra", "the bar"
+    if point == "off":
+        return "zona das peças retiradas", "the borne-off tray"
+    return f"casa {point}", f"point {point}"
+
+
+def message(code: str, **params: Any) -> dict[str, str]:
+    """The verdict's {"pt": ..., "en": ...} for a reason code; KeyError for an unknown code."""
+    if code not in TEMPLATES:
+        raise KeyError(f"unknown reason code {code!r} (known: {', '.join(sorted(TEMPLATES))})")
+    pt_t, en_t = TEMPLATES[code]
+    dice = params.get("dice") or ()
+    values: dict[str, Any] = {"example": "", "move": "", "point": "", "die": "", "n": "", "cap": "", "count": ""}
+    values.update(params)
+    values["dice"] = _dice_text(dice)
+    values["dice_pt"] = _dice_words(dice, "e", "quatro vezes o")
+    values["dice_en"] = _dice_words(dice, "and", "four times")
+    values["dice_prev"] = _dice_text(params.get("dice_prev") or ())
+    pt, en = dict(values), dict(values)
+    for key in ("side", "other", "owner"):
+        if key in params:
+            pt[key] = SIDE_PT[params[key]]
+            en[key] = SIDE_EN[params[key]]
+            en[key + "_cap"] = SIDE_EN[params[key]].capitalize()
+    unplayed = [str(d) for d in params.get("unplayed") or ()]
+    if len(unplayed) == 1:
+        pt["unplayed_pt"] = f"Ficou por jogar o {unplayed[0]}"
+        en["unplayed_en"] = f"The {unplayed[0]} was"
+    elif unplayed:
+        pt["unplayed_pt"] = "Ficaram por jogar " + " e ".join(f"o {d}" for d in unplayed)
+        en["unplayed_en"] = " and ".join(f"the {d}" for d in unplayed).capitalize() + " were"
+    else:
+        pt["unplayed_pt"] = "Ficou um dado por jogar"
+        en["unplayed_en"] = "A die was"
+    pt["where_pt"], en["where_en"] = _where(params.get("point"))
+    pt["why_pt"] = params.get("why_pt", "")
+    en["why_en"] = params.get("why_en", "")
+    return {"pt": pt_t.format(**pt), "en": en_t.format(**en)}
+
+
+REASONS = tuple(TEMPLATES)

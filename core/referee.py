@@ -1,0 +1,312 @@
+"""The referee: a stream of events in, what a good human referee would say out.
+
+``Referee.feed(event)`` takes one event (core.events format) and returns verdicts
+``{"at": index, "verdict": name, ...}``. It is deterministic: the same events give the same verdicts and
+the same ``public_state()``, which is how the kiosk's journal brings it back after a power cut.
+
+A play is ruled on from the board alone: each stable board is matched against the candidates of the
+roll (core.inference); a board that fits no legal play is explained by core.referee_faults. A play is
+committed by the opponent's roll or double, or by the end-turn button (R23). In casual mode a flagged
+illegal play stands once committed; in strict mode the commit is refused until the board is corrected.
+
+>>> ref = Referee()
+>>> [v["verdict"] for v in ref.feed({"event": "roll", "dice": [5, 2]})]
+['opening']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.events import RULE_DEFAULTS, parse_event
+from core.inference import (
+    ACCEPT,
+    Inference,
+    Observation,
+    TurnModel,
+    Vec,
+    position_of_vec,
+    vec_name,
+    vec_of_position,
+)
+from core.matchid import MatchIdState
+from core.messages import message
+from core.position import Position, Side
+from core.referee_faults import Fault, classify
+from core.referee_state import RefereeBase
+
+Verdict = dict[str, Any]
+KEEP_VERDICTS = 20
+SUSPECT_BOARDS = 3  # a count that stays wrong this many stable boards in a row is a real checker problem
+
+
+class Referee(RefereeBase):
+    """The referee state machine. ``rules`` as in the new_match event (crawford, mode, ...)."""
+
+    def __init__(self, rules: Mapping[str, Any] | None = None, length: int = 0,
+                 players: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self.index = 0
+        self._start_match(length, dict(players or {"light": "Light", "dark": "Dark"}), {**RULE_DEFAULTS, **(rules or {})})
+
+    # ----- entry point -----------------------------------------------------------------------------------------
+    def feed(self, event: Mapping[str, Any]) -> list[Verdict]:
+        """Rule on one event. Raises core.events.EventError (a ValueError) for a malformed event."""
+        at = self.index
+        ev = parse_event(dict(event), at)
+        self.index += 1
+        out: list[Verdict] = []
+        handler = getattr(self, "_on_" + ev["event"])
+        handler(at, ev, out)
+        self.verdicts.extend(out)
+        del self.verdicts[:-KEEP_VERDICTS]
+        return out
+
+    # ----- verdict helpers ----------------------------------------------------------------------------------
+    def _v(self, out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:
+        v: Verdict = {"at": at, "verdict": name, **fields}
+        out.append(v)
+        return v
+
+    def _fault_verdict(self, out: list[Verdict], at: int, fault: Fault) -> None:
+        params = {k: v for k, v in fault.params.items() if k != "example" or v}
+        self._v(out, at, fault.verdict, side=self.turn.value, dice=list(self.dice) if self.dice else None,
+                reason=fault.reason, message=message(fault.reason, **fault.params),
+                **({"play": fault.play_text()} if fault.moves else {}),
+                **{k: v for k, v in params.items() if k in ("point", "move", "unplayed", "die")})
+
+    def _reroll(self, out: list[Verdict], at: int, reason: str, **params: Any) -> None:
+        self._v(out, at, "reroll", reason=reason, message=message(reason, **params),
+                **{k: v for k, v in params.items() if k in ("dice", "n", "die", "side")})
+
+    # ----- events -------------------------------------------------------------------------------------------
+    def _on_new_match(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        self._start_match(ev["length"], ev["players"], ev["rules"])
+
+    def _on_roll(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        dice = (ev["dice"][0], ev["dice"][1])
+        if self.phase == "match_over":
+            self._reroll(out, at, "roll_not_expected", why_pt="a partida terminou", why_en="the match is over")
+            return
+        if self.phase == "cube_offered":
+            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido à espera de resposta",
+                         why_en="a double is waiting for an answer")
+            return
+        if self.awaiting_ack:
+            self._reroll(out, at, "cocked_die", n=self.awaiting_ack)
+            return
+        if any(ev["cocked"]):
+            n = 1 if ev["cocked"][0] else 2
+            self.awaiting_ack = n
+            self._reroll(out, at, "cocked_die", n=n, dice=list(dice))
+            return
+        if self.phase == "game_over":
+            self._next_game()
+        if self.phase == "opening":
+            if dice[0] == dice[1]:
+                self._reroll(out, at, "tied_opening", die=dice[0], dice=list(dice))
+                return
+            starter = Side.LIGHT if dice[0] > dice[1] else Side.DARK
+            self.pos = self.pos.with_turn(starter)
+            self._v(out, at, "opening", side=starter.value, dice=list(dice))
+            self._begin_turn(at, starter, dice, out)
+            return
+        if self.phase == "moving":
+            if self.premature(dice):
+                self._reroll(out, at, "roll_out_of_turn", side=self.turn.value, dice_prev=list(self.dice))
+                return
+            if not self._commit(at, ev, out):
+                return
+            if self.phase != "awaiting_roll":
+                return
+        self._v(out, at, "roll", side=self.turn.value, dice=list(dice))
+        self._begin_turn(at, self.turn, dice, out)
+
+    def premature(self, dice: tuple[int, int]) -> bool:
+        """With rules.premature_roll == "reject", a roll while the play is visibly unfinished is refused."""
+        if self.rules.get("premature_roll") != "reject" or self.model is None:
+            return False
+        return self.last_kind in ("nothing", "in_progress") and self.model.max_dice > 0
+
+    def _on_board(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        if not ev["stable"]:
+            return  # hands and motion: never ruled on
+        obs = Observation.from_event(ev)
+        self.last_obs = obs
+        if self.phase == "moving" and self.model is not None:
+            self.last_turn_obs = obs
+            self._rule_moving(at, obs, out)
+            if self.held is not None:
+                self._retry_held(at, out)
+        elif self.phase in ("awaiting_roll", "cube_offered"):
+            self._rule_waiting(at, obs, out)
+
+    def _on_cube(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        self._cube(at, ev["action"], Side(ev["side"]), out)
+
+    def _on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        if self.phase in ("playing", "moving", "awaiting_roll", "cube_offered"):
+            self.resignation = (Side(ev["side"]), ev["value"])
+            self._record({"kind": "resign", "side": ev["side"], "value": ev["value"]})
+
+    def _on_resign_reply(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        if self.resignation is None:
+            return
+        side, value = self.resignation
+        self.resignation = None
+        self._record({"kind": "accept" if ev["accept"] else "reject", "side": side.other.value})
+        if ev["accept"]:
+            self._game_over(at, side.other, self._points(value), "resign", out)
+
+    def _on_button(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        name = ev["name"]
+        if name == "ack_cocked":
+            self.awaiting_ack = 0
+        elif name == "end_turn":
+            if self.phase == "moving":
+                self._commit(at, ev, out)
+        elif name == "undo":
+            self._undo()
+        elif name == "new_game":
+            if self.phase == "game_over":
+                self._next_game()
+        elif name == "double":
+            side = self.turn if self.phase == "awaiting_roll" else self.turn.other
+            self._cube(at, "double", Side(ev.get("side", side)), out)
+        elif name in ("take", "drop"):
+            side = self.cube.offered_by.other if self.cube.offered_by else self.turn
+            self._cube(at, name, Side(ev.get("side", side)), out)
+
+    # ----- turns --------------------------------------------------------------------------------------------
+    def _begin_turn(self, at: int, side: Side, dice: tuple[int, int], out: list[Verdict]) -> None:
+        self.turn = side
+        self.pos = self.pos.with_turn(side)
+        self.dice = dice
+        self.rolls[side] += 1
+        self.model = TurnModel(self.pos, dice)
+        self.phase = "moving"
+        self._reset_turn_view()
+        if len(self.model.legal) == 0:
+            # R25: no legal play; the turn passes at once, nothing to commit.
+            self._v(out, at, "play", side=side.value, dice=list(dice), play="", legal=True,
+                    position_id=self.pos.position_id(side.other), match_id=self._match_id(side.other, passed=True))
+            self._record({"kind": "move", "side": side.value, "dice": list(dice), "play": ""})
+            self.moves.append(self._move_row(side, dice, ""))
+            self._pass_turn(self.pos.with_turn(side.other))
+
+    def _reset_turn_view(self) -> None:
+        self.last_kind = "nothing"
+        self.last_key: Any = None
+        self.last_inf: Inference | None = None
+        self.last_fault: Fault | None = None
+        self.last_vec: Vec | None = None
+        self.used: list[int] = []
+
+    def _pass_turn(self, new_pos: Position) -> None:
+        self.history.append(self.pos)
+        del self.history[:-8]
+        self.pos = new_pos
+        self.turn = new_pos.turn
+        self.phase = "awaiting_roll"
+        self.dice = None
+        self.model = None
+        self._reset_turn_view()
+
+    def _rule_moving(self, at: int, obs: Observation, out: list[Verdict]) -> None:
+        assert self.model is not None
+        inf = self.model.explain(obs)
+        self.last_inf = inf
+        self.last_vec = obs.vec
+        if inf.kind == "unexplained":
+            nearest = inf.best.vec if inf.best is not None else None
+            fault = classify(self.model, obs.vec, [vec_of_position(p) for p in self.history], nearest)
+            self.last_fault = fault
+            key = ("fault", fault.reason, obs.vec)
+            self.last_kind = "fault"
+            if key != self.last_key:
+                self.last_key = key
+                self._fault_verdict(out, at, fault)
+            return
+        self.last_fault = None
+        self.last_kind = inf.kind
+        self._track_counts(at, obs, inf, out)
+        if inf.kind == "uncertain":
+            key: Any = ("uncertain", tuple(sorted(c.vec for c in inf.rivals)))
+            if key != self.last_key:
+                self.last_key = key
+                self._v(out, at, "uncertain", side=self.turn.value, dice=list(self.dice or ()),
+                        candidates=[self._cand_text(c) for c in inf.rivals])
+            return
+        assert inf.best is not None
+        self.used = list(inf.best.used)
+        key = (inf.kind, inf.best.vec)
+        if key == self.last_key:
+            return
+        self.last_key = key
+        if inf.kind in ("in_progress", "play"):
+            self._v(out, at, "in_progress", side=self.turn.value, dice=list(self.dice or ()),
+                    play=self._cand_text(inf.best), complete=inf.kind == "play", used=list(inf.best.used))
+
+    def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> None:
+        """A count that stays off on several stable boards is a checker really missing or added."""
+        if inf.best is None:
+            return
+        now: dict[tuple[int, int], int] = {}
+        for i, d in inf.residual.items():
+            if d == -1 and inf.best.vec[i] >= 5:
+                continue  # a checker hidden under a tall stack: the camera's blind spot, not a fault
+            key = (i, 1 if d > 0 else -1)
+            now[key] = self.suspects.get(key, 0) + 1
+        self.suspects = now
+        for (i, sign), n in sorted(now.items()):
+            if n == SUSPECT_BOARDS:
+                side, where = vec_name(i)
+                code = "checker_added" if sign > 0 else "checker_missing"
+                params = {"side": side.value, "point": where}
+                self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params),
+                        point=where)
+
+    def _rule_waiting(self, at: int, obs: Observation, out: list[Verdict]) -> None:
+        """Between turns the board must stay as it is."""
+        pos_vec = vec_of_position(self.pos)
+        diff = sum(abs(a - b) for i, (a, b) in enumerate(zip(obs.vec, pos_vec, strict=True)) if i not in obs.dists)
+        if diff <= ACCEPT:
+            fake = Inference("nothing", _Fixed(pos_vec), float(diff),
+                             residual={i: obs.vec[i] - pos_vec[i] for i in range(len(pos_vec))
+                                       if obs.vec[i] != pos_vec[i] and i not in obs.dists})
+            self._track_counts(at, obs, fake, out)
+            self.last_key = None
+            return
+        key = ("waiting", obs.vec)
+        if key == self.last_key:
+            return
+        self.last_key = key
+        earlier = [vec_of_position(p) for p in self.history]
+        totals = obs.totals()
+        params: dict[str, Any] = {"side": self.turn.value, "other": self.turn.other.value}
+        if obs.vec in earlier:
+            code = "takeback"
+        elif totals != (15, 15):
+            side = Side.LIGHT if totals[0] != 15 else Side.DARK
+            code = "checker_missing" if (totals[0] if side is Side.LIGHT else totals[1]) < 15 else "checker_added"
+            params = {"side": side.value, "point": "?"}
+            for i in range(len(pos_vec)):
+                s, where = vec_name(i)
+                if s is side and (obs.vec[i] - pos_vec[i]) * (1 if code == "checker_added" else -1) > 0:
+                    params["point"] = where
+                    break
+        else:
+            code = "moved_before_roll"
+        self._v(out, at, "illegal", side=self.turn.value, reason=code, message=message(code, **params),
+                **({"point": params["point"]} if "point" in params and code != "takeback" else {}))
+
+
+class _Fixed:
+    """A stand-in candidate for the between-turns board check."""
+
+    def __init__(self, vec: Vec) -> None:
+        self.vec = vec
+
+
+__all__ = ["Referee", "position_of_vec", "MatchIdState"]
