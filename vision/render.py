@@ -1,0 +1,246 @@
+"""Synthetic board renderer: any position on varied boards, seen by a camera. Seeded and deterministic.
+
+`render(position, seed)` draws the 24 physical points (light/dark counts), bar and off onto a board of a
+random style (wood, felt or leather field; red/white, black/white or acrylic checkers), lays it in
+perspective on a table, adds lighting gradients, glare, blur and noise, dice and cube on the board, and
+optionally a hand; it returns the image and the true field corners (tl, tr, br, bl). Used by the tests,
+the demo and for tuning thresholds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.geometry import columns_to_points
+
+Colour = tuple[int, int, int]  # BGR
+
+FIELDS = {  # name: (field, point A, point B, frame, texture strength)
+    "wood": ((120, 170, 205), (40, 40, 120), (60, 95, 130), (30, 60, 95), 14),
+    "felt_green": ((70, 120, 40), (235, 235, 235), (30, 30, 30), (25, 25, 25), 8),
+    "felt_grey": ((150, 150, 150), (180, 90, 40), (225, 225, 220), (30, 30, 30), 10),
+    "leather_cream": ((200, 225, 235), (60, 60, 180), (60, 120, 30), (30, 30, 120), 5),
+    "leather_navy": ((90, 40, 30), (170, 200, 215), (40, 40, 40), (40, 70, 110), 5),
+}
+CHECKERS = {  # name: (light, dark, acrylic)
+    "red_white": ((225, 235, 240), (45, 45, 175), False),
+    "black_white": ((235, 235, 235), (40, 40, 40), False),
+    "acrylic": ((190, 215, 225), (30, 120, 200), True),
+    "maroon_cream": ((200, 225, 235), (45, 35, 110), False),
+}
+
+
+@dataclass
+class Scene:
+    light: list[int]
+    dark: list[int]
+    bar: dict[str, int] = field(default_factory=lambda: {"light": 0, "dark": 0})
+    off: dict[str, int] = field(default_factory=lambda: {"light": 0, "dark": 0})
+
+    @classmethod
+    def from_event(cls, ev: dict) -> Scene:
+        return cls(list(ev["light"]), list(ev["dark"]), dict(ev.get("bar", {"light": 0, "dark": 0})),
+                   dict(ev.get("off", {"light": 0, "dark": 0})))
+
+    @classmethod
+    def start(cls) -> Scene:
+        light = [0] * 24
+        dark = [0] * 24
+        for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+            light[p - 1] = n
+            dark[24 - p] = n
+        return cls(light, dark)
+
+
+@dataclass
+class Options:
+    size: tuple[int, int] = (1280, 720)
+    field: str | None = None  # None: chosen by the seed
+    checkers: str | None = None
+    light_home: str = "br"
+    perspective: float = 0.06  # corner jitter, fraction of the board size
+    rotate: float = 6.0  # degrees
+    blur: float = 0.8
+    noise: float = 4.0
+    glare: bool = True
+    gradient: float = 0.25
+    dice: bool = True
+    hand: bool = False
+    hand_offset: float = 0.0  # moves the hand, for videos
+    bar_to_checker: float = 0.6
+    aspect: float = 1.0
+    point_length: float = 0.39
+
+
+CW = 32  # checker width on the flat board drawing; the camera warp rescales it
+
+
+def render(scene: Scene, seed: int, opts: Options | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Image (BGR uint8) and the true field corners (4x2 float32, tl tr br bl) in it."""
+    o = opts or Options()
+    rng = np.random.default_rng(seed)
+    fname = o.field or list(FIELDS)[rng.integers(len(FIELDS))]
+    cname = o.checkers or list(CHECKERS)[rng.integers(len(CHECKERS))]
+    flat, field_quad = _draw_board(scene, o, FIELDS[fname], CHECKERS[cname], rng)
+    image, corners = _camera(flat, field_quad, o, rng)
+    return image, corners
+
+
+def _jitter(c: Colour, rng: np.random.Generator, amount: int = 12) -> Colour:
+    return tuple(int(np.clip(v + rng.integers(-amount, amount + 1), 0, 255)) for v in c)  # type: ignore[return-value]
+
+
+def _draw_board(scene: Scene, o: Options, style: tuple, checkers: tuple,
+                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    field_c, point_a, point_b, frame_c, texture = style
+    field_c, point_a, point_b, frame_c = (_jitter(c, rng) for c in (field_c, point_a, point_b, frame_c))
+    light_c, dark_c, acrylic = checkers
+    light_c, dark_c = _jitter(light_c, rng, 8), _jitter(dark_c, rng, 8)
+    bar = o.bar_to_checker * CW
+    fw = 12 * CW + bar
+    fh = fw / o.aspect
+    frame, tray = int(0.5 * CW), int(1.3 * CW)
+    w, h = int(fw + 2 * frame + tray), int(fh + 2 * frame)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = frame_c
+    x0, y0 = frame, frame
+    img[y0:y0 + int(fh), x0:x0 + int(fw)] = field_c
+    grain = rng.normal(0, texture, (h, w // 4 + 1)).astype(np.float32)
+    grain = cv2.resize(cv2.GaussianBlur(grain, (0, 0), 1.5), (w, h))  # streaks, like wood or felt nap
+    img += grain[:, :, None]
+    # bar
+    bx = x0 + 6 * CW
+    cv2.rectangle(img, (int(bx), y0), (int(bx + bar), y0 + int(fh)), tuple(float(v) * 0.8 for v in frame_c), -1)
+    pl = o.point_length * fh
+    col_x = [x0 + (j + 0.5) * CW + (bar if j >= 6 else 0) for j in range(12)]
+    for j, cx in enumerate(col_x):
+        for top in (True, False):
+            colour = point_a if (j % 2 == 0) == top else point_b
+            base = y0 if top else y0 + fh
+            tip = base + pl if top else base - pl
+            tri = np.array([[cx - CW / 2 + 1, base], [cx + CW / 2 - 1, base], [cx, tip]], np.float32)
+            cv2.fillPoly(img, [np.round(tri * 16).astype(np.int32)], colour, cv2.LINE_AA, shift=4)
+    top_pts, bottom_pts = columns_to_points(o.light_home)
+    for row, pts in (("top", top_pts), ("bottom", bottom_pts)):
+        for j, p in enumerate(pts):
+            nl, nd = scene.light[p - 1], scene.dark[p - 1]
+            n, colour = (nl, light_c) if nl else (nd, dark_c)
+            for k in range(n):
+                layer, pos = divmod(k, 6) if n > 6 else (0, k)
+                t = (pos + 0.5 + 0.5 * layer) * CW
+                cy = y0 + t if row == "top" else y0 + fh - t
+                _checker(img, (col_x[j], cy), colour, acrylic, rng, raised=layer)
+    # bar: light's checkers in one half, dark's in the other
+    for side, colour, sign in (("light", light_c, 1), ("dark", dark_c, -1)):
+        for k in range(scene.bar.get(side, 0)):
+            cy = y0 + fh / 2 + sign * (k + 0.7) * CW
+            _checker(img, (bx + bar / 2, cy), colour, acrylic, rng)
+    # off: edge-on in the tray beside the field
+    tx = x0 + fw + frame
+    for side, colour, top in (("light", light_c, False), ("dark", dark_c, True)):
+        for k in range(scene.off.get(side, 0)):
+            y = y0 + 4 + k * 6 if top else y0 + fh - 10 - k * 6
+            cv2.rectangle(img, (int(tx + 4), int(y)), (int(tx + tray - 4), int(y + 5)), colour, -1)
+    if o.dice:
+        half = rng.integers(2)
+        for d in range(2):
+            cx = x0 + (1.5 + 2.2 * d + rng.uniform(0, 1.5)) * CW + half * (6 * CW + bar)
+            _die(img, (cx, y0 + fh / 2 + rng.uniform(-0.3, 0.3) * CW), int(rng.integers(1, 7)), rng)
+        _cube(img, (tx + tray / 2, y0 + fh / 2), rng)
+    quad = np.array([[x0, y0], [x0 + fw, y0], [x0 + fw, y0 + fh], [x0, y0 + fh]], np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8), quad
+
+
+def _checker(img: np.ndarray, c: tuple[float, float], colour: Colour, acrylic: bool, rng: np.random.Generator,
+             raised: int = 0) -> None:
+    r = CW / 2 - 1 + rng.uniform(-0.6, 0.3)
+    cx, cy = c[0] + rng.uniform(-1.5, 1.5) + 2 * raised, c[1] + rng.uniform(-1, 1)
+    p = (int(round(cx * 16)), int(round(cy * 16)))
+    cv2.circle(img, (p[0] + 24, p[1] + 32), int(r * 16), (0, 0, 0), -1, cv2.LINE_AA, 4)  # shadow
+    if acrylic:  # translucent: the board shows through, with a bright rim
+        over = img.copy()
+        cv2.circle(over, p, int(r * 16), colour, -1, cv2.LINE_AA, 4)
+        img[:] = 0.35 * img + 0.65 * over
+    else:
+        cv2.circle(img, p, int(r * 16), colour, -1, cv2.LINE_AA, 4)
+    rim = tuple(v * 0.6 for v in colour)
+    cv2.circle(img, p, int((r - 1) * 16), rim, 2, cv2.LINE_AA, 4)
+    # a bevelled edge catches the light on the lamp's side, even on a black checker
+    bevel = tuple(min(255.0, v * 0.7 + 70) for v in colour)
+    cv2.ellipse(img, p, (int((r - 2.5) * 16), int((r - 2.5) * 16)), 0, 180, 300, bevel, 2, cv2.LINE_AA, 4)
+    cv2.circle(img, p, int(r * 0.62 * 16), tuple(v * 0.85 + 20 for v in colour), 1, cv2.LINE_AA, 4)
+    if acrylic:
+        hl = (int(p[0] - r * 4), int(p[1] - r * 5))
+        cv2.ellipse(img, hl, (int(r * 5), int(r * 2.5)), -30, 0, 360, (255, 255, 255), -1, cv2.LINE_AA, 4)
+
+
+def _die(img: np.ndarray, c: tuple[float, float], value: int, rng: np.random.Generator) -> None:
+    s = 0.55 * CW
+    body = _jitter((235, 235, 235) if rng.random() < 0.6 else (40, 40, 160), rng, 10)
+    pip = (20, 20, 20) if sum(body) > 400 else (240, 240, 240)
+    box = cv2.boxPoints(((c[0], c[1]), (s, s), float(rng.uniform(0, 90))))
+    cv2.fillPoly(img, [np.round(box).astype(np.int32)], body, cv2.LINE_AA)
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+             6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[value]
+    for dx, dy in spots:
+        cv2.circle(img, (int(c[0] + dx * s / 4), int(c[1] + dy * s / 4)), max(1, int(s / 10)), pip, -1, cv2.LINE_AA)
+
+
+def _cube(img: np.ndarray, c: tuple[float, float], rng: np.random.Generator) -> None:
+    s = 0.7 * CW
+    cv2.rectangle(img, (int(c[0] - s / 2), int(c[1] - s / 2)), (int(c[0] + s / 2), int(c[1] + s / 2)),
+                  _jitter((230, 230, 230), rng, 10), -1)
+    for dx in (-0.2, 0.15):  # the "64" on its face, as two strokes
+        cv2.line(img, (int(c[0] + dx * s), int(c[1] - s / 4)), (int(c[0] + dx * s), int(c[1] + s / 4)), (20, 20, 20), 1)
+
+
+def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    W, H = o.size
+    fh, fw = flat.shape[:2]
+    scale = min(0.88 * W / fw, 0.88 * H / fh)
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    centre = np.array([W / 2 + rng.uniform(-0.04, 0.04) * W, H / 2 + rng.uniform(-0.03, 0.03) * H])
+    ang = np.deg2rad(rng.uniform(-o.rotate, o.rotate))
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    dst = (src - [fw / 2, fh / 2]) * scale * 0.97 @ rot.T + centre
+    dst += rng.uniform(-o.perspective, o.perspective, (4, 2)) * [fw * scale, fh * scale]
+    Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    table = np.empty((H, W, 3), np.float32)
+    table[:] = _jitter((150, 160, 170), rng, 60)
+    table += cv2.resize(rng.normal(0, 10, (H // 8 + 1, W // 8 + 1)).astype(np.float32), (W, H))[:, :, None]
+    warped = cv2.warpPerspective(flat, Hm, (W, H), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.ones((fh, fw), np.uint8), Hm, (W, H)) > 0
+    img = np.where(mask[:, :, None], warped.astype(np.float32), table)
+    corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), Hm).reshape(4, 2)
+    if o.hand:
+        _hand(img, corners, rng, o.hand_offset)
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    g = rng.uniform(-o.gradient, o.gradient, 2)
+    light = 1.0 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
+    img *= light[:, :, None]
+    if o.glare:
+        gx, gy, gs = rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H, rng.uniform(0.05, 0.12) * W
+        img += (rng.uniform(25, 60) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs)))[:, :, None]
+    if o.blur > 0:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, o.blur))
+    if o.noise > 0:
+        img += rng.normal(0, rng.uniform(0.5, o.noise), img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8), corners.astype(np.float32)
+
+
+def _hand(img: np.ndarray, corners: np.ndarray, rng: np.random.Generator, offset: float) -> None:
+    """A skin-coloured forearm and hand reaching in from the near edge, over the board."""
+    skin = _jitter((120, 160, 215), rng, 25)
+    bl, br, tl = corners[3], corners[2], corners[0]
+    along = rng.uniform(0.15, 0.85) + offset
+    start = bl + (br - bl) * along + (bl - tl) * 0.35
+    reach = rng.uniform(0.35, 0.7) + offset
+    end = bl + (br - bl) * np.clip(along + rng.uniform(-0.15, 0.15), 0, 1) + (tl - bl) * reach
+    width = float(np.linalg.norm(br - bl)) * rng.uniform(0.07, 0.1)
+    pts = np.array([start, end], np.int32)
+    cv2.line(img, tuple(int(v) for v in pts[0]), tuple(int(v) for v in pts[1]), skin, int(width), cv2.LINE_AA)
+    cv2.circle(img, tuple(int(v) for v in end), int(width * 0.9), tuple(v * 0.95 for v in skin), -1, cv2.LINE_AA)

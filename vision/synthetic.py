@@ -1,0 +1,33 @@
+"""Random positions and scenes for tests and threshold tuning (seeded, deterministic)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.render import Options, Scene
+
+
+def random_scene(rng: np.random.Generator, max_per_point: int = 6) -> Scene:
+    """15 checkers a side spread over points (no point shared by both sides), some on the bar or off."""
+    light, dark = [0] * 24, [0] * 24
+    bar = {"light": int(rng.random() < 0.15), "dark": int(rng.random() < 0.15)}
+    off = {"light": int(rng.integers(0, 3)) if rng.random() < 0.2 else 0,
+           "dark": int(rng.integers(0, 3)) if rng.random() < 0.2 else 0}
+    for counts, other, side in ((light, dark, "light"), (dark, light, "dark")):
+        left = 15 - bar[side] - off[side]
+        while left > 0:
+            p = int(rng.integers(24))
+            if other[p] or counts[p] >= max_per_point:
+                continue
+            k = int(min(left, rng.integers(1, 4), max_per_point - counts[p]))
+            counts[p] += k
+            left -= k
+    return Scene(light, dark, bar, off)
+
+
+def random_options(rng: np.random.Generator, size: tuple[int, int], hand: bool = False) -> Options:
+    return Options(size=size, perspective=float(rng.uniform(0.0, 0.06)), rotate=float(rng.uniform(0, 8)),
+                   blur=float(rng.uniform(0.3, 1.0)), noise=float(rng.uniform(1, 5)), glare=bool(rng.random() < 0.6),
+                   gradient=float(rng.uniform(0, 0.3)), dice=bool(rng.random() < 0.8), hand=hand,
+                   bar_to_checker=float(rng.uniform(0.4, 0.8)), aspect=float(rng.uniform(0.95, 1.05)),
+                   point_length=float(rng.uniform(0.36, 0.42)))
