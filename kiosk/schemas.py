@@ -112,6 +112,7 @@ class StateOut(BaseModel):
     pips: Pips = Pips()
     verdicts: list[VerdictOut] = []
     moves: list[MoveOut] = []
+    resignation: dict[str, Any] | None = Field(None, description='{"side": "dark", "value": 1} while offered')
 
 
 class KioskInfo(BaseModel):

@@ -1,6 +1,6 @@
 // The kiosk page: renders the referee's public state (docs/CONTRACTS.md) pushed over /ws.
 import { drawBoard } from "./board.js";
-import { TEXT, severity, verdictText } from "./i18n.js";
+import { TEXT, describe, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,7 +18,11 @@ function t() { return TEXT[lang] || TEXT.pt; }
 function name(side) { return (state?.match?.players?.[side]) || t()[side]; }
 
 function renderDice(dice) {
-  const box = $("dice"), values = dice?.values || [], cocked = dice?.cocked || [];
+  const box = $("dice"), cocked = dice?.cocked || [];
+  let values = dice?.values || [];
+  // A cocked roll does not count, so the referee keeps no dice; show the ones on the board anyway.
+  const last = (state?.verdicts || []).at(-1);
+  if (cocked.some(Boolean) && last?.verdict === "reroll" && last.dice) values = last.dice;
   // Doubles are played four times: four dice, the used ones dimmed.
   const shown = values.length === 2 && values[0] === values[1] ? [...values, ...values] : values;
   const used = [...(dice?.used || [])];
@@ -75,7 +79,7 @@ function renderVerdict() {
   let sev = "pending", head, detail = "";
   if (last) {
     sev = severity(last);
-    ({ head, detail } = verdictText(t(), last));
+    ({ head, detail } = describe(lang in TEXT ? lang : "pt", last, name));
   } else {
     head = t().phase[state?.phase] || state?.phase || t().connecting;
   }

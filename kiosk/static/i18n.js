@@ -1,5 +1,9 @@
 // Words on the screen, Portuguese and English. Verdict names follow core/referee.py; an unknown name
 // still shows (amber, with the referee's own explanation) rather than a blank banner.
+const dice = (d) => (d || []).join("-");
+const HOW_PT = { gammon: " (gammon)", backgammon: " (backgammon)", drop: " (dobra recusada)", resign: " (desistência)" };
+const HOW_EN = { gammon: " (gammon)", backgammon: " (backgammon)", drop: " (double dropped)", resign: " (resigned)" };
+
 export const TEXT = {
   pt: {
     title: "Gamão", light: "Claras", dark: "Escuras", score: "Marcador", matchTo: (n) => `Partida a ${n} pontos`,
@@ -15,14 +19,21 @@ export const TEXT = {
       game_over: "Fim do jogo", match_over: "Fim da partida",
     },
     verdicts: {
-      legal: "Jogada legal", illegal: "Jogada ilegal", in_progress: "Jogada em curso",
-      incomplete: "Jogada incompleta", unplayed_die: "Falta jogar um dado", must_use_both: "Têm de ser jogados os dois dados",
-      must_play_larger: "Tem de ser jogado o dado maior", reroll: "Lance de novo", cocked: "Dado inclinado: lance de novo",
-      cocked_die: "Dado inclinado: lance de novo", opening_reroll: "Dados iguais: lance de novo",
-      no_move: "Sem jogada possível: perde a vez", dance: "Não entra: perde a vez",
-      double: "Dobra oferecida", take: "Dobra aceite", drop: "Dobra recusada",
-      game_over: "Fim do jogo", match_over: "Fim da partida", new_match: "Nova partida", new_game: "Novo jogo",
-      hand_seen: "Mão sobre o tabuleiro…", unstable: "A observar o tabuleiro…", undo: "Jogada desfeita",
+      legal: (v) => `Jogada legal${v.play ? ": " + v.play : ""}`,
+      in_progress: (v) => `Jogada em curso${v.play ? ": " + v.play : ""}`,
+      illegal: (v) => `Jogada ilegal${v.play ? ": " + v.play : ""}`,
+      unplayed_die: () => "Falta jogar um dado",
+      reroll: (v) => ({ cocked_die: "Dado inclinado: lance de novo", tied_opening: "Dados iguais: lance de novo",
+                        roll_out_of_turn: "Lançamento fora de tempo" })[v.reason] || "Lance de novo",
+      opening: (v, n) => `Começam as ${n(v.side)} com ${dice(v.dice)}`,
+      roll: (v, n) => `${n(v.side)} lançou ${dice(v.dice)}`,
+      play: (v, n) => v.play ? `${n(v.side)} jogou ${v.play}` : `${n(v.side)} não pode jogar ${dice(v.dice)}: perde a vez`,
+      uncertain: () => "Não vejo bem o tabuleiro: acertem as peças",
+      cube: (v, n) => ({ double: `${n(v.side)} dobra para ${v.value}`, take: `${n(v.side)} aceita: o cubo vale ${v.value}`,
+                         drop: `${n(v.side)} recusa a dobra`, beaver: `${n(v.side)} castor: ${v.value}`,
+                         raccoon: `${n(v.side)} guaxinim: ${v.value}` })[v.action] || "Cubo",
+      game_over: (v, n) => `${n(v.winner)} ganha ${v.points} ${v.points === 1 ? "ponto" : "pontos"}${HOW_PT[v.how] || ""}`,
+      match_over: (v, n) => `${n(v.winner)} ganha a partida!`,
     },
     pinTitle: "PIN de controlo", pinSet: "Definir PIN (4 a 12 algarismos)", pinEnter: "Introduza o PIN",
     doubleBtn: "Dobrar", takeBtn: "Aceitar", dropBtn: "Recusar", undoBtn: "Desfazer", endTurnBtn: "Fim da jogada",
@@ -42,14 +53,21 @@ export const TEXT = {
       game_over: "Game over", match_over: "Match over",
     },
     verdicts: {
-      legal: "Legal play", illegal: "Illegal play", in_progress: "Play in progress",
-      incomplete: "Play not finished", unplayed_die: "A die is still to be played", must_use_both: "Both dice must be played",
-      must_play_larger: "The larger die must be played", reroll: "Roll again", cocked: "Cocked die: roll again",
-      cocked_die: "Cocked die: roll again", opening_reroll: "Equal dice: roll again",
-      no_move: "No legal play: turn passes", dance: "Cannot enter: turn passes",
-      double: "Double offered", take: "Double taken", drop: "Double dropped",
-      game_over: "Game over", match_over: "Match over", new_match: "New match", new_game: "New game",
-      hand_seen: "Hand over the board…", unstable: "Watching the board…", undo: "Play undone",
+      legal: (v) => `Legal play${v.play ? ": " + v.play : ""}`,
+      in_progress: (v) => `Play in progress${v.play ? ": " + v.play : ""}`,
+      illegal: (v) => `Illegal play${v.play ? ": " + v.play : ""}`,
+      unplayed_die: () => "A die is left unplayed",
+      reroll: (v) => ({ cocked_die: "Cocked die: roll again", tied_opening: "Equal dice: roll again",
+                        roll_out_of_turn: "Roll out of turn" })[v.reason] || "Roll again",
+      opening: (v, n) => `${n(v.side)} starts with ${dice(v.dice)}`,
+      roll: (v, n) => `${n(v.side)} rolled ${dice(v.dice)}`,
+      play: (v, n) => v.play ? `${n(v.side)} played ${v.play}` : `${n(v.side)} cannot play ${dice(v.dice)}: turn passes`,
+      uncertain: () => "The board is unclear: straighten the checkers",
+      cube: (v, n) => ({ double: `${n(v.side)} doubles to ${v.value}`, take: `${n(v.side)} takes: the cube is ${v.value}`,
+                         drop: `${n(v.side)} drops`, beaver: `${n(v.side)} beavers: ${v.value}`,
+                         raccoon: `${n(v.side)} raccoons: ${v.value}` })[v.action] || "Cube",
+      game_over: (v, n) => `${n(v.winner)} wins ${v.points} ${v.points === 1 ? "point" : "points"}${HOW_EN[v.how] || ""}`,
+      match_over: (v, n) => `${n(v.winner)} wins the match!`,
     },
     pinTitle: "Control PIN", pinSet: "Set a PIN (4 to 12 digits)", pinEnter: "Enter the PIN",
     doubleBtn: "Double", takeBtn: "Take", dropBtn: "Drop", undoBtn: "Undo", endTurnBtn: "End turn",
@@ -57,23 +75,24 @@ export const TEXT = {
   },
 };
 
-const GREEN = /^(legal|ok|accepted|take|new_match|new_game)$|_ok$|^legal_/;
-const RED = /illegal|wrong|invalid|forbidden|must_|unplayed|extra_/;
+// The referee's verdict names (core/referee.py) -> banner colour. Green: the play stands; red: against
+// the rules, with the referee's explanation; amber: wait, finish, or roll again.
+const COLOUR = { play: (v) => (v.legal === false ? "illegal" : "legal"), in_progress: (v) => (v.complete ? "legal" : "pending"),
+  illegal: () => "illegal", unplayed_die: () => "illegal", game_over: () => "legal", match_over: () => "legal" };
 
-// green: the play stands; red: against the rules; amber: wait, finish or roll again.
 export function severity(verdict) {
-  if (verdict.severity) return verdict.severity;
-  const name = String(verdict.verdict || "");
-  if (RED.test(name)) return "illegal";
-  if (GREEN.test(name)) return "legal";
-  return "pending";
+  const rule = COLOUR[verdict.verdict];
+  return rule ? rule(verdict) : "pending";
 }
 
-export function verdictText(t, verdict) {
-  const name = String(verdict.verdict || "");
-  const known = t.verdicts[name];
-  const extra = verdict.explanation || verdict.message || verdict.reason || "";
-  const head = known || name.replaceAll("_", " ");
-  const play = verdict.play ? ` — ${verdict.play}` : "";
-  return { head: head + play, detail: typeof extra === "object" ? (extra[t === TEXT.pt ? "pt" : "en"] || "") : extra };
+// {head, detail} for the banner. `name(side)` gives the player's name; an unknown verdict still shows.
+export function describe(lang, verdict, name) {
+  const t = TEXT[lang];
+  let kind = verdict.verdict;
+  if (kind === "in_progress" && verdict.complete) kind = "legal";
+  const f = t.verdicts[kind];
+  const head = f ? f(verdict, name) : String(kind || "").replaceAll("_", " ");
+  const m = verdict.message;
+  const detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
+  return { head, detail };
 }

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from core.messages import message
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
@@ -50,16 +51,18 @@ def test_page_updates_after_a_referee_event_and_switches_to_english(live) -> Non
     with chromium_page() as page:
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=dice] .die")
-        fake.update(verdicts=[{"at": 5, "verdict": "illegal", "play": "13/8 13/11",
-                               "explanation": "6/1 is closed: 13/8 13/11 is not a play of 52"}],
+        fake.update(verdicts=[{"at": 5, "verdict": "illegal", "side": "light", "reason": "closed_point", "point": 3,
+                               "play": "8/3 6/4", "message": message("closed_point", point=3)}],
                     cube={"value": 2, "owner": "dark", "offered_by": None})
         page.wait_for_selector("[data-testid=verdict][data-severity=illegal]", timeout=5000)
-        assert page.inner_text("#verdict-head") == "Jogada ilegal — 13/8 13/11"
+        assert page.inner_text("#verdict-head") == "Jogada ilegal: 8/3 6/4"
+        assert page.inner_text("#verdict-detail").startswith("A casa 3 está fechada")
         assert page.get_attribute("[data-testid=cube]", "data-owner") == "dark"
         assert page.inner_text("#cube-caption") == "de Bruno"
         screenshot(page, "kiosk-pt-illegal")
         page.click("[data-testid=lang-switch]")
-        assert page.inner_text("#verdict-head") == "Illegal play — 13/8 13/11"
+        assert page.inner_text("#verdict-head") == "Illegal play: 8/3 6/4"
+        assert page.inner_text("#verdict-detail").startswith("Point 3 is closed")
         assert "Match to 7 points" in page.inner_text("[data-testid=score]")
         assert page.inner_text("#cube-caption") == "Bruno's"
         screenshot(page, "kiosk-en-illegal")
@@ -70,15 +73,18 @@ def test_r24_cocked_die_warning_and_green_legal(live) -> None:
     with chromium_page(locale="en-GB") as page:
         page.goto(url + "/?lang=en")
         fake.update(dice={"values": [6, 3], "cocked": [False, True], "used": []},
-                    verdicts=[{"at": 7, "verdict": "cocked"}])
+                    verdicts=[{"at": 7, "verdict": "reroll", "reason": "cocked_die", "dice": [6, 3],
+                               "message": message("cocked_die", n=2, dice=[6, 3])}])
         page.wait_for_selector("[data-testid=dice][data-cocked=true]", timeout=5000)
         assert page.inner_text("#cocked") == "⚠ Cocked die: roll again"
         assert page.get_attribute("[data-testid=verdict]", "data-severity") == "pending"
+        assert page.inner_text("#verdict-head") == "Cocked die: roll again"
+        assert page.inner_text("#verdict-detail").startswith("Die 2 is cocked")
         screenshot(page, "kiosk-en-cocked")
         fake.update(dice={"values": [6, 3], "cocked": [False, False], "used": [6, 3]},
-                    verdicts=[{"at": 8, "verdict": "legal", "play": "24/18 13/10"}])
+                    verdicts=[{"at": 8, "verdict": "play", "side": "light", "legal": True, "play": "24/18 13/10"}])
         page.wait_for_selector("[data-testid=verdict][data-severity=legal]", timeout=5000)
-        assert page.inner_text("#verdict-head") == "Legal play — 24/18 13/10"
+        assert page.inner_text("#verdict-head") == "Ana played 24/18 13/10"
 
 
 def test_tournament_mode_hides_pips_and_crawford_removes_cube(live) -> None:
