@@ -1,4 +1,4 @@
-"""Options and fixtures for the dice bridge tests. ``--soak`` (or GAMAO_SOAK=1) runs the long fuzz."""
+"""Fixtures for the dice bridge tests. ``--soak`` (declared in tests/conftest.py) or GAMAO_SOAK=1 runs the long fuzz."""
 
 from __future__ import annotations
 
@@ -7,13 +7,6 @@ import os
 import pytest
 
 from tests.firmware_bridge.helpers import FakeClock, ListTransport
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    try:
-        parser.addoption("--soak", action="store_true", default=False, help="run long soak/fuzz tests")
-    except ValueError:
-        pass  # another package's conftest declared it already
 
 
 def soak_enabled(config: pytest.Config) -> bool:
