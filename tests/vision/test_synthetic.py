@@ -1,0 +1,83 @@
+"""Synthetic renders: exact counts on still boards, deterministic rendering, and the board event format."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.geometry import columns_to_points
+from vision.pipeline import board_event
+from vision.reader import BoardReader
+from vision.render import Options, Scene, render
+from vision.synthetic import random_options, random_scene
+
+N_SMALL = 1000  # 640x360 renders; the bench holds larger runs
+N_HD = 12  # 1280x720
+
+
+def _score(reader: BoardReader, seeds: range, size: tuple[int, int]) -> tuple[int, int, list]:
+    top, bottom = columns_to_points("br")
+    right = total = 0
+    wrong = []
+    for s in seeds:
+        rng = np.random.default_rng(s)
+        scene = random_scene(rng)
+        image, corners = render(scene, s, random_options(rng, size))
+        ev = board_event(reader.read(image, corners), "br")
+        for p in range(24):
+            total += 1
+            if (ev["light"][p], ev["dark"][p]) == (scene.light[p], scene.dark[p]):
+                right += 1
+            else:
+                wrong.append((s, p + 1, (scene.light[p], scene.dark[p]), (ev["light"][p], ev["dark"][p])))
+    return right, total, wrong
+
+
+@pytest.mark.slow
+def test_synthetic_still_boards_999_per_mille_of_points_exact() -> None:
+    reader = BoardReader()
+    right, total, wrong = _score(reader, range(N_SMALL), (640, 360))
+    r2, t2, w2 = _score(reader, range(10_000, 10_000 + N_HD), (1280, 720))
+    right, total, wrong = right + r2, total + t2, wrong + w2
+    print(f"synthetic: {right}/{total} points exact ({100 * right / total:.3f}%) on {N_SMALL + N_HD} renders")
+    assert right / total >= 0.999, wrong[:20]
+
+
+def test_render_is_deterministic_and_returns_true_corners() -> None:
+    a, ca = render(Scene.start(), 7, Options(size=(320, 180)))
+    b, cb = render(Scene.start(), 7, Options(size=(320, 180)))
+    c, _ = render(Scene.start(), 8, Options(size=(320, 180)))
+    assert np.array_equal(a, b) and np.array_equal(ca, cb)
+    assert not np.array_equal(a, c)
+    assert ca.shape == (4, 2) and (ca[:, 0] < 320).all() and (ca[:, 1] < 180).all()
+
+
+@pytest.mark.parametrize("field", ["wood", "felt_green", "felt_grey", "leather_cream", "leather_navy"])
+@pytest.mark.parametrize("checkers", ["red_white", "black_white", "acrylic"])
+def test_start_position_read_on_every_board_style(field: str, checkers: str) -> None:
+    image, corners = render(Scene.start(), 3, Options(size=(960, 540), field=field, checkers=checkers))
+    ev = board_event(BoardReader().read(image, corners), "br")
+    start = Scene.start()
+    assert ev["light"] == start.light and ev["dark"] == start.dark
+
+
+def test_stack_of_six_runs_past_the_tip_and_is_counted() -> None:
+    scene = Scene([0] * 24, [0] * 24)
+    scene.light[5], scene.dark[18], scene.light[12] = 6, 6, 6
+    image, corners = render(scene, 11, Options(size=(1280, 720)))
+    ev = board_event(BoardReader().read(image, corners), "br")
+    assert ev["light"][5] == 6 and ev["dark"][18] == 6 and ev["light"][12] == 6
+
+
+def test_board_event_has_the_contract_shape() -> None:
+    image, corners = render(Scene.start(), 1, Options(size=(640, 360)))
+    ev = board_event(BoardReader().read(image, corners), "br")
+    assert ev["event"] == "board" and ev["stable"] is True
+    assert len(ev["light"]) == 24 and len(ev["dark"]) == 24
+    assert set(ev["bar"]) == {"light", "dark"} and set(ev["off"]) == {"light", "dark"}
+    assert ev["off"] == {"light": 0, "dark": 0}
+    for side in ("light", "dark"):
+        assert len(ev["uncertainty"][side]) == 24
+        for point, dist in enumerate(ev["uncertainty"][side]):
+            assert abs(sum(dist.values()) - 1.0) < 0.01
+            assert max(dist, key=dist.get) == str(ev[side][point])

@@ -1,0 +1,97 @@
+"""Frame sources: a USB camera (OpenCV VideoCapture), the Pi camera (picamera2), a folder of images, a video file.
+
+Every source yields (frame BGR uint8, t seconds). Files and folders play at a fixed frame rate so replays
+are deterministic; live cameras use the monotonic clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+class CameraError(RuntimeError):
+    """A frame source cannot be opened."""
+
+
+class FolderSource:
+    def __init__(self, folder: str | Path, fps: float = 30.0) -> None:
+        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise CameraError(f"no images (jpg, png, bmp, webp) in folder {folder}")
+        self.fps = fps
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        for i, path in enumerate(self.files):
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise CameraError(f"cannot decode image {path}")
+            yield frame, i / self.fps
+
+
+class CaptureSource:
+    """OpenCV VideoCapture: a device index (USB camera) or a video file path."""
+
+    def __init__(self, device: int | str, width: int | None = None, height: int | None = None) -> None:
+        self.is_file = isinstance(device, str)
+        if self.is_file and not Path(device).is_file():
+            raise CameraError(f"no video file {device}")
+        self.cap = cv2.VideoCapture(device)
+        if not self.cap.isOpened():
+            raise CameraError(f"cannot open camera or video {device}")
+        if width and height:
+            self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self.fps = self.cap.get(cv2.CAP_PROP_FPS) or 30.0
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        i, t0 = 0, time.monotonic()
+        try:
+            while True:
+                ok, frame = self.cap.read()
+                if not ok:
+                    return
+                yield frame, (i / self.fps if self.is_file else time.monotonic() - t0)
+                i += 1
+        finally:
+            self.cap.release()
+
+
+class PiCameraSource:
+    """The Pi's own camera through picamera2 (optional import). Its "RGB888" format arrives in BGR order,
+    which is what OpenCV wants, so frames are used as they come."""
+
+    def __init__(self, width: int = 1280, height: int = 720) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError as exc:
+            raise CameraError("picamera2 is not installed: install the 'pi' extra on the Raspberry Pi") from exc
+        self.cam = Picamera2()
+        self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"}))
+
+    def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        self.cam.start()
+        t0 = time.monotonic()
+        try:
+            while True:
+                frame = self.cam.capture_array()
+                yield frame[:, :, :3], time.monotonic() - t0
+        finally:
+            self.cam.stop()
+
+
+def open_source(spec: str) -> FolderSource | CaptureSource | PiCameraSource:
+    """"picamera", a device number ("0"), a folder of images, or a video file."""
+    if spec == "picamera":
+        return PiCameraSource()
+    if spec.isdigit():
+        return CaptureSource(int(spec))
+    if Path(spec).is_dir():
+        return FolderSource(spec)
+    return CaptureSource(spec)

@@ -1,0 +1,106 @@
+"""Frames in, `board` events out (docs/CONTRACTS.md): registration -> warp -> stillness -> counting.
+
+Counts are in physical numbering (index 0 = point 1 as light counts it), mapped from the top/bottom columns
+by which corner is light's home. `off` is not seen (the trays lie outside the field) and is inferred as
+15 minus the checkers seen. While a hand or motion is seen the event says `"stable": false` and repeats the
+last stable counts, so nothing downstream mistakes a half-made play for a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+from vision.config import VisionConfig, load_config
+from vision.detect import BoardReading, ColumnReading
+from vision.geometry import columns_to_points
+from vision.reader import BoardReader
+from vision.registration import Registrar
+from vision.stillness import Stillness
+
+START_COUNTS = {6: 5, 8: 3, 13: 5, 24: 2}  # light's start; dark's mirrors it (physical 25 - p)
+
+
+def _side_probs(col: ColumnReading, side: str) -> dict[str, float]:
+    p_side = col.colour_confidence if (col.light if side == "light" else col.dark) else 1 - col.colour_confidence
+    if col.count == 0:
+        p_side = 0.5
+    out: dict[str, float] = {}
+    for n, p in col.probs.items():
+        if n == 0:
+            out["0"] = out.get("0", 0.0) + p
+        else:
+            out[str(n)] = round(p * p_side, 4)
+            out["0"] = out.get("0", 0.0) + p * (1 - p_side)
+    out["0"] = round(out.get("0", 0.0), 4)
+    return {k: v for k, v in out.items() if v > 0}
+
+
+def board_event(reading: BoardReading, light_home: str, stable: bool = True) -> dict:
+    top_pts, bottom_pts = columns_to_points(light_home)
+    light, dark = [0] * 24, [0] * 24
+    unc_l: list[dict[str, float]] = [{"0": 1.0}] * 24
+    unc_d: list[dict[str, float]] = [{"0": 1.0}] * 24
+    for cols, pts in ((reading.top, top_pts), (reading.bottom, bottom_pts)):
+        for col, p in zip(cols, pts, strict=True):
+            light[p - 1], dark[p - 1] = col.light, col.dark
+            unc_l[p - 1], unc_d[p - 1] = _side_probs(col, "light"), _side_probs(col, "dark")
+    bar = dict(reading.bar)
+    off = {"light": max(0, 15 - sum(light) - bar["light"]), "dark": max(0, 15 - sum(dark) - bar["dark"])}
+    return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "stable": stable,
+            "uncertainty": {"light": unc_l, "dark": unc_d}}
+
+
+def is_start(event: dict) -> bool:
+    light = [0] * 24
+    for p, n in START_COUNTS.items():
+        light[p - 1] = n
+    return event["light"] == light and event["dark"] == light[::-1]
+
+
+class Pipeline:
+    def __init__(self, cfg: VisionConfig | None = None, corners: np.ndarray | None = None,
+                 light_home: str | None = None, learn_start: bool = True) -> None:
+        self.cfg = cfg or load_config()
+        self.reader = BoardReader(self.cfg)
+        self.registrar = Registrar(self.cfg.registration, corners)
+        self.stillness = Stillness(self.cfg.stillness)
+        self.light_home = light_home or self.cfg.geometry.light_home
+        self.learn_start = learn_start
+        self.last: dict | None = None
+        self.bumped = False
+
+    def process(self, frame: np.ndarray, t: float) -> dict | None:
+        """One frame -> a board event, or None while the board cannot be found at all."""
+        reg = self.registrar.update(frame)
+        if reg is None:
+            return None
+        if reg.bumped:
+            self.bumped = True
+            self.stillness = Stillness(self.cfg.stillness)  # a new view: wait for it to settle again
+        canonical = self.reader.layout.warp(frame, reg.corners)
+        still = self.stillness.update(canonical, t)
+        if not still.stable:
+            base = self.last or board_event(BoardReading([ColumnReading(0, 0, {0: 1.0})] * 12,
+                                                         [ColumnReading(0, 0, {0: 1.0})] * 12), self.light_home)
+            return {**base, "stable": False}
+        reading = self.reader.detector.read(canonical, self.reader.colours)
+        event = board_event(reading, self.light_home)
+        if self.learn_start and self.reader.colours is None and is_start(event):
+            top, bottom = columns_to_points(self.light_home)
+            self.reader.colours = self.reader.detector.learn_start(canonical, top, bottom)
+        self.last = event
+        return event
+
+    def events(self, frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[dict]:
+        """Board events only when something changes: stability flips or the stable counts differ."""
+        previous: dict | None = None
+        for frame, t in frames:
+            ev = self.process(frame, t)
+            if ev is None:
+                continue
+            key = (ev["stable"], ev["light"], ev["dark"], ev["bar"])
+            if previous is None or key != previous:
+                previous = key
+                yield ev

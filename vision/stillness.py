@@ -1,0 +1,75 @@
+"""Is the board still? Frame differencing plus hand/arm detection on the registered board image.
+
+A board is reported stable only after nothing has moved and no hand has been seen for `still_seconds`.
+A hand resting motionless over the board must still block it, so besides motion two cues are kept
+against the last stable board: skin-coloured pixels that were not there, and changes that reach the
+frame around the field (an arm always comes in over the edge; a checker moved by the camera's own
+perspective never crosses the whole frame band).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.config import StillnessConfig
+
+
+@dataclass
+class StillnessState:
+    stable: bool
+    moving: bool
+    hand: bool
+    motion: float  # fraction of pixels that changed since the previous frame
+    skin: float  # fraction of new skin-coloured pixels
+
+
+def skin_mask(small_bgr: np.ndarray) -> np.ndarray:
+    """Skin in YCrCb (a common, lighting-tolerant box), also matching tanned and pale hands."""
+    ycc = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2YCrCb)
+    return cv2.inRange(ycc, (40, 136, 80), (245, 175, 128)) > 0
+
+
+class Stillness:
+    def __init__(self, cfg: StillnessConfig) -> None:
+        self.cfg = cfg
+        self.prev: np.ndarray | None = None
+        self.ref: np.ndarray | None = None
+        self.ref_skin: np.ndarray | None = None
+        self.quiet_since: float | None = None
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        h, w = image.shape[:2]
+        s = self.cfg.downscale_px / max(w, h)
+        small = cv2.resize(image, (max(8, int(w * s)), max(8, int(h * s))), interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(small, (3, 3), 0)
+
+    def update(self, image: np.ndarray, t: float) -> StillnessState:
+        """Feed one registered board image taken at time t (seconds)."""
+        cfg = self.cfg
+        small = self._small(image)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        skin = skin_mask(small)
+        motion = 1.0 if self.prev is None or self.prev.shape != grey.shape else \
+            float(np.mean(np.abs(grey - self.prev) > cfg.diff_threshold))
+        self.prev = grey
+        if self.ref is None:
+            self.ref, self.ref_skin = grey, skin
+        changed = np.abs(grey - self.ref) > cfg.diff_threshold
+        new_skin = float(np.mean(skin & ~self.ref_skin & changed))
+        band = np.zeros_like(changed)
+        k = max(2, grey.shape[0] // 30)
+        band[:k], band[-k:], band[:, :k], band[:, -k:] = True, True, True, True
+        edge_change = float(np.mean(changed[band]))
+        hand = new_skin > cfg.skin_fraction or (edge_change > 0.08 and float(np.mean(changed)) > 0.05)
+        moving = motion > cfg.moving_fraction
+        if moving or hand:
+            self.quiet_since = None
+        elif self.quiet_since is None:
+            self.quiet_since = t
+        stable = self.quiet_since is not None and t - self.quiet_since >= cfg.still_seconds
+        if stable:
+            self.ref, self.ref_skin = grey, skin
+        return StillnessState(stable=stable, moving=moving, hand=hand, motion=motion, skin=new_skin)
