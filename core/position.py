@@ -304,6 +304,10 @@ class Position:
     def _boards(self) -> tuple[list[int], list[int]]:
         return list(self._rel[self.turn.index]), list(self._rel[self.turn.other.index])
 
+    def _generator_boards(self) -> tuple[list[int], list[int]]:
+        """The mover's counts and the opponent's counts on the mover's points (see core.movegen)."""
+        return list(self._rel[self.turn.index]), movegen.opponent_at(self._rel[self.turn.other.index], self._cross(self.turn))
+
     def parse_play(self, text: str | Play, dice: Sequence[int], marks_hits: bool = True) -> LegalPlay:
         """Resolve written notation against this position and roll.
 
@@ -322,7 +326,7 @@ class Position:
         candidates = [lp for lp in legal if lp._me == wanted]
         if not candidates:
             if not play and len(legal) == 0:
-                return LegalPlay(self, dice, tuple(self._rel[self.turn.index]), tuple(self._rel[self.turn.other.index]), ())
+                return LegalPlay(self, dice, tuple(self._rel[self.turn.index]), ())
             raise IllegalPlayError(self._illegal_message(label, dice, _why_not(legal, play)))
         if len(candidates) == 1:
             return candidates[0]
@@ -430,17 +434,18 @@ def _sums(dice: list[int]) -> set[int]:
 class LegalPlay:
     """One legal resulting position, a representative play, and on demand every way of playing it."""
 
-    __slots__ = ("origin", "dice", "_me", "_opp", "_steps", "_result")
+    __slots__ = ("origin", "dice", "_key", "_steps", "_result")
 
-    def __init__(
-        self, origin: Position, dice: tuple[int, int], me: tuple[int, ...], opp: tuple[int, ...], steps: tuple[movegen.Step, ...]
-    ) -> None:
+    def __init__(self, origin: Position, dice: tuple[int, int], key: movegen.Key, steps: tuple[movegen.Step, ...]) -> None:
         self.origin = origin
         self.dice = dice
-        self._me = me
-        self._opp = opp
+        self._key = key  # the mover's 26 counts, then the points hit
         self._steps = steps
         self._result: Position | None = None
+
+    @property
+    def _me(self) -> tuple[int, ...]:
+        return self._key[:26]
 
     @property
     def play(self) -> Play:
@@ -449,20 +454,23 @@ class LegalPlay:
     @property
     def result(self) -> Position:
         if self._result is None:
-            self._result = self.origin._after(self._me, self._opp)
+            origin = self.origin
+            opp = list(origin._rel[origin.turn.other.index])
+            cross = origin._cross(origin.turn)
+            for point in self._key[26:]:
+                opp[cross[point]] -= 1
+                opp[BAR] += 1
+            self._result = origin._after(self._key[:26], opp)
         return self._result
 
     def ways(self) -> list[Play]:
         """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
-        me, opp = self.origin._boards()
-        seqs = movegen.all_ways(
-            me, opp, self.dice[0], self.dice[1], self.origin._cross(self.origin.turn),
-            (*self._me, *self._opp), len(self._steps), self.origin.block_at,
-        )
+        me, oa = self.origin._generator_boards()
+        seqs = movegen.all_ways(me, oa, self.dice[0], self.dice[1], self._key, len(self._steps), self.origin.block_at)
         return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in seqs]
 
     def _hit_points(self) -> set[int]:
-        return {t for _, t, h in self._steps if h}
+        return set(self._key[26:])
 
     def _forced_hits(self, play: Play) -> set[int]:
         # Destinations written in the text where this play hits: those need no mark to be meant.
@@ -476,12 +484,14 @@ class LegalPlay:
 class LegalPlays:
     """A small view of the legal plays: ``len()``, iteration, indexing and ``in`` (a Play, text or Position)."""
 
+    __slots__ = ("position", "dice", "_plays")
+
     def __init__(self, position: Position, dice: tuple[int, int]) -> None:
         self.position = position
         self.dice = dice
-        me, opp = position._boards()
-        gen = movegen.generate(me, opp, dice[0], dice[1], position._cross(position.turn), position.block_at)
-        self._plays = [LegalPlay(position, dice, tuple(m), tuple(o), s) for m, o, s in gen.values()]
+        me, oa = position._generator_boards()
+        found = movegen.generate(me, oa, dice[0], dice[1], position.block_at)
+        self._plays = [LegalPlay(position, dice, key, path) for key, path in found.items()]
 
     def __len__(self) -> int:
         return len(self._plays)
