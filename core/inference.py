@@ -20,10 +20,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from core import movegen
 from core.position import LegalPlay, Position, Side
+
+Step = tuple[int, int, bool]  # (from, to, hit) in the mover's own numbering: 25 = bar, 0 = off
 
 Vec = tuple[int, ...]
 VEC_LEN = 52
@@ -85,6 +87,54 @@ def vec_name(index: int) -> tuple[Side, str | int]:
     return (Side.LIGHT if index % 2 == 0 else Side.DARK), ("bar" if index < 50 else "off")
 
 
+@cache
+def cross_table(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
+    """For the side's own points 1..24: the opponent's own number of the same physical point."""
+    other = side.other
+    table = [0] * 26
+    for own in range(1, 25):
+        phys = cls.routes[side][24 - own]
+        table[own] = 24 - cls.routes[other].index(phys)
+    return tuple(table)
+
+
+def single_steps(me: Sequence[int], opp: Sequence[int], die: int, cross: Sequence[int], block_at: int = 2) -> list[Step]:
+    """Every legal single-checker move with one die (R04-R07, R10), in the mover's own numbering."""
+    if me[25]:
+        to = 25 - die  # R07: the bar first
+        o = opp[cross[to]]
+        return [(25, to, o == 1)] if o < block_at else []
+    out = []
+    for i in range(24, die, -1):
+        if me[i]:
+            o = opp[cross[i - die]]
+            if o < block_at:
+                out.append((i, i - die, o == 1))
+    if sum(me[7:25]) == 0:
+        # R10: bear off from the die's point, or from the highest point when the die is larger.
+        if me[die]:
+            out.append((die, 0, False))
+        else:
+            for i in range(die - 1, 0, -1):
+                if me[i]:
+                    if not any(me[i + 1:7]):
+                        out.append((i, 0, False))
+                    break
+    return out
+
+
+def apply_step(me: Sequence[int], opp: Sequence[int], step: Step, cross: Sequence[int]) -> tuple[list[int], list[int]]:
+    frm, to, hit = step
+    me2 = list(me)
+    me2[frm] -= 1
+    me2[to] += 1
+    opp2 = list(opp)
+    if hit:
+        opp2[cross[to]] -= 1
+        opp2[25] += 1
+    return me2, opp2
+
+
 @dataclass(frozen=True)
 class Observation:
     """A stable board from the camera: counts, and per (vector index) probability tables where given."""
@@ -115,7 +165,7 @@ class Candidate:
     kind: str  # start | prefix | legal
     legal: LegalPlay | None = None
     used: tuple[int, ...] = ()  # dice used (prefixes: one representative order)
-    steps: tuple[movegen.Step, ...] = ()  # single-die steps that reach it (one way)
+    steps: tuple[Step, ...] = ()  # single-die steps that reach it (one way)
     diff: tuple[tuple[int, int], ...] = ()  # (index, value) where it differs from the start
 
 
@@ -191,7 +241,7 @@ class TurnModel:
         if not legal_keys:
             return
         me, opp = (list(x) for x in (self.pos.own(self.mover), self.pos.own(self.mover.other)))
-        cross = self.cls._cross(self.mover)
+        cross = cross_table(self.mover, self.cls)
         block = self.cls.block_at
         d1, d2 = self.dice
         orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
@@ -199,7 +249,7 @@ class TurnModel:
 
         # Depth-first over single-die steps; a state on the way to a legal result is a play in progress.
         def dfs(cur_me: list[int], cur_opp: list[int], order: tuple[int, ...], depth: int,
-                path: tuple[movegen.Step, ...]) -> bool:
+                path: tuple[Step, ...]) -> bool:
             key = (*cur_me, *cur_opp)
             mkey = (key, depth, order[depth:])
             if mkey in memo:
@@ -208,8 +258,8 @@ class TurnModel:
             if depth and key in legal_keys and depth == len(legal_keys[key].play):
                 reaches = True
             if depth < len(order) and depth < self.max_dice:
-                for s in movegen.steps(cur_me, cur_opp, order[depth], cross, block):
-                    me2, opp2 = movegen.apply_step(cur_me, cur_opp, s, cross)
+                for s in single_steps(cur_me, cur_opp, order[depth], cross, block):
+                    me2, opp2 = apply_step(cur_me, cur_opp, s, cross)
                     if dfs(me2, opp2, order, depth + 1, (*path, s)):
                         reaches = True
             if reaches and 0 < depth < self.max_dice:
@@ -225,7 +275,7 @@ class TurnModel:
     def explain(self, obs: Observation, committing: bool = False) -> Inference:
         """The candidate that best explains the board, or uncertain / unexplained."""
         exact = None if obs.dists else self.by_vec.get(obs.vec)
-        if exact is not None and not (committing and exact.kind == PREFIX):
+        if exact is not None:
             return Inference(_kind(exact), exact, 0.0)
         cost = _Costs(obs)
         start = self.start
@@ -255,7 +305,7 @@ def _kind(c: Candidate) -> str:
     return {START: "nothing", PREFIX: "in_progress", LEGAL: "play"}[c.kind]
 
 
-def play_text_of_steps(steps: Sequence[movegen.Step]) -> str:
+def play_text_of_steps(steps: Sequence[Step]) -> str:
     from core.notation import Move, Play
 
     return Play(tuple(Move(f, t, h) for f, t, h in steps)).text()

@@ -205,3 +205,62 @@ def message(code: str, **params: Any) -> dict[str, str]:
 
 
 REASONS = tuple(TEMPLATES)
+
+
+# Plain sentences for the verdicts that report rather than object (the kiosk shows them as they come).
+_HOW_PT = {"single": "simples", "gammon": "gamão", "backgammon": "gamão duplo", "drop": "cubo recusado",
+           "resign": "desistência"}
+_CUBE_PT = {"double": "dobram para {value}", "take": "aceitam o cubo ({value})",
+            "drop": "recusam o cubo", "beaver": "fazem castor (beaver) para {value}",
+            "raccoon": "respondem com raccoon para {value}"}
+_CUBE_EN = {"double": "doubles to {value}", "take": "takes the cube ({value})", "drop": "drops the cube",
+            "beaver": "beavers to {value}", "raccoon": "raccoons to {value}"}
+
+
+def describe(verdict: dict[str, Any]) -> dict[str, str]:
+    """{"pt", "en"} for an informative verdict (opening, roll, in_progress, play, uncertain, cube, ...)."""
+    name = verdict["verdict"]
+    side = verdict.get("side", "light")
+    spt, sen = SIDE_PT.get(side, side), SIDE_EN.get(side, side)
+    dice = _dice_text(verdict.get("dice") or ())
+    if name == "opening":
+        return {"pt": f"As {spt} começam, com {dice}.", "en": f"{sen.capitalize()} starts, with {dice}."}
+    if name == "roll":
+        return {"pt": f"As {spt} lançaram {dice}.", "en": f"{sen.capitalize()} rolled {dice}."}
+    if name == "in_progress":
+        play = verdict.get("play") or ""
+        if verdict.get("complete"):
+            return {"pt": f"As {spt} jogam {play}. A jogada fica feita quando o adversário lançar.",
+                    "en": f"{sen.capitalize()} plays {play}. It stands once the opponent rolls."}
+        return {"pt": f"As {spt} estão a jogar {dice}: até agora {play}.",
+                "en": f"{sen.capitalize()} is playing {dice}: so far {play}."}
+    if name == "play":
+        play = verdict.get("play") or ""
+        if not play:
+            return {"pt": f"As {spt} não têm jogada possível com {dice}: passam a vez.",
+                    "en": f"{sen.capitalize()} cannot move with {dice} and loses the turn."}
+        if verdict.get("legal") is False:
+            return {"pt": f"Jogada das {spt} com {dice}: {play}. Não era permitida, mas fica feita (R23).",
+                    "en": f"{sen.capitalize()}'s play with {dice}: {play}. It was not allowed but stands (R23)."}
+        return {"pt": f"Jogada das {spt} com {dice}: {play}.", "en": f"{sen.capitalize()}'s play with {dice}: {play}."}
+    if name == "uncertain":
+        options = " / ".join(verdict.get("candidates") or ())
+        return {"pt": f"Não consigo distinguir a jogada das {spt} ({options}): afastem as mãos do tabuleiro.",
+                "en": f"I cannot tell {sen}'s play apart ({options}): keep hands clear of the board."}
+    if name == "cube":
+        action = verdict.get("action", "double")
+        value = verdict.get("value", "")
+        return {"pt": f"As {spt} " + _CUBE_PT[action].format(value=value) + ".",
+                "en": f"{sen.capitalize()} " + _CUBE_EN[action].format(value=value) + "."}
+    if name == "game_over":
+        w = verdict.get("winner", "light")
+        pts = verdict.get("points", 1)
+        how = verdict.get("how", "single")
+        return {"pt": f"Fim do jogo: as {SIDE_PT[w]} ganham {pts} ponto{'s' if pts != 1 else ''} ({_HOW_PT.get(how, how)}).",
+                "en": f"Game over: {SIDE_EN[w]} wins {pts} point{'s' if pts != 1 else ''} ({how})."}
+    if name == "match_over":
+        score = verdict.get("score", [0, 0])
+        w = verdict.get("winner", "light")
+        return {"pt": f"Fim da partida: as {SIDE_PT[w]} ganham, {score[0]}-{score[1]}.",
+                "en": f"Match over: {SIDE_EN[w]} wins, {score[0]}-{score[1]}."}
+    raise KeyError(f"no description for verdict {name!r}")

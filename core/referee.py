@@ -31,7 +31,7 @@ from core.inference import (
     vec_of_position,
 )
 from core.matchid import MatchIdState
-from core.messages import message
+from core.messages import describe, message
 from core.position import Position, Side
 from core.referee_faults import Fault, classify
 from core.referee_state import RefereeBase
@@ -66,6 +66,8 @@ class Referee(RefereeBase):
     # ----- verdict helpers ----------------------------------------------------------------------------------
     def _v(self, out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:
         v: Verdict = {"at": at, "verdict": name, **fields}
+        if "message" not in v:
+            v["message"] = describe(v)
         out.append(v)
         return v
 
@@ -146,8 +148,13 @@ class Referee(RefereeBase):
         self._cube(at, ev["action"], Side(ev["side"]), out)
 
     def _on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
-        if self.phase in ("playing", "moving", "awaiting_roll", "cube_offered"):
-            self.resignation = (Side(ev["side"]), ev["value"])
+        side = Side(ev["side"])
+        if self.phase == "moving" and side is self.turn.other:
+            # Resigning before one's own roll finishes the opponent's play first (R23).
+            if not self._commit(at, ev, out):
+                return
+        if self.phase in ("moving", "awaiting_roll", "cube_offered"):
+            self.resignation = (side, ev["value"])
             self._record({"kind": "resign", "side": ev["side"], "value": ev["value"]})
 
     def _on_resign_reply(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
@@ -247,6 +254,9 @@ class Referee(RefereeBase):
         if inf.kind in ("in_progress", "play"):
             self._v(out, at, "in_progress", side=self.turn.value, dice=list(self.dice or ()),
                     play=self._cand_text(inf.best), complete=inf.kind == "play", used=list(inf.best.used))
+        if inf.kind == "play" and inf.best.legal is not None and inf.best.legal.result.is_game_over():
+            # The last checker is off: nothing is left to decide, the game ends now.
+            self._commit(at, {"event": "board"}, out)
 
     def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> None:
         """A count that stays off on several stable boards is a checker really missing or added."""

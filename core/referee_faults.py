@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.inference import TurnModel, Vec, own_of_vec, vec_name, vec_of_position
+from core.inference import TurnModel, Vec, cross_table, own_of_vec, vec_name, vec_of_position
 from core.notation import BAR, OFF, Move, Play
 from core.position import Side
 
@@ -85,7 +85,7 @@ def _assign(moves: list[tuple[int, int]], dice: list[int]) -> tuple[int, list[tu
 def _check_moves(model: TurnModel, me0: list[int], opp0: list[int], moves: list[tuple[int, int]],
                  me_obs: list[int]) -> Fault:
     mover = model.mover
-    cross = model.cls._cross(mover)
+    cross = cross_table(mover, model.cls)
     dice = list(model.dice) * (2 if model.dice[0] == model.dice[1] else 1)
     params: dict[str, Any] = {"dice": list(model.dice), "side": mover.value, "example": _example(model)}
 

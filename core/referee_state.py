@@ -42,8 +42,6 @@ class RefereeBase:
     def _pass_turn(self, new_pos: Position) -> None:
         raise NotImplementedError
 
-    def _on_roll(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
-        raise NotImplementedError
 
     # ----- match and game set-up ----------------------------------------------------------------------------
     def _start_match(self, length: int, players: dict[str, str], rules: dict[str, Any]) -> None:
@@ -208,11 +206,8 @@ class RefereeBase:
             return
         held_at, ev = self.held
         self.held = None
-        if self._commit(at, ev, out):
-            if ev["event"] == "roll":
-                self._on_roll(held_at, ev, out)
-            elif ev["event"] == "cube":
-                self._cube(held_at, ev["action"], Side(ev["side"]), out)
+        if self._commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
+            getattr(self, "_on_" + ev["event"])(held_at, ev, out)
 
     def _cand_text(self, cand: Any) -> str:
         if cand.legal is not None:
