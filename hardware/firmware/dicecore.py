@@ -1,6 +1,6 @@
 # dicecore.py: the dice unit's logic, free of pins, so it runs in MicroPython on the Pico and in CPython
 # in our tests (and in `gamao dice-sim`). It speaks the protocol of hardware/dice-protocol.md.
-# MicroPython subset only: no dataclasses, no typing imports, %-formatting, annotations of builtins only.
+# MicroPython subset only: no imports, no data classes, %-formatting, annotations of builtins only.
 
 FIRMWARE = "1.0"
 PROTOCOL = 1
