@@ -101,7 +101,7 @@ class MatchIdState:
             "cube_log": self.cube.bit_length() - 1,
             "cube_owner": 3 if self.cube_owner is None else self.cube_owner,
             "on_roll": self.on_roll,
-            "crawford": int(self.crawford),
+            "crawford": int(self.crawford and self.match_length > 0),  # no Crawford game in money play
             "game_state": GAME_STATES[self.game_state],
             "turn": self.on_roll if self.turn is None else self.turn,
             "doubled": int(self.doubled),
@@ -147,7 +147,7 @@ class MatchIdState:
             dice=(v["die0"], v["die1"]),
             match_length=v["match_length"],
             score=(v["score0"], v["score1"]),
-            jacoby=v["match_length"] == 0 and not v["no_jacoby"],
+            jacoby=v["match_length"] > 0 or not v["no_jacoby"],  # meaningless in a match: keep the default
         )
 
 

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from core.cube import Cube, CubeError
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from core.match import Match
-from core.movegen import apply_step, steps
 from core.notation import Play
 from core.position import LegalPlay, Position, Side
 from core.record import (
@@ -76,20 +75,24 @@ class ReplayReport:
 
 
 def _partial_play_fits(pos: Position, dice: tuple[int, int], play: Play) -> bool:
-    """True when every written move is a legal single-die step in order (so only dice were left unplayed)."""
-    me, opp = pos._boards()
-    cross = pos._cross(pos.turn)
-    left = list(dice) * (2 if dice[0] == dice[1] else 1)
-    for mv in play.moves:
-        for die in sorted(set(left)):
-            step = next((s for s in steps(me, opp, die, cross, pos.block_at) if s[0] == mv.frm and s[1] == mv.to), None)
-            if step is not None:
-                me, opp = apply_step(me, opp, step, cross)
-                left.remove(die)
-                break
-        else:
-            return False
-    return True
+    """True when the written play stops part-way along some legal play (only dice were left unplayed).
+
+    Uses only the public API: the written play's result must equal the position after a proper prefix of
+    one of the ways of some legal play. Runs on the error path only.
+    """
+    try:
+        after = pos.apply_unchecked(play).own(pos.turn)
+    except (IllegalPlayError, InvalidPlayError):
+        return False
+    for lp in pos.legal_plays(dice):
+        for way in lp.ways():
+            for k in range(1, len(way.moves)):
+                try:
+                    if pos.apply_unchecked(Play(way.moves[:k])).own(pos.turn) == after:
+                        return True
+                except (IllegalPlayError, InvalidPlayError):
+                    break
+    return False
 
 
 def _resign_level(points: int, cube: int) -> int:

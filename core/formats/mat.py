@@ -341,12 +341,18 @@ def write_mat(record: MatchRecord) -> str:
                 rows[-1][1] = text
             else:
                 rows.append([None, text])
+        res = game.result
+        wins = ""
+        if res is not None:
+            wins = f"Wins {res.points} {'point' if res.points == 1 else 'points'}"
+            if res.winner == Side.DARK and rows and rows[-1][1] is None:
+                # gnubg writes the right player's win in the empty right cell ("  5)  Drops   Wins 1 point"):
+                # on a line of its own it would be read as the left player's cell after a left drop.
+                rows[-1][1], wins = wins, ""
         for i, (lcell, rcell) in enumerate(rows, start=1):
             out.append(f"{i:3d}) {lcell or '':<27} {rcell or ''}".rstrip())
-        res = game.result
-        if res is not None:
-            plural = "point" if res.points == 1 else "points"
-            pad = 6 if res.winner == Side.LIGHT else 34
-            out.append(" " * pad + f"Wins {res.points} {plural}")
+        if wins:
+            pad = 6 if res is not None and res.winner == Side.LIGHT else 34
+            out.append(" " * pad + wins)
         out.append("")
     return "\n".join(out) + "\n"
