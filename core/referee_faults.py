@@ -141,6 +141,10 @@ def _check_moves(model: TurnModel, me0: list[int], opp0: list[int], moves: list[
             return Fault(UNPLAYED, "larger_die_required", {**params, "die": die}, tuple(moves))
         return Fault(UNPLAYED, "unplayed_die", {**params, "unplayed": unplayed[: model.max_dice - n_used]},
                      tuple(moves))
+    if model.max_dice == 1 and model.dice[0] != model.dice[1] and n_used == 1:
+        die_used = dice[combos[0][0]]
+        if die_used < max(model.dice):
+            return Fault(UNPLAYED, "larger_die_required", {**params, "die": max(model.dice)}, tuple(moves))
     return Fault(ILLEGAL, "illegal_play", params, tuple(moves))
 
 
