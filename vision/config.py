@@ -47,6 +47,8 @@ class StillnessConfig:
     moving_fraction: float = 0.004
     skin_fraction: float = 0.02
     downscale_px: int = 160
+    arm_edge_fraction: float = 0.05
+    arm_area_fraction: float = 0.03
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ def render(scene: Scene, seed: int, opts: Options | None = None) -> tuple[np.nda
     fname = o.field or list(FIELDS)[rng.integers(len(FIELDS))]
     cname = o.checkers or list(CHECKERS)[rng.integers(len(CHECKERS))]
     flat, field_quad = _draw_board(scene, o, FIELDS[fname], CHECKERS[cname], rng)
-    image, corners = _camera(flat, field_quad, o, rng)
+    image, corners = _camera(flat, field_quad, o, rng, np.random.default_rng([seed, 1]))
     return image, corners
 
 
@@ -198,7 +198,8 @@ def _cube(img: np.ndarray, c: tuple[float, float], rng: np.random.Generator) -> 
         cv2.line(img, (int(c[0] + dx * s), int(c[1] - s / 4)), (int(c[0] + dx * s), int(c[1] + s / 4)), (20, 20, 20), 1)
 
 
-def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, rng: np.random.Generator,
+            hand_rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     W, H = o.size
     fh, fw = flat.shape[:2]
     scale = min(0.88 * W / fw, 0.88 * H / fh)
@@ -216,8 +217,8 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, rng: np.random.Gener
     mask = cv2.warpPerspective(np.ones((fh, fw), np.uint8), Hm, (W, H)) > 0
     img = np.where(mask[:, :, None], warped.astype(np.float32), table)
     corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), Hm).reshape(4, 2)
-    if o.hand:
-        _hand(img, corners, rng, o.hand_offset)
+    if o.hand:  # its own generator, so a hand changes nothing else in the picture
+        _hand(img, corners, hand_rng, o.hand_offset)
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     g = rng.uniform(-o.gradient, o.gradient, 2)
     light = 1.0 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
@@ -234,7 +235,8 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, rng: np.random.Gener
 
 def _hand(img: np.ndarray, corners: np.ndarray, rng: np.random.Generator, offset: float) -> None:
     """A skin-coloured forearm and hand reaching in from the near edge, over the board."""
-    skin = _jitter((120, 160, 215), rng, 25)
+    tone = rng.uniform(0.6, 1.1)  # darker and lighter skin, same hue
+    skin = _jitter(tuple(int(v * tone) for v in (120, 160, 215)), rng, 8)
     bl, br, tl = corners[3], corners[2], corners[0]
     along = rng.uniform(0.15, 0.85) + offset
     start = bl + (br - bl) * along + (bl - tl) * 0.35

@@ -50,20 +50,20 @@ class Stillness:
         """Feed one registered board image taken at time t (seconds)."""
         cfg = self.cfg
         small = self._small(image)
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        grey = small.astype(np.int16)  # colour, not grey: a hand can be as bright as a wooden board
         skin = skin_mask(small)
         motion = 1.0 if self.prev is None or self.prev.shape != grey.shape else \
-            float(np.mean(np.abs(grey - self.prev) > cfg.diff_threshold))
+            float(np.mean(np.abs(grey - self.prev).max(axis=2) > cfg.diff_threshold))
         self.prev = grey
         if self.ref is None:
             self.ref, self.ref_skin = grey, skin
-        changed = np.abs(grey - self.ref) > cfg.diff_threshold
+        changed = np.abs(grey - self.ref).max(axis=2) > cfg.diff_threshold
         new_skin = float(np.mean(skin & ~self.ref_skin & changed))
-        band = np.zeros_like(changed)
         k = max(2, grey.shape[0] // 30)
-        band[:k], band[-k:], band[:, :k], band[:, -k:] = True, True, True, True
-        edge_change = float(np.mean(changed[band]))
-        hand = new_skin > cfg.skin_fraction or (edge_change > 0.08 and float(np.mean(changed)) > 0.05)
+        sides = (changed[:k], changed[-k:], changed[:, :k], changed[:, -k:])
+        edge_change = max(float(np.mean(side)) for side in sides)
+        arm = edge_change > cfg.arm_edge_fraction and float(np.mean(changed)) > cfg.arm_area_fraction
+        hand = new_skin > cfg.skin_fraction or arm
         moving = motion > cfg.moving_fraction
         if moving or hand:
             self.quiet_since = None
