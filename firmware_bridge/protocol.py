@@ -41,6 +41,24 @@ HELLO_RETRY = 0.5  # seconds between HELLO? queries while no handshake is done
 LED_PATTERNS = ("OFF", "ON", "BLINK", "ROLLING", "COCKED1", "COCKED2", "COCKED12", "LOST", "ERROR")
 
 
+def unit_led_for_verdict(verdict: dict[str, Any]) -> str | None:
+    """The LED pattern the dice unit should show after a referee verdict, or None to leave it.
+
+    >>> unit_led_for_verdict({"verdict": "reroll", "reason": "cocked_die", "n": 2})
+    'COCKED2'
+    """
+    name = verdict.get("verdict")
+    if name == "reroll":
+        if verdict.get("reason") == "cocked_die":
+            return {1: "COCKED1", 2: "COCKED2"}.get(verdict.get("n", 0), "COCKED12")
+        return "BLINK"
+    if name in ("roll", "opening"):
+        return "ON"
+    if name in ("play", "game_over", "match_over"):
+        return "ROLLING"  # the next player may roll
+    return None
+
+
 class Transport(Protocol):
     def write(self, data: bytes) -> object: ...
 

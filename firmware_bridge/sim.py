@@ -93,6 +93,11 @@ class DiceSimulator:
         return self._slave_name
 
     @property
+    def pty_name(self) -> str | None:
+        """The pty the stable path points at now (changes at every replug)."""
+        return self._slave_name
+
+    @property
     def plugged(self) -> bool:
         return self._master is not None
 

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"gamao dice-sim: cannot create the pseudo-terminal at {link}: {exc}", file=sys.stderr)
         return 2
     try:
-        print(f"dice unit simulated at {sim.port} (-> {sim._slave_name})", flush=True)
+        print(f"dice unit simulated at {sim.port} (-> {sim.pty_name})", flush=True)
         if steps is None:
             print(HELP_LINE, flush=True)
             for line in sys.stdin:

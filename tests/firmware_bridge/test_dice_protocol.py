@@ -183,3 +183,22 @@ def test_led_patterns(clock: FakeClock) -> None:
     assert transport.written[-1] == encode_frame("LED,COCKED1")
     with pytest.raises(ValueError, match="LED pattern 'PINK' is unknown; use one of OFF, ON, BLINK"):
         proto.send_led("PINK")
+
+
+@pytest.mark.parametrize(
+    ("verdict", "pattern"),
+    [
+        ({"verdict": "reroll", "reason": "cocked_die", "n": 1}, "COCKED1"),
+        ({"verdict": "reroll", "reason": "cocked_die", "n": 2}, "COCKED2"),
+        ({"verdict": "reroll", "reason": "cocked_die"}, "COCKED12"),
+        ({"verdict": "reroll", "reason": "tied_opening"}, "BLINK"),
+        ({"verdict": "opening", "side": "light"}, "ON"),
+        ({"verdict": "play", "side": "light"}, "ROLLING"),
+        ({"verdict": "in_progress"}, None),
+    ],
+)
+def test_r24_unit_leds_follow_verdicts(verdict: dict[str, Any], pattern: str | None) -> None:
+    from firmware_bridge.protocol import LED_PATTERNS, unit_led_for_verdict
+
+    assert unit_led_for_verdict(verdict) == pattern
+    assert pattern is None or pattern in LED_PATTERNS

@@ -18,6 +18,7 @@ from core.referee import Referee
 from firmware_bridge.events import EventCollector
 from firmware_bridge.gpio import GpioConfig, Panel
 from firmware_bridge.link import DiceLink
+from firmware_bridge.protocol import unit_led_for_verdict
 from firmware_bridge.sim import DiceSimulator
 
 WAIT = 5.0
@@ -31,6 +32,7 @@ class RefereeDesk:
         self.referee = Referee()
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen = EventCollector()
+        self.link: DiceLink | None = None
 
     def __call__(self, event: dict[str, Any]) -> None:
         self.seen(event)
@@ -45,9 +47,10 @@ class RefereeDesk:
 def rig(tmp_path: Path) -> Iterator[tuple[DiceSimulator, RefereeDesk, Panel, MockFactory]]:
     factory = MockFactory()
     desk = RefereeDesk()
-    with DiceSimulator(tmp_path / "gamao-dice") as sim, DiceLink(sim.port, desk), \
+    with DiceSimulator(tmp_path / "gamao-dice") as sim, DiceLink(sim.port, desk) as link, \
             Panel(GpioConfig(), desk, pin_factory=factory) as panel:
         assert desk.seen.wait_for(lambda e: e["event"] == "hello", WAIT)
+        desk.link = link
         yield sim, desk, panel, factory
     factory.reset()
 
@@ -61,6 +64,10 @@ def test_r24_cocked_die_gives_reroll_verdict_end_to_end(rig: tuple[DiceSimulator
     assert verdicts[0]["message"]["en"].startswith("Die 2 is cocked")
     panel.show_verdict(verdicts[0])
     assert panel.verdict_shown == "reroll"
+    pattern = unit_led_for_verdict(verdicts[0])
+    assert pattern == "COCKED2" and desk.link is not None
+    desk.link.send_led(pattern)  # the unit blinks die 2
+    assert sim.wait_until(lambda: sim.unit.led == "COCKED2", WAIT)
     # The players acknowledge on the Pi's button, roll again, and the game starts.
     factory.pin(24).drive_low()
     factory.pin(24).drive_high()
