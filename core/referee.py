@@ -149,8 +149,9 @@ class Referee(RefereeBase):
 
     def _on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         side = Side(ev["side"])
-        if self.phase == "moving" and side is self.turn.other:
-            # Resigning before one's own roll finishes the opponent's play first (R23).
+        finished = self.last_kind == "play" and self.last_fault is None
+        if self.phase == "moving" and (side is self.turn.other or finished):
+            # A resignation after a finished play (or before one's own roll) commits that play first (R23).
             if not self._commit(at, ev, out):
                 return
         if self.phase in ("moving", "awaiting_roll", "cube_offered"):
