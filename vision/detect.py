@@ -73,9 +73,14 @@ class ColourModel:
 
 
 def to_lab(image: np.ndarray) -> np.ndarray:
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab[..., 1:] -= 128.0
-    return lab
+    """8-bit Lab as OpenCV gives it (a and b offset by 128); see `lab_values` for centred floats."""
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+
+
+def lab_values(lab: np.ndarray) -> np.ndarray:
+    out = lab.astype(np.float32)
+    out[..., 1:] -= 128.0
+    return out
 
 
 class Detector:
@@ -108,25 +113,22 @@ class Detector:
         self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
 
     # -- evidence ------------------------------------------------------------------------------------
-    def gradients(self, canonical: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """Colour gradient: per pixel, the Lab channel with the strongest edge (black on black still has a rim)."""
-        lab = to_lab(canonical)
-        best_x = best_y = best_m = None
-        for c in range(3):
-            gx = cv2.Sobel(lab[:, :, c], cv2.CV_32F, 1, 0, ksize=3)
-            gy = cv2.Sobel(lab[:, :, c], cv2.CV_32F, 0, 1, ksize=3)
-            m = gx * gx + gy * gy
-            if best_m is None:
-                best_x, best_y, best_m = gx, gy, m
-            else:
-                sel = m > best_m
-                best_x, best_y, best_m = np.where(sel, gx, best_x), np.where(sel, gy, best_y), np.maximum(m, best_m)
-        scale = float(np.percentile(np.sqrt(best_m[:: 2, :: 2]), self.cfg.gradient_percentile)) + 1.0
+    def gradients(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """Colour gradient: per pixel, the channel with the strongest edge (black on black still has a rim)."""
+        lab = image
+        gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)  # (H, W, 3)
+        gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+        m = gx * gx + gy * gy
+        ch = m.argmax(axis=2)[:, :, None]
+        best_x = np.take_along_axis(gx, ch, axis=2)[:, :, 0]
+        best_y = np.take_along_axis(gy, ch, axis=2)[:, :, 0]
+        best_m = np.take_along_axis(m, ch, axis=2)[::2, ::2, 0]
+        scale = float(np.sqrt(np.percentile(best_m, self.cfg.gradient_percentile))) + 1.0
         return best_x, best_y, scale
 
-    def disc_scores(self, gx: np.ndarray, gy: np.ndarray, scale: float, cx: np.ndarray, cy: np.ndarray,
-                    arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Best ring score over small shifts for N centres; returns (score, best_x, best_y)."""
+    def ring_edges(self, gx: np.ndarray, gy: np.ndarray, scale: float, cx: np.ndarray,
+                   cy: np.ndarray) -> np.ndarray:
+        """(N, shifts, angles): whether the ring around each shifted centre has an edge running along it."""
         h, w = gx.shape
         px = cx[:, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
         py = cy[:, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
@@ -135,29 +137,36 @@ class Detector:
         a, b = gx[yi, xi], gy[yi, xi]  # (N, S, R, K)
         rad = np.abs(a * self.cos + b * self.sin)
         tan = np.abs(b * self.cos - a * self.sin)
-        best_r = rad.argmax(axis=2)[:, :, None, :]
-        r = np.take_along_axis(rad, best_r, axis=2)[:, :, 0, :]
-        t = np.take_along_axis(tan, best_r, axis=2)[:, :, 0, :]
-        ok = (r > self.cfg.edge_strength * scale) & (r > self.cfg.radial_over_tangential * t)  # (N, S, K)
-        whole = ok.mean(axis=2)
-        inward = (ok & arcs[:, None, :]).sum(axis=2) / arcs.sum(axis=1)[:, None]
-        score = np.minimum(whole, inward) - self.shift_cost[None, :]
+        ok = (rad > self.cfg.edge_strength * scale) & (rad > self.cfg.radial_over_tangential * tan)
+        return ok.any(axis=2)
+
+    def _best(self, score: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        score = score - self.shift_cost[None, :]
         k = score.argmax(axis=1)
         n = np.arange(len(cx))
         return score[n, k] + self.shift_cost[k], cx + self.shift_x[k], cy + self.shift_y[k]
+
+    def disc_scores(self, gx: np.ndarray, gy: np.ndarray, scale: float, cx: np.ndarray, cy: np.ndarray,
+                    arcs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Best ring score over small shifts for N centres; returns (score, best_x, best_y)."""
+        ok = self.ring_edges(gx, gy, scale, cx, cy)
+        whole = ok.mean(axis=2)
+        inward = (ok & arcs[:, None, :]).sum(axis=2) / arcs.sum(axis=1)[:, None]
+        return self._best(np.minimum(whole, inward), cx, cy)
 
     def disc_colours(self, lab: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         h, w = lab.shape[:2]
         xi = np.clip(cx[:, None] + self.disc_dx + 0.5, 0, w - 1).astype(np.intp)
         yi = np.clip(cy[:, None] + self.disc_dy + 0.5, 0, h - 1).astype(np.intp)
-        return np.median(lab[yi, xi], axis=1)  # (N, 3)
+        bgr = np.median(lab[yi, xi], axis=1).astype(np.uint8)[:, None, :]
+        return lab_values(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[:, 0, :])  # (N, 3)
 
     def learn_start(self, canonical: np.ndarray, top_points: list[int], bottom_points: list[int]) -> ColourModel:
         """Colour prototypes from a board at the starting position (physical points as in core)."""
         from core import Position
 
         start = Position.start()
-        lab = to_lab(canonical)
+        lab = canonical
         light, dark = [], []
         for c, point in enumerate(top_points + bottom_points):
             nl, nd = start.light[point - 1], start.dark[point - 1]
@@ -172,8 +181,8 @@ class Detector:
     # -- reading -------------------------------------------------------------------------------------
     def read(self, canonical: np.ndarray, colours: ColourModel | None = None) -> BoardReading:
         cfg, cw = self.cfg, self.cw
+        lab = canonical  # BGR; only the few disc samples are converted to Lab
         gx, gy, scale = self.gradients(canonical)
-        lab = to_lab(canonical)
         x = self.col_x.copy()
         y = self.edge_y + self.inward * 0.5 * cw
         p = np.zeros((24, self.slots + 1), np.float32)
@@ -220,10 +229,10 @@ class Detector:
         cfg, cw, lay = self.cfg, self.cw, self.layout
         ys = np.arange(lay.top_y + 0.5 * cw, lay.bottom_y - 0.5 * cw + 1, cfg.bar_step * cw, dtype=np.float32)
         xs = np.full_like(ys, lay.bar_x)
-        both = np.ones((len(ys), len(self.cos)), bool)
-        s_up, _, _ = self.disc_scores(gx, gy, scale, xs, ys, np.broadcast_to(self.arc_top, both.shape))
-        s_dn, bx, by = self.disc_scores(gx, gy, scale, xs, ys, np.broadcast_to(self.arc_bottom, both.shape))
-        s = np.minimum(s_up, s_dn)
+        ok = self.ring_edges(gx, gy, scale, xs, ys)
+        up = ok[:, :, self.arc_top].mean(axis=2)
+        down = ok[:, :, self.arc_bottom].mean(axis=2)
+        s, bx, by = self._best(np.minimum(np.minimum(up, down), ok.mean(axis=2)), xs, ys)
         out = {"light": 0, "dark": 0}
         order = np.argsort(-s)
         taken: list[float] = []
