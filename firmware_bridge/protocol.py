@@ -92,6 +92,8 @@ class DiceProtocol:
         self.boot: str | None = None
         self.last_seq: int | None = None
         self.battery: int | None = None
+        self._uptime: int | None = None
+        self._rebooted = False
         self._last_frame_at = 0.0
         self._hello_sent_at = float("-inf")
         self.stats = {
@@ -105,6 +107,7 @@ class DiceProtocol:
         self.transport = transport
         self.parser.reset()
         self.handshaken = False
+        self._uptime = None
         self.stats["connections"] += 1
         self._last_frame_at = self.clock()
         self._send_hello_query(force=True)
@@ -147,6 +150,7 @@ class DiceProtocol:
         elif isinstance(message, Heartbeat):
             self.stats["heartbeats"] += 1
             self.battery = message.battery
+            self._check_uptime(message.uptime_ms)
             if self.heartbeats:
                 self._emit({"event": "heartbeat", "uptime_ms": message.uptime_ms, "battery": message.battery})
         elif isinstance(message, UnitError):
@@ -187,20 +191,34 @@ class DiceProtocol:
         if hello.protocol != PROTOCOL_VERSION:
             self._reject(f"unit speaks protocol {hello.protocol}, this bridge speaks {PROTOCOL_VERSION}")
             return
-        if hello.unit != self.unit or (hello.boot is not None and hello.boot != self.boot):
-            # Another unit or a fresh boot numbers its rolls from scratch.
+        changed = hello.unit != self.unit or (hello.boot is not None and hello.boot != self.boot)
+        # Seq numbering restarts with another unit, a fresh boot (new boot id, or the uptime went back), or a
+        # unit whose last seq is older than one we already have (it cannot be the same run of numbers).
+        if (changed or self._rebooted
+                or (hello.last_seq is not None and self.last_seq is not None and seq_newer(self.last_seq, hello.last_seq))):
             if self.unit is not None:
                 log.info("unit %s boot %s replaces %s boot %s", hello.unit, hello.boot, self.unit, self.boot)
             self.last_seq = None
+        self._rebooted = False
         first_handshake = not self.handshaken
         self.unit, self.boot, self.handshaken = hello.unit, hello.boot, True
-        if first_handshake:
+        if first_handshake or changed:
             self._emit({"event": "hello", "protocol": hello.protocol, "firmware": hello.firmware,
                         "unit": hello.unit, "boot": hello.boot})
         if self.lost:
             self.lost = False
             self.stats["reconnected"] += 1
             self._emit({"event": "reconnected"})
+
+    def _check_uptime(self, uptime_ms: int) -> None:
+        previous, self._uptime = self._uptime, uptime_ms
+        if previous is not None and uptime_ms < previous and previous - uptime_ms < 2**31:  # not the 49-day wrap
+            # The unit restarted behind an open port (a reset, a brown-out): its numbering starts again, so
+            # take no roll until it has said hello again.
+            log.info("unit %s uptime went back from %d to %d ms: restarted", self.unit, previous, uptime_ms)
+            self._rebooted = True
+            self.handshaken = False
+            self._send_hello_query(force=True)
 
     def _is_new(self, seq: int) -> bool:
         if self.last_seq is not None and not seq_newer(seq, self.last_seq):

@@ -42,6 +42,7 @@ def frames(rng: random.Random, n: int, counts: dict[str, int],
     yield encode_frame("HELLO,1,1.0,FUZZ,0001,0")
     counts["hello"] = 1
     history: list[int] = []
+    uptime = 0
     weights = (30, 12, 12, 10, 4, 8, 8, 10, 6)
     for _ in range(n - 1):
         kind = rng.choices(KINDS, weights)[0]
@@ -76,7 +77,8 @@ def frames(rng: random.Random, n: int, counts: dict[str, int],
             old = rng.choice(history) if history else seq
             yield encode_frame(_roll_payload(old, dice, cocked))  # a re-send, even with other dice, is old news
         else:
-            yield encode_frame(f"HB,{rng.getrandbits(20)},{rng.choice(['-', '55', '100'])}")
+            uptime += rng.randint(900, 1100)  # a real unit's uptime only grows (going back means a restart)
+            yield encode_frame(f"HB,{uptime},{rng.choice(['-', '55', '100'])}")
 
 
 def build(n: int, seed: int, max_chunk: int = 512) -> FuzzStream:

@@ -86,7 +86,7 @@ def test_same_boot_after_reconnect_keeps_numbering(clock: FakeClock) -> None:
     proto.data_received(HELLO + roll(5))
     proto.connection_lost(OSError(5, "Input/output error"))
     proto.connection_made(ListTransport())
-    proto.data_received(HELLO + roll(5) + roll(6))
+    proto.data_received(encode_frame("HELLO,1,1.0,GAMAO1,00AA,6") + roll(5) + roll(6))
     assert [e["seq"] for e in events if e["event"] == "roll"] == [5, 6]
     assert [e["event"] for e in events] == ["hello", "roll", "lost", "hello", "reconnected", "roll"]
 
@@ -202,3 +202,36 @@ def test_r24_unit_leds_follow_verdicts(verdict: dict[str, Any], pattern: str | N
 
     assert unit_led_for_verdict(verdict) == pattern
     assert pattern is None or pattern in LED_PATTERNS
+
+
+def test_uptime_going_back_means_the_unit_restarted(clock: FakeClock) -> None:
+    # A unit without a boot id (the 4-field HELLO) reset behind an open port: its seq starts at 0 again.
+    proto, events, transport = make(clock)
+    proto.data_received(encode_frame("HELLO,1,1.0,OLD1") + roll(5) + encode_frame("HB,9000,-"))
+    proto.data_received(encode_frame("HB,40,-") + roll(0))
+    assert [e.get("seq") for e in events if e["event"] == "roll"] == [5]  # held back, not dropped as old
+    assert transport.payloads()[-1] == "HELLO?" and "ACK,0" not in transport.payloads()
+    proto.data_received(encode_frame("HELLO,1,1.0,OLD1") + roll(0))
+    assert [e.get("seq") for e in events if e["event"] == "roll"] == [5, 0]
+
+
+def test_uptime_wrap_after_49_days_is_not_a_restart(clock: FakeClock) -> None:
+    proto, events, _ = make(clock)
+    proto.data_received(HELLO + roll(5) + encode_frame(f"HB,{2**32 - 500},-") + encode_frame("HB,500,-") + roll(6))
+    assert [e.get("seq") for e in events if e["event"] == "roll"] == [5, 6]
+
+
+def test_hello_with_an_older_last_seq_restarts_numbering(clock: FakeClock) -> None:
+    proto, events, _ = make(clock)
+    proto.data_received(HELLO + roll(5))
+    proto.connection_lost(OSError(5, "Input/output error"))
+    proto.connection_made(ListTransport())
+    proto.data_received(encode_frame("HELLO,1,1.0,GAMAO1,00AA,1") + roll(2))
+    assert [e["seq"] for e in events if e["event"] == "roll"] == [5, 2]
+
+
+def test_unsolicited_hello_with_a_new_boot_is_announced(clock: FakeClock) -> None:
+    proto, events, _ = make(clock)
+    proto.data_received(HELLO + roll(9) + encode_frame("HELLO,1,1.0,GAMAO1,BEEF,65535") + roll(0))
+    assert [e["event"] for e in events] == ["hello", "roll", "hello", "roll"]
+    assert events[2]["boot"] == "BEEF"
