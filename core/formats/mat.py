@@ -348,7 +348,7 @@ def write_mat(record: MatchRecord) -> str:
             if res.winner == Side.DARK and rows and rows[-1][1] is None:
                 # gnubg writes the right player's win in the empty right cell ("  5)  Drops   Wins 1 point"):
                 # on a line of its own it would be read as the left player's cell after a left drop.
-                rows[-1][1], wins = wins, ""
+                rows[-1][1], wins = " " + wins, ""
         for i, (lcell, rcell) in enumerate(rows, start=1):
             out.append(f"{i:3d}) {lcell or '':<27} {rcell or ''}".rstrip())
         if wins:
