@@ -74,6 +74,7 @@ class DiceSimulator:
         self.unit = core.DiceUnit(self._write, self._clock_ms, boot=boot, unit_id=unit_id,
                                   battery=(lambda: battery) if battery is not None else None)
         self.dice = core.DigitalDice(self.unit, core.VonNeumann(raw_bit).bits)
+        self._sensor = core.SensorDice(self.unit)
         self.received: list[str] = []  # every good frame the host sent, for tests
         self.drop_acks = False  # simulate ACKs lost on the way (the unit keeps re-sending)
         self.on_command: Callable[[str], None] | None = None
@@ -167,6 +168,22 @@ class DiceSimulator:
                 return r1, r2, seq
             seq = self.unit.report_roll(d1, d2, cocked[0], cocked[1])
             return d1, d2, seq
+
+    def throw_sensor_dice(self, rest1: tuple[float, float, float], rest2: tuple[float, float, float],
+                          seed: int = 0) -> tuple[int, int, bool, bool] | None:
+        """Throw two sensor dice (unit B): tumbling readings, then each die at rest with the given
+        accelerometer reading (in g, the die's own axes). Returns what the unit reported, or None."""
+        import random
+
+        rng = random.Random(seed)
+        sensor = self._sensor
+        with self._lock:
+            result = None
+            for _ in range(15):
+                sensor.feed(tuple(rng.uniform(-2, 2) for _ in range(3)), tuple(rng.uniform(-2, 2) for _ in range(3)))
+            for _ in range(sensor.detector.settle + 2):
+                result = sensor.feed(rest1, rest2) or result
+            return result
 
     def button(self, name: str) -> int | None:
         with self._lock:

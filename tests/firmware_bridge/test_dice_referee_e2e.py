@@ -108,3 +108,13 @@ def test_no_phantom_roll_for_the_referee_across_an_unplug(rig: tuple[DiceSimulat
     desk.next_verdicts()  # the 2-2 roll
     assert desk.inbox.empty()
     assert [e["seq"] for e in desk.seen.of("roll")] == [0, 1]
+
+
+def test_r24_tilted_sensor_die_gives_reroll_end_to_end(rig: tuple[DiceSimulator, RefereeDesk, Panel, MockFactory]) -> None:
+    # Unit B: die 1 rests flat showing 5 (-X up), die 2 leans 20 degrees against a checker showing 1.
+    sim, desk, _, _ = rig
+    leaning = (0.342, 0.0, 0.940)  # sin 20, 0, cos 20
+    assert sim.throw_sensor_dice((-1.0, 0.0, 0.0), leaning) == (5, 1, False, True)
+    assert desk.seen.wait_for(lambda e: e["event"] == "roll", WAIT) == \
+        {"event": "roll", "seq": 0, "dice": [5, 1], "cocked": [False, True]}
+    assert [(v["verdict"], v["reason"], v["n"]) for v in desk.next_verdicts()] == [("reroll", "cocked_die", 2)]
