@@ -272,6 +272,10 @@ class TurnModel:
         for order in orders:
             dfs(me, opp, order, 0, ())
 
+    def explain_exact(self, vec: Vec) -> Candidate | None:
+        """The candidate that is exactly this board, if any."""
+        return self.by_vec.get(vec)
+
     def explain(self, obs: Observation, committing: bool = False) -> Inference:
         """The candidate that best explains the board, or uncertain / unexplained."""
         exact = None if obs.dists else self.by_vec.get(obs.vec)
