@@ -154,7 +154,7 @@ class Referee(RefereeBase):
             # A resignation after a finished play (or before one's own roll) commits that play first (R23).
             if not self._commit(at, ev, out):
                 return
-        if self.phase in ("moving", "awaiting_roll", "cube_offered"):
+        if self.phase in ("opening", "moving", "awaiting_roll", "cube_offered"):
             self.resignation = (side, ev["value"])
             self._record({"kind": "resign", "side": ev["side"], "value": ev["value"]})
 
