@@ -1,0 +1,90 @@
+"""`gamao demo`: the whole system on simulated hardware; prints the kiosk's address."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NAME = "demo"
+HELP = "play a real recorded match on simulated dice and camera, and serve the kiosk page"
+DEMO_PIN = "1234"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=8000, help="port for the kiosk page (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    parser.add_argument("--speed", type=float, default=1.0, help="playing speed; 2 is twice as fast (default 1)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    parser.add_argument("--match", choices=["3pt", "2pt"], default="3pt",
+                        help="3pt: cube, Crawford, gammon, resignation (default); 2pt: shorter")
+    parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
+    parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
+    parser.add_argument("--exit-when-done", action="store_true", help="stop when the match is over")
+    parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import tempfile
+    import time
+    import webbrowser
+    from pathlib import Path
+
+    from kiosk.config import Settings
+    from kiosk.demo import DemoRunner
+    from kiosk.main import create_app
+    from kiosk.server import BackgroundServer
+
+    if args.speed <= 0:
+        print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
+        return 2
+    data = Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
+    settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "")
+    service = _service(settings)
+    try:
+        runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
+                            dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
+    except (RuntimeError, OSError) as exc:
+        print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
+        return 1
+    app = create_app(settings, service=service, camera=runner.camera)
+    app.state.pins.set(DEMO_PIN)
+    try:
+        server = BackgroundServer(app, host=args.host, port=args.port, log_level="warning").start()
+    except (RuntimeError, TimeoutError) as exc:
+        runner.close()
+        print(f"gamao demo: {exc}; is the port taken? try --port {args.port + 1}", file=sys.stderr)
+        return 1
+    url = f"http://{args.host}:{server.port}/"
+    print(f"Gamão demo: open {url}  (calibration page: {url}calibrate, control PIN {DEMO_PIN})", flush=True)
+    print("Dice: simulated unit on a pseudo-terminal" + (" (off)" if args.no_dice else "")
+          + "; camera: synthetic renderer read by vision" + (" (off)" if args.no_vision else "") + ".", flush=True)
+    if not args.no_browser:
+        webbrowser.open(url)
+    runner.start()
+    try:
+        while not (args.exit_when_done and runner.done.is_set()):
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        runner.close()
+        server.stop()
+    if runner.camera is not None:
+        cam = runner.camera
+        print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)
+    state = service.state()
+    print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
+    return 0
+
+
+def _service(settings):  # type: ignore[no-untyped-def]
+    """The referee service: kiosk/service.py when present, else the in-memory one."""
+    try:
+        from kiosk import service as service_module
+    except ImportError:
+        service_module = None
+    if service_module is not None and hasattr(service_module, "build_service"):
+        return service_module.build_service(settings)
+    from kiosk.demo_service import MemoryService
+
+    return MemoryService()

@@ -1,0 +1,247 @@
+"""`gamao demo`: the whole system on simulated hardware.
+
+A real corpus match (kiosk/demo_script.py) is played at the table that is not there: every roll goes
+through the dice unit simulator's pseudo-terminal and the serial bridge, every board is drawn by vision's
+synthetic renderer (a hand over the board between plays) and read back by vision's pipeline, and the
+referee rules on what arrives, exactly as on the appliance. The kiosk page shows it all.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk.demo_script import Step, load_match, script
+
+log = logging.getLogger(__name__)
+Say = Callable[[str], None]
+
+
+class SimulatedDice:
+    """The dice unit simulator on a pty, read by the real serial bridge; rolls reach the service from the
+    bridge's reader thread, as on the appliance."""
+
+    def __init__(self, submit: Callable[[dict[str, Any]], Any], folder: Path) -> None:
+        from firmware_bridge.link import DiceLink
+        from firmware_bridge.sim import DiceSimulator
+
+        self._submit = submit
+        self._arrived = threading.Condition()
+        self._rolls = 0
+        self.sim = DiceSimulator(folder / "gamao-dice").start()
+        self.link = DiceLink(self.sim.port, self._on_event).start()
+        if not self.link.wait_connected(10):
+            self.close()
+            raise RuntimeError("the simulated dice unit did not answer on its pseudo-terminal")
+
+    def _on_event(self, event: dict[str, Any]) -> None:
+        if event.get("event") in ("roll", "button"):
+            self._submit(event)
+            with self._arrived:
+                self._rolls += event.get("event") == "roll"
+                self._arrived.notify_all()
+
+    def roll(self, dice: list[int], cocked: list[bool]) -> bool:
+        """Roll on the unit; True once the bridge has delivered it (the demo keeps events in order)."""
+        with self._arrived:
+            before = self._rolls
+        self.sim.roll(dice[0], dice[1], cocked=(cocked[0], cocked[1]))
+        with self._arrived:
+            return self._arrived.wait_for(lambda: self._rolls > before, timeout=5)
+
+    def close(self) -> None:
+        self.link.stop()
+        self.sim.stop()
+
+
+class SimulatedCamera:
+    """Renders each board with vision's synthetic renderer and reads it back through vision's pipeline.
+
+    Also the calibration page's camera: the latest frame and what was detected on it.
+    """
+
+    def __init__(self, seed: int = 7) -> None:
+        from vision.pipeline import Pipeline
+        from vision.render import Options
+
+        self.seed = seed
+        self.opts = Options(size=(960, 540), field="wood", checkers="red_white", perspective=0.03, rotate=3.0,
+                            glare=False, dice=False)
+        self.hand_opts = Options(**{**self.opts.__dict__, "hand": True})
+        self._pipeline_cls = Pipeline
+        self.pipeline: Any = None
+        self.corners: Any = None
+        self.t = 0.0
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._last: dict[str, Any] | None = None
+        self.boards = self.misread = 0
+
+    def _render(self, event: dict[str, Any], hand: bool) -> Any:
+        from vision.render import Scene, render
+
+        scene = Scene.from_event(event)
+        # Borne-off checkers go in a box beside the board, out of the camera's view (vision infers them);
+        # drawn in the tray at the frame's edge they look like an arm reaching in.
+        scene.off = {"light": 0, "dark": 0}
+        image, corners = render(scene, self.seed, self.hand_opts if hand else self.opts)
+        # The renderer's camera pose and table vary with the scene, so each board is a new view: vision
+        # gets the view's corners (the demo's calibration) and a fresh pipeline, keeping the checker
+        # colours it learnt from the starting position. Stillness across frames of one fixed camera is
+        # vision's own tests' business; here each view settles on its own.
+        colours = self.pipeline.reader.colours if self.pipeline is not None else None
+        self.corners = corners
+        self.pipeline = self._pipeline_cls(corners=corners)
+        self.pipeline.reader.colours = colours
+        return image
+
+    def _show(self, image: Any) -> None:
+        import cv2
+
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if ok:
+            with self._lock:
+                self._jpeg = buf.tobytes()
+
+    def see(self, truth: dict[str, Any], hand: bool) -> tuple[dict[str, Any] | None, bool]:
+        """The board event vision reports for this board; (event, read_correctly)."""
+        image = self._render(truth, hand)
+        self._show(image)
+        event = None
+        for _ in range(2 if hand else 12):  # frames 0.15 s apart until vision says what a camera would
+            self.t += 0.15
+            event = self.pipeline.process(image, self.t)
+            if event is not None and event["stable"] is not hand:
+                break
+        if hand or event is None:
+            return event, True
+        self.boards += 1
+        right = all(event[k] == truth[k] for k in ("light", "dark", "bar"))
+        if right:
+            with self._lock:
+                self._last = event
+        else:
+            self.misread += 1
+        return event, right
+
+    # ---- CalibrationSource ------------------------------------------------------------------------------
+    def frame_jpeg(self) -> bytes | None:
+        with self._lock:
+            return self._jpeg
+
+    def overlay(self) -> dict[str, Any]:
+        if self.corners is None or self.pipeline is None:
+            return {"width": self.opts.size[0], "height": self.opts.size[1], "corners": None, "points": [],
+                    "markers": {"found": [], "missing": []}}
+        import cv2
+        import numpy as np
+
+        from vision.geometry import columns_to_points
+
+        layout = self.pipeline.reader.layout
+        back = np.linalg.inv(layout.homography(self.corners))
+        top, bottom = columns_to_points(self.pipeline.light_home)
+        with self._lock:
+            last = self._last
+        points = []
+        for pts, y in ((top, layout.top_y + layout.checker), (bottom, layout.bottom_y - layout.checker)):
+            for j, p in enumerate(pts):
+                x, yy = cv2.perspectiveTransform(np.array([[[layout.column_x(j), y]]], np.float32), back)[0][0]
+                light = last["light"][p - 1] if last else 0
+                dark = last["dark"][p - 1] if last else 0
+                points.append({"point": p, "x": round(float(x), 1), "y": round(float(yy), 1),
+                               "side": "light" if light else ("dark" if dark else None), "count": light or dark})
+        return {"width": self.opts.size[0], "height": self.opts.size[1],
+                "corners": [[round(float(a), 1), round(float(b), 1)] for a, b in self.corners], "points": points,
+                "markers": {"found": ["renderer corners (simulated)"], "missing": []}}
+
+    def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
+        import numpy as np
+
+        from vision.geometry import validate_corners
+
+        try:
+            arr = validate_corners(np.array(corners, dtype=np.float32))
+        except ValueError as exc:
+            raise ValueError(f"these corners do not make a board: {exc}") from None
+        self.corners = arr
+        self.pipeline = self._pipeline_cls(corners=arr)
+        return self.overlay()
+
+
+class DemoRunner:
+    """Plays the script against a service. `vision`/`dice` False feed those events straight in."""
+
+    def __init__(self, service: Any, *, match: str = "3pt", speed: float = 1.0, vision: bool = True,
+                 dice: bool = True, say: Say = print, max_steps: int | None = None) -> None:
+        self.service = service
+        self.match = match
+        self.speed = max(speed, 0.01)
+        self.say = say
+        self.max_steps = max_steps
+        self.stop_event = threading.Event()
+        self.done = threading.Event()
+        self._folder = Path(tempfile.mkdtemp(prefix="gamao-demo-"))
+        self.camera = SimulatedCamera() if vision else None
+        self.dice = SimulatedDice(self._submit, self._folder) if dice else None
+        self.steps_done = 0
+        self.errors: list[str] = []
+
+    def _submit(self, event: dict[str, Any]) -> None:
+        try:
+            self.service.submit(event)
+        except ValueError as exc:  # the referee refused the event: show it, keep playing
+            self.errors.append(str(exc))
+            self.say(f"  referee refused an event: {exc}")
+
+    def _step(self, step: Step) -> None:
+        if step.kind == "roll":
+            delivered = self.dice is not None and self.dice.roll(step.data["dice"], step.data["cocked"])
+            if not delivered:
+                if self.dice is not None:
+                    self.say("  the dice bridge did not deliver the roll in time; sent directly")
+                self._submit({"event": "roll", **step.data})
+        elif step.kind in ("board", "hand"):
+            hand = step.kind == "hand"
+            if self.camera is None:
+                self._submit({**step.data, "stable": not hand})
+                return
+            event, right = self.camera.see(step.data, hand)
+            if event is None:
+                return
+            if not right:
+                # What a player does when the screen misreads the board: a correction from the touch screen.
+                self.say("  vision misread this board; the demo corrects it from the touch screen")
+                event = {**step.data, "stable": True, "source": "manual"}
+            self._submit(event)
+        else:
+            self._submit(step.data)
+
+    def run(self) -> None:
+        try:
+            for step in script(load_match(self.match)):
+                if self.stop_event.is_set() or (self.max_steps is not None and self.steps_done >= self.max_steps):
+                    break
+                if step.say:
+                    self.say(step.say)
+                self._step(step)
+                self.steps_done += 1
+                if self.stop_event.wait(step.wait / self.speed):
+                    break
+        finally:
+            self.done.set()
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.run, name="gamao-demo", daemon=True)
+        thread.start()
+        return thread
+
+    def close(self) -> None:
+        self.stop_event.set()
+        self.done.wait(10)
+        if self.dice is not None:
+            self.dice.close()
