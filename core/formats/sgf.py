@@ -70,7 +70,7 @@ def _parse_trees(text: str) -> list[tuple[list[Node], int]]:
         elif c == ";":
             if depth == 0:
                 raise MatchFileError("SGF node outside a game tree: the file should start with '(;'", line)
-            node = {}
+            node = {"_line": [str(line)]}
             if not main_done and current is not None:
                 current.append(node)
             i += 1
@@ -198,6 +198,7 @@ def _read_game(game: GameRecord, nodes: list[Node], line: int) -> None:
     pending: Side | None = None  # side whose offer awaits an answer
     chain = 0  # doubles in the current offer: 1 double, 2 beaver, 3 raccoon
     for number, node in enumerate(nodes[1:], start=1):
+        line = int(node["_line"][0])
         for key in ("W", "B"):
             if key not in node:
                 continue
