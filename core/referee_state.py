@@ -283,7 +283,7 @@ class RefereeBase:
         if action == "take":
             self.cube.take(side)
             self.phase = "awaiting_roll"
-            self._record({"kind": "take", "side": side.value})
+            self._record({"kind": "take", "side": side.value, "value": self.cube.value})
             self._v(out, at, "cube", action="take", side=side.value, value=self.cube.value)
         elif action == "drop":
             winner, points = self.cube.drop(side)
