@@ -199,6 +199,7 @@ class DiceProtocol:
             if self.unit is not None:
                 log.info("unit %s boot %s replaces %s boot %s", hello.unit, hello.boot, self.unit, self.boot)
             self.last_seq = None
+            self._uptime = None  # a new run's uptime starts again: not a restart
         self._rebooted = False
         first_handshake = not self.handshaken
         self.unit, self.boot, self.handshaken = hello.unit, hello.boot, True

@@ -100,5 +100,5 @@ def test_fuzz_soak_2m_frames(request: pytest.FixtureRequest) -> None:
 
 def test_the_fuzz_check_catches_a_bridge_without_duplicate_dropping(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("firmware_bridge.protocol.seq_newer", lambda seq, last: True)
-    with pytest.raises(AssertionError, match="roll 1: got|roll 0: got|extra roll"):
+    with pytest.raises(AssertionError, match=r"roll \d+: got|extra roll"):
         check(build(2_000, seed=9))
