@@ -32,12 +32,15 @@ class DetectConfig:
     edge_strength: float = 1.0
     radial_over_tangential: float = 1.5
     gradient_percentile: float = 75.0
-    inward_arc: float = 0.5
+    inward_arc: float = 0.6
+    inward_weight: float = 1.0
     disc_threshold: float = 0.42
     disc_softness: float = 0.05
     colour_radius: float = 0.3
     colour_split: float = 25.0
     bar_step: float = 0.25
+    colour_match: float = 70.0
+    colour_match_softness: float = 8.0
 
 
 @dataclass(frozen=True)

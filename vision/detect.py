@@ -24,6 +24,8 @@ from vision.config import DetectConfig
 from vision.geometry import BoardLayout
 
 ROWS = ("top", "bottom")
+# hue tells checker sets apart better than brightness, which glare, shade and translucency all change
+CHROMA_WEIGHT = np.array([1.0, 2.0, 2.0], np.float32)
 
 
 @dataclass
@@ -66,8 +68,8 @@ class ColourModel:
         """'light' or 'dark' for one disc colour, with a confidence in 0.5..1."""
         if self.light is None or self.dark is None:
             return ("light", 0.5) if float(lab[0]) >= 128 else ("dark", 0.5)
-        dl = float(np.linalg.norm(lab - self.light))
-        dd = float(np.linalg.norm(lab - self.dark))
+        dl = float(np.linalg.norm((lab - self.light) * CHROMA_WEIGHT))
+        dd = float(np.linalg.norm((lab - self.dark) * CHROMA_WEIGHT))
         conf = 0.5 + 0.5 * abs(dl - dd) / max(dl + dd, 1e-6)
         return ("light", conf) if dl < dd else ("dark", conf)
 
@@ -152,7 +154,7 @@ class Detector:
         ok = self.ring_edges(gx, gy, scale, cx, cy)
         whole = ok.mean(axis=2)
         inward = (ok & arcs[:, None, :]).sum(axis=2) / arcs.sum(axis=1)[:, None]
-        return self._best(np.minimum(whole, inward), cx, cy)
+        return self._best(np.minimum(whole, self.cfg.inward_weight * inward), cx, cy)
 
     def disc_colours(self, lab: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         h, w = lab.shape[:2]
@@ -192,11 +194,12 @@ class Detector:
             p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
             cols[:, k] = self.disc_colours(lab, bx, by)
             # follow the stack: a found checker fixes where the next one starts
-            found = s > cfg.disc_threshold
+            found = p[:, k] > 0.5
             x = np.where(found, bx, x)
             y = np.where(found, by, y) + self.inward * cw
         readings = []
         colour_of = self._colour_assigner(p, cols, colours)
+        p = self._unlike_checkers(p, cols, self._last_model)
         for c in range(24):
             probs = count_distribution(p[c])
             n = max(probs, key=probs.__getitem__)
@@ -223,6 +226,19 @@ class Detector:
         return colour_of
 
     _last_model: ColourModel = ColourModel(None, None)
+
+    def _unlike_checkers(self, p: np.ndarray, cols: np.ndarray, model: ColourModel) -> np.ndarray:
+        """Beyond the first slot, a ring whose inside looks like no checker colour (the field, a die) is
+        not part of a stack; the first slot is spared because there a checker leans over the frame."""
+        protos = [q for q in (model.light, model.dark) if q is not None]
+        if not protos:
+            return p
+        d = np.min([np.linalg.norm(cols - q, axis=2) for q in protos], axis=0)  # (24, slots)
+        keep = 1.0 / (1.0 + np.exp((d - self.cfg.colour_match) / self.cfg.colour_match_softness))
+        keep[:, 0] = 1.0
+        out = p.copy()
+        out[:, :-1] *= keep
+        return out
 
     def _bar(self, gx: np.ndarray, gy: np.ndarray, scale: float, lab: np.ndarray, model: ColourModel) -> dict[str, int]:
         """Checkers on the bar: ring peaks along the bar's axis, at least a checker apart."""
@@ -266,7 +282,7 @@ def two_colours(x: np.ndarray, split: float) -> ColourModel:
         return ColourModel(None, None)
     if len(x) >= 2:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        _, labels, _ = cv2.kmeans(x.astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        _, labels, _ = cv2.kmeans((x * CHROMA_WEIGHT).astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
         labels = labels.ravel()
         if (labels == 0).any() and (labels == 1).any():
             meds = [np.median(x[labels == i], axis=0) for i in range(2)]

@@ -168,7 +168,9 @@ def _checker(img: np.ndarray, c: tuple[float, float], colour: Colour, acrylic: b
         cv2.circle(img, p, int(r * 16), colour, -1, cv2.LINE_AA, 4)
     rim = tuple(v * 0.6 for v in colour)
     cv2.circle(img, p, int((r - 1) * 16), rim, 2, cv2.LINE_AA, 4)
-    # a bevelled edge catches the light on the lamp's side, even on a black checker
+    # a bevelled edge catches some light all round and most on the lamp's side, even on a black checker
+    edge = tuple(min(255.0, v * 0.85 + 30) for v in colour)
+    cv2.circle(img, p, int((r - 2.5) * 16), edge, 1, cv2.LINE_AA, 4)
     bevel = tuple(min(255.0, v * 0.7 + 70) for v in colour)
     cv2.ellipse(img, p, (int((r - 2.5) * 16), int((r - 2.5) * 16)), 0, 180, 300, bevel, 2, cv2.LINE_AA, 4)
     cv2.circle(img, p, int(r * 0.62 * 16), tuple(v * 0.85 + 20 for v in colour), 1, cv2.LINE_AA, 4)
