@@ -136,7 +136,7 @@ class SimulatedCamera:
     def overlay(self) -> dict[str, Any]:
         if self.corners is None or self.pipeline is None:
             return {"width": self.opts.size[0], "height": self.opts.size[1], "corners": None, "points": [],
-                    "markers": {"found": [], "missing": []}}
+                    "markers": {"found": [], "missing": [], "note": "no frame yet"}}
         import cv2
         import numpy as np
 
@@ -157,7 +157,8 @@ class SimulatedCamera:
                                "side": "light" if light else ("dark" if dark else None), "count": light or dark})
         return {"width": self.opts.size[0], "height": self.opts.size[1],
                 "corners": [[round(float(a), 1), round(float(b), 1)] for a, b in self.corners], "points": points,
-                "markers": {"found": ["renderer corners (simulated)"], "missing": []}}
+                "markers": {"found": [], "missing": [],
+                            "note": "simulated camera: corners come from the renderer, no markers to check"}}
 
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
         import numpy as np
@@ -198,7 +199,8 @@ class DemoRunner:
             self.errors.append(str(exc))
             self.say(f"  referee refused an event: {exc}")
 
-    def _step(self, step: Step) -> None:
+    def play_step(self, step: Step) -> None:
+        """Make one step happen at the simulated table."""
         if step.kind == "roll":
             delivered = self.dice is not None and self.dice.roll(step.data["dice"], step.data["cocked"])
             if not delivered:
@@ -228,7 +230,7 @@ class DemoRunner:
                     break
                 if step.say:
                     self.say(step.say)
-                self._step(step)
+                self.play_step(step)
                 self.steps_done += 1
                 if self.stop_event.wait(step.wait / self.speed):
                     break

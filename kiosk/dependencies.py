@@ -44,7 +44,8 @@ class CalibrationSource(Protocol):
 
     - `frame_jpeg()`: the latest camera frame as JPEG bytes, or None before the first frame.
     - `overlay()`: {"width", "height", "corners": [[x, y] x4] | None,
-                    "points": [{"point": n, "x", "y", "side", "count"}], "markers": {"found": [...], "missing": [...]}}
+                    "points": [{"point": n, "x", "y", "side", "count"}],
+                    "markers": {"found": [...], "missing": [...], "note": optional text instead of the check}}
     - `set_corners(corners)`: store four clicked corners (image pixels, order: top-left, top-right,
       bottom-right, bottom-left) and return the new overlay; ValueError if they cannot make a board.
     """

@@ -25,12 +25,14 @@ function draw() {
   if (corners.length === 4) svg.append(el("polygon", { points: corners.map((c) => c.join(",")).join(" "), class: "quad" }));
   for (const [x, y] of corners) svg.append(el("circle", { cx: x, cy: y, r: 9, class: "corner" }));
   for (const p of overlay?.points || []) {
-    svg.append(el("circle", { cx: p.x, cy: p.y, r: 14, class: "det" }));
-    if (p.count) svg.append(el("text", { x: p.x + 16, y: p.y, class: "det-label" }, `${p.point}:${p.count}`));
+    svg.append(el("circle", { cx: p.x, cy: p.y, r: 12, class: `det ${p.side || "empty"}` }));
+    if (p.count) svg.append(el("text", { x: p.x, y: p.y, class: "det-label", "text-anchor": "middle",
+                                         "dominant-baseline": "central" }, String(p.count)));
   }
   $("hint").textContent = T.hint(clicks.length);
   $("save").disabled = clicks.length !== 4;
   const m = overlay?.markers || { found: [], missing: [] };
+  if (m.note) { $("markers").textContent = m.note; return; }
   $("markers").replaceChildren(
     ...m.found.map((id) => Object.assign(document.createElement("div"), { className: "ok", textContent: `✔ ${id}: ${T.found}` })),
     ...m.missing.map((id) => Object.assign(document.createElement("div"), { className: "missing", textContent: `✘ ${id}: ${T.missing}` })));

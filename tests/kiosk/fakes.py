@@ -78,3 +78,29 @@ class FakeService:
         if match_id not in ("current", "1"):
             raise KeyError(match_id)
         return " 7 point match\n" if fmt == "mat" else "(;FF[4]GM[6])\n"
+
+
+class FakeCamera:
+    """A camera with one grey frame; remembers the corners the calibration page sends."""
+
+    def __init__(self) -> None:
+        import cv2
+        import numpy as np
+
+        ok, buf = cv2.imencode(".jpg", np.full((480, 640, 3), 90, np.uint8))
+        self.jpeg = buf.tobytes()
+        self.corners: list[tuple[float, float]] | None = None
+
+    def frame_jpeg(self) -> bytes | None:
+        return self.jpeg
+
+    def overlay(self) -> dict[str, Any]:
+        return {"width": 640, "height": 480, "corners": self.corners,
+                "points": [{"point": 6, "x": 500.0, "y": 400.0, "side": "light", "count": 5}],
+                "markers": {"found": [0, 1, 2], "missing": [3]}}
+
+    def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
+        if len({c for c in corners}) < 4:
+            raise ValueError("two corners are the same point")
+        self.corners = [list(c) for c in corners]  # type: ignore[misc]
+        return self.overlay()

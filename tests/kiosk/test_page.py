@@ -100,3 +100,25 @@ def test_tournament_mode_hides_pips_and_crawford_removes_cube(live) -> None:
         assert page.inner_text("#cube-caption") == "no cube (Crawford)"
         assert page.locator("[data-testid=board] rect.cube").count() == 0
         screenshot(page, "kiosk-en-tournament-crawford")
+
+
+def test_calibration_page_four_corner_clicks_with_pin(tmp_path: Path) -> None:
+    chromium_or_skip()
+    from tests.kiosk.fakes import FakeCamera
+
+    camera = FakeCamera()
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=FakeService(), camera=camera)
+    app.state.pins.set("2468")
+    with BackgroundServer(app) as server, chromium_page(locale="en-GB") as page:
+        page.goto(server.url + "/calibrate?lang=en")
+        page.wait_for_selector("#overlay circle.det")
+        assert "✘ 3: marker missing" in page.inner_text("[data-testid=markers]")
+        box = page.locator("#overlay").bounding_box()
+        for fx, fy in ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)):
+            page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        page.fill("#pin", "2468")
+        page.click("#save")
+        page.wait_for_selector("#status:has-text('Saved.')", timeout=5000)
+        screenshot(page, "calibration-four-corners")
+    assert camera.corners is not None and len(camera.corners) == 4
+    assert abs(camera.corners[0][0] - 64) < 3 and abs(camera.corners[2][1] - 432) < 3
