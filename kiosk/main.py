@@ -24,15 +24,17 @@ from kiosk.routers import camera as camera_routes
 from kiosk.routers import control, matches, state, ws
 
 STATIC = Path(__file__).with_name("static")
+JOURNAL = "journal.sqlite"
 log = logging.getLogger(__name__)
 ServiceFactory = Callable[[Settings], KioskService]
 
 
 def default_service_factory(settings: Settings) -> KioskService:
-    """The real referee service (kiosk/service.py, built by the referee work)."""
-    from kiosk import service as service_module
+    """The referee service (kiosk/service.py) with its journal in the kiosk's data folder."""
+    from kiosk.service import RefereeService
 
-    return service_module.build_service(settings)  # type: ignore[attr-defined]
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return RefereeService(settings.data_dir / JOURNAL)
 
 
 def _field_message(errors: list[Any]) -> str:

@@ -39,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     data = Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
     settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "")
-    service = _service(settings)
+    from kiosk.service import RefereeService
+
+    service = RefereeService(data / "journal.sqlite")
     try:
         runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
@@ -74,17 +76,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)
     state = service.state()
     print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
+    service.close()
     return 0
-
-
-def _service(settings):  # type: ignore[no-untyped-def]
-    """The referee service: kiosk/service.py when present, else the in-memory one."""
-    try:
-        from kiosk import service as service_module
-    except ImportError:
-        service_module = None
-    if service_module is not None and hasattr(service_module, "build_service"):
-        return service_module.build_service(settings)
-    from kiosk.demo_service import MemoryService
-
-    return MemoryService()

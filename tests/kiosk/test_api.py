@@ -165,3 +165,20 @@ def test_openapi_has_examples(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert schema["components"]["schemas"]["StateOut"]["examples"][0]["cube"]["value"] == 1
     assert "X-Gamao-PIN" in str(schema["components"]["securitySchemes"])
+
+
+def test_lifespan_starts_the_real_referee_service_with_its_journal(tmp_path) -> None:
+    settings = Settings(data_dir=tmp_path / "kiosk", language="pt")
+    with TestClient(create_app(settings)) as c:
+        assert c.get("/api/state").json()["phase"] == "opening"
+        c.post("/api/pin", json={"pin": PIN})
+        r = c.post("/api/match", json={"length": 5, "players": {"light": "Ana", "dark": "Bruno"}},
+                   headers={"X-Gamao-PIN": PIN})
+        assert r.status_code == 200
+        state = c.get("/api/state").json()
+        assert state["match"]["length"] == 5 and state["match"]["players"]["dark"] == "Bruno"
+        c.post("/api/correction", json={"action": "end_turn"}, headers={"X-Gamao-PIN": PIN})
+        assert c.get(f"/api/matches/{state['match']['id']}/export.mat").text.lstrip().startswith("5 point match")
+    assert (tmp_path / "kiosk" / "journal.sqlite").exists()
+    with TestClient(create_app(settings)) as c:  # restarted: the match comes back from the journal
+        assert c.get("/api/state").json()["match"]["players"]["light"] == "Ana"

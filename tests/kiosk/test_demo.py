@@ -13,9 +13,9 @@ import httpx
 from kiosk.config import Settings
 from kiosk.demo import DemoRunner
 from kiosk.demo_script import load_match, script
-from kiosk.demo_service import MemoryService
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer, free_port
+from kiosk.service import RefereeService
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 
 SHOTS = {  # the step's caption -> (screenshot, what the banner must say)
@@ -27,7 +27,7 @@ SHOTS = {  # the step's caption -> (screenshot, what the banner must say)
 
 def test_demo_page_shows_every_verdict_through_dice_pty_and_vision(tmp_path: Path) -> None:
     chromium_or_skip()
-    service = MemoryService()
+    service = RefereeService(tmp_path / "journal.sqlite")
     runner = DemoRunner(service, match="3pt", vision=True, dice=True, say=lambda s: None)
     app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, camera=runner.camera)
     seen: list[str] = []
@@ -61,6 +61,7 @@ def test_demo_page_shows_every_verdict_through_dice_pty_and_vision(tmp_path: Pat
             screenshot(page, "demo-calibration")
     finally:
         runner.close()
+        service.close()
     for verdict in ("opening", "roll", "in_progress", "reroll", "illegal", "unplayed_die", "play"):
         assert verdict in seen, f"the banner never showed {verdict}: {sorted(set(seen))}"
     assert runner.camera is not None and runner.camera.misread == 0
@@ -68,7 +69,7 @@ def test_demo_page_shows_every_verdict_through_dice_pty_and_vision(tmp_path: Pat
 
 
 def test_whole_demo_match_through_the_dice_pty_ends_with_the_real_score(tmp_path: Path) -> None:
-    service = MemoryService()
+    service = RefereeService(tmp_path / "journal.sqlite")
     runner = DemoRunner(service, match="3pt", vision=False, dice=True, speed=10_000, say=lambda s: None)
     try:
         runner.run()
@@ -77,6 +78,7 @@ def test_whole_demo_match_through_the_dice_pty_ends_with_the_real_score(tmp_path
     state = service.state()
     assert state["phase"] == "match_over" and state["match"]["score"] == {"light": 3, "dark": 2}
     mat = service.export("current", "mat")
+    service.close()
     assert " 3 point match" in mat and " Game 3" in mat and "Doubles => 2" in mat
 
 
