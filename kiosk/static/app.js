@@ -133,6 +133,9 @@ export function render() {
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
   window.__gamao.renders += 1;
   window.__gamao.lastRenderAt = performance.timeOrigin + performance.now();
+  const n = window.__gamao.renders;
+  // The next animation frame is when the change is on screen (bench/bench_kiosk.py measures it).
+  requestAnimationFrame(() => { window.__gamao.painted = n; window.__gamao.paintedAt = performance.timeOrigin + performance.now(); });
   window.__gamao.state = state;
   document.body.dataset.renders = String(window.__gamao.renders);
 }
