@@ -44,6 +44,7 @@ COMMIT_PREFIX_PENALTY = 1.5
 START, PREFIX, LEGAL = "start", "prefix", "legal"
 
 
+@cache
 def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
     """For each own-numbered index 0..25 of ``side``: its index in the 52-entry vector."""
     base = 0 if side is Side.LIGHT else 24
@@ -57,10 +58,12 @@ def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
 
 def vec_of_own(me: Sequence[int], opp: Sequence[int], mover: Side, cls: type[Position] = Position) -> Vec:
     v = [0] * VEC_LEN
-    for arr, side in ((me, mover), (opp, mover.other)):
-        table = own_to_vec(side, cls)
-        for i in range(26):
-            v[table[i]] = arr[i]
+    t = own_to_vec(mover, cls)
+    for i in range(26):
+        v[t[i]] = me[i]
+    t = own_to_vec(mover.other, cls)
+    for i in range(26):
+        v[t[i]] = opp[i]
     return tuple(v)
 
 
@@ -223,49 +226,61 @@ class TurnModel:
     def _vec(self, me: Sequence[int], opp: Sequence[int]) -> Vec:
         return vec_of_own(me, opp, self.mover, self.cls)
 
-    def _diff(self, vec: Vec) -> tuple[tuple[int, int], ...]:
+    def _diff(self, vec: Vec, steps: Sequence[Step]) -> tuple[tuple[int, int], ...]:
+        """Entries where ``vec`` differs from the start: only places the steps touched can differ."""
+        me_t, opp_t = self._tables
         s = self.start
-        return tuple((i, x) for i, x in enumerate(vec) if x != s[i])
+        touched = set()
+        for frm, to, hit in steps:
+            touched.add(me_t[frm])
+            touched.add(me_t[to])
+            if hit:
+                touched.add(opp_t[self._cross[to]])
+                touched.add(opp_t[25])
+        return tuple(sorted((i, vec[i]) for i in touched if vec[i] != s[i]))
 
     def _build(self) -> None:
-        legal_keys: dict[tuple[int, ...], LegalPlay] = {}
-        for lp in self.legal:
-            res = lp.result
-            key = (*res.own(self.mover), *res.own(self.mover.other))
-            legal_keys[key] = lp
+        mover, other = self.mover, self.mover.other
+        self._tables = (own_to_vec(mover, self.cls), own_to_vec(other, self.cls))
+        self._cross = cross_table(mover, self.cls)
+        legal_len: dict[tuple[int, ...], int] = {}
         self.by_vec[self.start] = Candidate(self.start, START)
         for lp in self.legal:
-            vec = vec_of_position(lp.result)
-            steps = tuple((m.frm, m.to, m.hit) for m in lp.play.moves)
-            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple(m.distance for m in lp.play.moves), steps, self._diff(vec))
-        if not legal_keys:
+            res = lp.result
+            me_r, opp_r = res.own(mover), res.own(other)
+            moves = lp.play.moves
+            steps = tuple((m.frm, m.to, m.hit) for m in moves)
+            legal_len[(*me_r, *opp_r)] = len(steps)
+            vec = self._vec(me_r, opp_r)
+            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple(m.distance for m in moves), steps, self._diff(vec, steps))
+        if not legal_len:
             return
-        me, opp = (list(x) for x in (self.pos.own(self.mover), self.pos.own(self.mover.other)))
-        cross = cross_table(self.mover, self.cls)
+        me, opp = list(self.pos.own(mover)), list(self.pos.own(other))
+        cross = self._cross
         block = self.cls.block_at
         d1, d2 = self.dice
         orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
         memo: dict[tuple[tuple[int, ...], int, tuple[int, ...]], bool] = {}
+        max_dice = self.max_dice
 
         # Depth-first over single-die steps; a state on the way to a legal result is a play in progress.
         def dfs(cur_me: list[int], cur_opp: list[int], order: tuple[int, ...], depth: int,
                 path: tuple[Step, ...]) -> bool:
             key = (*cur_me, *cur_opp)
             mkey = (key, depth, order[depth:])
-            if mkey in memo:
-                return memo[mkey]
-            reaches = False
-            if depth and key in legal_keys and depth == len(legal_keys[key].play):
-                reaches = True
-            if depth < len(order) and depth < self.max_dice:
-                for s in single_steps(cur_me, cur_opp, order[depth], cross, block):
-                    me2, opp2 = apply_step(cur_me, cur_opp, s, cross)
-                    if dfs(me2, opp2, order, depth + 1, (*path, s)):
+            known = memo.get(mkey)
+            if known is not None:
+                return known
+            reaches = depth > 0 and legal_len.get(key) == depth
+            if depth < len(order) and depth < max_dice:
+                for st in single_steps(cur_me, cur_opp, order[depth], cross, block):
+                    me2, opp2 = apply_step(cur_me, cur_opp, st, cross)
+                    if dfs(me2, opp2, order, depth + 1, (*path, st)):
                         reaches = True
-            if reaches and 0 < depth < self.max_dice:
+            if reaches and 0 < depth < max_dice:
                 vec = self._vec(cur_me, cur_opp)
                 if vec not in self.by_vec:
-                    self.by_vec[vec] = Candidate(vec, PREFIX, None, order[:depth], path, self._diff(vec))
+                    self.by_vec[vec] = Candidate(vec, PREFIX, None, order[:depth], path, self._diff(vec, path))
             memo[mkey] = reaches
             return reaches
 
