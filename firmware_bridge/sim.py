@@ -246,5 +246,5 @@ class DiceSimulator:
                 self.on_command(payload)
             if payload.startswith("ACK,") and self.drop_acks:
                 continue
-            self.unit._command(payload)
+            self.unit.handle_command(payload)
         self._changed.notify_all()

@@ -237,9 +237,9 @@ class DiceUnit:
         for _ in range(bad):
             self.error(ERR_BAD_FRAME, "bad frame from host")
         for payload in payloads:
-            self._command(payload)
+            self.handle_command(payload)
 
-    def _command(self, payload: str):
+    def handle_command(self, payload: str):
         fields = payload.split(",")
         if fields[0] == "ACK" and len(fields) == 2 and fields[1].isdigit():
             seq = int(fields[1])
