@@ -48,6 +48,7 @@ class Referee(RefereeBase):
                  players: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self.index = 0
+        self.last_seq: Any = None
         self._start_match(length, dict(players or {"light": "Light", "dark": "Dark"}), {**RULE_DEFAULTS, **(rules or {})})
 
     # ----- entry point -----------------------------------------------------------------------------------------
@@ -88,6 +89,11 @@ class Referee(RefereeBase):
 
     def _on_roll(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         dice = (ev["dice"][0], ev["dice"][1])
+        seq = ev.get("seq")
+        if seq is not None:
+            if seq == self.last_seq:
+                return  # the dice unit sent the same roll again: one roll, one verdict
+            self.last_seq = seq
         if self.phase == "match_over":
             self._reroll(out, at, "roll_not_expected", why_pt="a partida terminou", why_en="the match is over")
             return
