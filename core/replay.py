@@ -54,10 +54,14 @@ class NackgammonPosition(Position):
 
 @dataclass
 class ReplayReport:
+    """What ``gamao replay`` reports. ``plays`` counts every roll that was played, a forced empty play
+    (no legal move, R25) included; a roll followed by a resignation is not a play."""
+
     match_length: int
     games: int = 0
     plays: int = 0
     cube_actions: int = 0
+    checker_plays: int = 0  # plays that moved at least one checker (gnubg's moves with a non-empty move)
     final_score: dict[Side, int] = field(default_factory=lambda: {Side.LIGHT: 0, Side.DARK: 0})
     problems: list[Problem] = field(default_factory=list)
 
@@ -179,6 +183,7 @@ class _GameReplay:
             return
         if play:
             self.r.report.plays += 1
+            self.r.report.checker_plays += 1
         try:
             lp = self.pos.parse_play(play, dice, marks_hits=self.r.marks_hits)
         except AmbiguousPlayError as exc:
@@ -199,6 +204,8 @@ class _GameReplay:
             self.problem(action.line, kind, str(exc))
             self.apply_as_played(action, play)
             return
+        if not play:
+            self.r.report.plays += 1  # no legal play: the roll is played by not moving (R25)
         action.play = lp.play if play else play
         self.pos = lp.result
         if self.pos.is_game_over():

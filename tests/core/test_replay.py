@@ -172,6 +172,50 @@ def test_r17_r18_beaver_and_raccoon_session_replays(shared_dir: Path) -> None:
     assert [a.kind for a in rec.games[0].actions][:5] == [MOVE, "double", "beaver", "raccoon", "take"]
 
 
+# ----- the curated samples, as ../shared/matches/samples/SOURCES.md describes them ---------------------------
+SOURCES_TABLE = {  # file: (games, plays, doubles + takes + drops, highest cube)
+    "galaxy/match1574521.mat": (1, 1, 0, 1),
+    "galaxy/match8062348.mat": (1, 41, 2, 2),
+    "galaxy/match6731769.mat": (1, 49, 0, 1),
+    "galaxy/match1787848.mat": (3, 121, 2, 2),
+    # SOURCES counts the final 61 that was rolled and then resigned (gnubg records it as a move): 103.
+    "galaxy/match1100068.mat": (2, 102, 4, 4),
+    "galaxy/match10013413.mat": (5, 205, 10, 2),
+    "galaxy/match8239118.mat": (1, 46, 6, 8),
+    "galaxy/match12955832.mat": (4, 187, 10, 4),
+    "galaxy/match9102134.mat": (14, 667, 30, 4),
+    "galaxy/match7986278.mat": (1, 51, 8, 16),
+    "studio/solnze-Lasse_3pt_2024-05-11.mat": (2, 97, 2, 2),
+    "studio/MrPurple-Lasse_3pt_2024-05-11.mat": (2, 62, 6, 4),
+    "studio/leochili75-Llabba_7pt_2023-05-07.mat": (4, 143, 10, 4),
+    "studio/BoardLord-Llabba_7pt_2023-08-09.mat": (3, 141, 10, 4),
+    "studio/Llabba-gorkipelin_7pt_2023-08-29.mat": (6, 254, 10, 2),
+    "studio/Llabba-petruhl_11pt_2023-03-03.mat": (8, 467, 18, 4),
+    "studio/FAETHON-Llabba_13pt_2023-06-29.mat": (7, 208, 20, 8),
+    "studio/JuliaH-Llabba_13pt_2023-01-18.mat": (15, 669, 36, 4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES_TABLE))
+def test_samples_match_the_sources_table(shared_dir: Path, name: str) -> None:
+    rec = read_mat((shared_dir / "matches/samples" / name).read_text())
+    report = replay(rec)
+    cube = max((a.value or 1 for g in rec.games for a in g.actions if a.kind in ("double", "beaver", "raccoon")), default=1)
+    assert (report.games, report.plays, report.cube_actions, cube) == SOURCES_TABLE[name]
+    assert report.problems == []
+
+
+def test_samples_with_gammons_backgammons_and_crawford(shared_dir: Path) -> None:
+    how = {}
+    for name in ("galaxy/match6731769.mat", "galaxy/match7986278.mat", "galaxy/match1787848.mat"):
+        rec = read_mat((shared_dir / "matches/samples" / name).read_text())
+        replay(rec)
+        how[name] = [(g.result.how if g.result else None, g.crawford) for g in rec.games]
+    assert how["galaxy/match6731769.mat"] == [("backgammon", False)]
+    assert how["galaxy/match7986278.mat"] == [("backgammon", False)]
+    assert how["galaxy/match1787848.mat"] == [("single", False), ("gammon", True), ("resign", False)]
+
+
 # ----- mutations of real matches -------------------------------------------------------------------------------
 def _roll_matches(line: str) -> list[re.Match[str]]:
     return list(re.finditer(r"(?<![\d/])([1-6])([1-6]):", line))

@@ -33,7 +33,7 @@ def test_replay_json_clean_galaxy_match(samples: Path) -> None:
     data = json.loads(out.stdout)
     assert list(data) == KEYS
     assert data == {
-        "file": str(path), "match_length": 5, "games": 5, "plays": 179, "cube_actions": 10,
+        "file": str(path), "match_length": 5, "games": 5, "plays": 205, "cube_actions": 10,
         "final_score": [5, 2], "problems": [],
     }
 
