@@ -72,7 +72,11 @@ def check_port(path: str) -> str | None:
                 f"(`sudo usermod -aG dialout $USER`, then log in again) or install hardware/99-gamao-dice.rules")
     except OSError as exc:
         return f"cannot open {path}: {exc.strerror}"
-    os.close(fd)
+    try:
+        if not os.isatty(fd):
+            return f"{path} is not a serial port (a terminal device); give the dice unit's port, e.g. /dev/gamao-dice"
+    finally:
+        os.close(fd)
     return None
 
 

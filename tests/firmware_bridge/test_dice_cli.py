@@ -66,6 +66,14 @@ def test_dice_port_without_permission(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "no permission to open" in capsys.readouterr().err
 
 
+def test_dice_port_that_is_not_a_serial_port(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    assert main(["dice", "--port", str(notes)]) == 2
+    assert capsys.readouterr().err == (f"gamao dice: {notes} is not a serial port (a terminal device); "
+                                       "give the dice unit's port, e.g. /dev/gamao-dice\n")
+
+
 def test_dice_bad_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["dice", "--count", "0"]) == 2
     assert capsys.readouterr().err == "gamao dice: --count must be 1 or more\n"
