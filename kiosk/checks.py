@@ -26,6 +26,7 @@ class Check:
     ok: bool
     message: str
     required: bool = True
+    blocks_start: bool = False  # without it `gamao run` cannot serve at all (others may come later)
 
     def line(self) -> str:
         mark = "ok" if self.ok else ("MISSING" if self.required else "warning")
@@ -39,7 +40,7 @@ def check_data_dir(settings: Settings) -> Check:
             pass
     except OSError as exc:
         return Check("data folder", False, f"cannot write to {settings.data_dir} ({exc.strerror}); "
-                     "set data_dir in the config file to a folder this user may write")
+                     "set data_dir in the config file to a folder this user may write", blocks_start=True)
     return Check("data folder", True, f"{settings.data_dir} is writable (games and the PIN are kept here)")
 
 
@@ -108,7 +109,7 @@ def check_gpio(settings: Settings) -> Check:
     chips = sorted(glob.glob("/dev/gpiochip*"))
     if not chips:
         return Check("GPIO buttons", False, "no /dev/gpiochip*: this is not a Raspberry Pi, so the hardware "
-                     f"buttons (pins {', '.join(f'{k}={v}' for k, v in settings.gpio.items())}) cannot work; "
+                     f"buttons (pins {', '.join(f'{k}={v}' for k, v in settings.gpio.items() if v is not None)}) cannot work; "
                      "the touch screen's control panel still can", required=False)
     if importlib.util.find_spec("lgpio") is None:
         return Check("GPIO buttons", False, "GPIO chips exist but the lgpio library is missing: "
@@ -123,14 +124,15 @@ def check_port(settings: Settings) -> Check:
             s.bind((settings.host, settings.port))
         except OSError:
             return Check("web server", False, f"port {settings.port} on {settings.host} is already in use "
-                         "(is gamao already running? `systemctl status gamao`); or set port in the config file")
+                         "(is gamao already running? `systemctl status gamao`); or set port in the config file",
+                         blocks_start=True)
     return Check("web server", True, f"http://{settings.host}:{settings.port}/ is free to serve the screen")
 
 
 def check_referee() -> Check:
     if importlib.util.find_spec("core.referee") is None or importlib.util.find_spec("kiosk.service") is None:
         return Check("referee", False, "the referee (core/referee.py, kiosk/service.py) is not installed in this "
-                     "checkout; update the checkout and reinstall")
+                     "checkout; update the checkout and reinstall", blocks_start=True)
     return Check("referee", True, "rules core and referee service present")
 
 

@@ -17,7 +17,6 @@ DEFAULT_RULES: dict[str, Any] = {
     "crawford": True, "jacoby": False, "beavers": False, "holland": False,
     "cube_cap": None, "mode": "casual", "tournament": False,
 }
-DEFAULT_GPIO: dict[str, int] = {"end_turn": 17, "undo": 27, "ack_cocked": 22, "double": 23, "light_led": 24}
 
 
 _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -55,7 +54,7 @@ class Settings:
     language: str = ""            # "pt" or "en"; empty means: follow the system language
     camera: str = "auto"          # "auto", "picamera2", "/dev/videoN", or "none"
     serial_port: str = "auto"     # "auto" finds the dice unit by its USB id; or "/dev/ttyACM0"
-    gpio: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_GPIO))
+    gpio: dict[str, int | None] = field(default_factory=dict)  # firmware_bridge.gpio.GpioConfig keys
     rules: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RULES))
     pin_max_failures: int = 5
     pin_lockout_seconds: float = 60.0
@@ -70,7 +69,12 @@ class Settings:
         if unknown_rules:
             raise ConfigError(f"unknown rule {unknown_rules[0]!r}; known rules: {', '.join(DEFAULT_RULES)}")
         self.rules = {**DEFAULT_RULES, **self.rules}
-        self.gpio = {**DEFAULT_GPIO, **self.gpio}
+        from firmware_bridge.gpio import GpioConfig, GpioConfigError
+
+        try:
+            self.gpio = GpioConfig.from_dict(self.gpio).to_dict()
+        except (GpioConfigError, TypeError) as exc:
+            raise ConfigError(str(exc)) from None
 
     @property
     def tournament(self) -> bool:

@@ -134,31 +134,13 @@ class SimulatedCamera:
             return self._jpeg
 
     def overlay(self) -> dict[str, Any]:
-        if self.corners is None or self.pipeline is None:
-            return {"width": self.opts.size[0], "height": self.opts.size[1], "corners": None, "points": [],
-                    "markers": {"found": [], "missing": [], "note": "no frame yet"}}
-        import cv2
-        import numpy as np
+        from kiosk.appliance import overlay
 
-        from vision.geometry import columns_to_points
-
-        layout = self.pipeline.reader.layout
-        back = np.linalg.inv(layout.homography(self.corners))
-        top, bottom = columns_to_points(self.pipeline.light_home)
         with self._lock:
             last = self._last
-        points = []
-        for pts, y in ((top, layout.top_y + layout.checker), (bottom, layout.bottom_y - layout.checker)):
-            for j, p in enumerate(pts):
-                x, yy = cv2.perspectiveTransform(np.array([[[layout.column_x(j), y]]], np.float32), back)[0][0]
-                light = last["light"][p - 1] if last else 0
-                dark = last["dark"][p - 1] if last else 0
-                points.append({"point": p, "x": round(float(x), 1), "y": round(float(yy), 1),
-                               "side": "light" if light else ("dark" if dark else None), "count": light or dark})
-        return {"width": self.opts.size[0], "height": self.opts.size[1],
-                "corners": [[round(float(a), 1), round(float(b), 1)] for a, b in self.corners], "points": points,
-                "markers": {"found": [], "missing": [],
-                            "note": "simulated camera: corners come from the renderer, no markers to check"}}
+        return overlay(self.pipeline, self.corners, last, self.opts.size,
+                       {"found": [], "missing": [],
+                        "note": "simulated camera: corners come from the renderer, no markers to check"})
 
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
         import numpy as np

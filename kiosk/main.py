@@ -53,7 +53,8 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
 
 def create_app(settings: Settings | None = None, *, service: KioskService | None = None,
                camera: CalibrationSource | None = None,
-               service_factory: ServiceFactory | None = None) -> FastAPI:
+               service_factory: ServiceFactory | None = None, hardware: bool = False) -> FastAPI:
+    """`hardware=True` (gamao run) also starts the dice link, the camera loop and the GPIO panel."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -64,9 +65,17 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             if hasattr(owned, "start"):
                 owned.start()
             app.state.service = owned
+        appliance = None
+        if hardware:
+            from kiosk.appliance import Appliance
+
+            appliance = Appliance(settings, app.state.service).start()
+            app.state.camera = appliance.camera
         try:
             yield
         finally:
+            if appliance is not None:
+                appliance.close()
             if owned is not None and hasattr(owned, "close"):
                 owned.close()
 

@@ -36,16 +36,19 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(report)
         return status
-    if status:
+    if any(c.blocks_start for c in checks if not c.ok):
         print(report, file=sys.stderr)
         print("gamao run: not starting; fix the parts above, or try `gamao demo` on simulated hardware.",
               file=sys.stderr)
-        return status
+        return 1
+    if status:
+        # A camera or dice unit can be plugged in later (the dice link keeps trying): start, and say so.
+        print(report, file=sys.stderr)
 
     import uvicorn
 
     from kiosk.main import create_app
 
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(create_app(settings, hardware=True), host=settings.host, port=settings.port, log_level="info")
     return 0

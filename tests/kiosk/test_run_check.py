@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import httpx
 
 from kiosk.checks import Check, summary
 from kiosk.config import ConfigError, Settings
@@ -35,13 +39,45 @@ def test_check_reports_missing_camera_and_dice_and_exits_nonzero(tmp_path: Path)
     assert "Traceback" not in r.stderr
 
 
-def test_run_without_check_refuses_to_start_and_says_why(tmp_path: Path) -> None:
-    config = tmp_path / "gamao.json"
-    config.write_text(f'{{"data_dir": "{tmp_path / "d"}", "port": {free_port()}, "serial_port": "/dev/ttyNOPE"}}')
-    r = gamao("run", "--config", str(config), tmp=tmp_path)
+def test_run_refuses_to_start_when_the_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        config = tmp_path / "gamao.json"
+        config.write_text(f'{{"data_dir": "{tmp_path / "d"}", "port": {port}}}')
+        r = gamao("run", "--config", str(config), tmp=tmp_path)
     assert r.returncode == 1
-    assert "the configured serial port /dev/ttyNOPE does not exist" in r.stderr
+    assert f"MISSING  web server: port {port} on 127.0.0.1 is already in use" in r.stderr
     assert "gamao run: not starting" in r.stderr
+
+
+def test_run_starts_without_camera_and_dice_and_serves_the_page(tmp_path: Path) -> None:
+    port = free_port()
+    config = tmp_path / "gamao.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\nport = {port}\ncamera = "none"\n'
+                      f'serial_port = "{tmp_path / "no-dice"}"\nlanguage = "en"\n')
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "run", "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                info = httpx.get(f"http://127.0.0.1:{port}/api/kiosk", timeout=1).json()
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None, proc.communicate()[1]
+                assert time.monotonic() < deadline, "gamao run did not serve within 30 s"
+                time.sleep(0.2)
+        assert info["language"] == "en" and info["camera"] is False
+        assert httpx.get(f"http://127.0.0.1:{port}/api/state").json()["phase"] == "opening"
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "MISSING  dice unit: the configured serial port" in err
+    assert (tmp_path / "data" / "journal.sqlite").exists()
+    assert "Traceback" not in err
 
 
 def test_unknown_setting_is_named(tmp_path: Path) -> None:
@@ -66,7 +102,8 @@ def test_deployed_example_config_loads() -> None:
 def test_bad_rule_and_language_are_refused() -> None:
     for data, message in [({"rules": {"crawfurd": True}}, "config: unknown rule 'crawfurd'"),
                           ({"language": "de"}, "config: language must be one of pt, en, not 'de'"),
-                          ({"port": "80"}, "config: setting 'port' must be a whole number, not '80'")]:
+                          ({"port": "80"}, "config: setting 'port' must be a whole number, not '80'"),
+                          ({"gpio": {"double": 40}}, "config: gpio.double = 40: use a BCM GPIO number from 2 to 27")]:
         try:
             Settings.from_dict(data)
         except ConfigError as exc:

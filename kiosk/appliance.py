@@ -1,0 +1,223 @@
+"""The hardware around the referee service on the real appliance (`gamao run`): the dice unit on its
+serial port, the camera through vision's pipeline, the buttons and lights on the GPIO header.
+
+Every part is optional and independent: a missing camera leaves boards to the touch screen's
+corrections, an unplugged dice unit is picked up when it is plugged in (DiceLink keeps retrying the path),
+and no GPIO chip means no buttons. Each part's events go to `service.submit` from its own thread.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk.checks import UDEV_LINK, find_dice_port
+from kiosk.config import Settings
+
+log = logging.getLogger(__name__)
+CALIBRATION = "calibration.json"
+
+
+def overlay(pipeline: Any, corners: Any, last: dict[str, Any] | None, size: tuple[int, int],
+            markers: dict[str, Any]) -> dict[str, Any]:
+    """What the calibration page draws: the field corners and each point's detected count, in image pixels."""
+    import cv2
+    import numpy as np
+
+    from vision.geometry import columns_to_points
+
+    out: dict[str, Any] = {"width": size[0], "height": size[1], "corners": None, "points": [], "markers": markers}
+    if pipeline is None or corners is None:
+        return out
+    layout = pipeline.reader.layout
+    back = np.linalg.inv(layout.homography(corners))
+    top, bottom = columns_to_points(pipeline.light_home)
+    for pts, y in ((top, layout.top_y + layout.checker), (bottom, layout.bottom_y - layout.checker)):
+        for j, p in enumerate(pts):
+            x, yy = cv2.perspectiveTransform(np.array([[[layout.column_x(j), y]]], np.float32), back)[0][0]
+            light = last["light"][p - 1] if last else 0
+            dark = last["dark"][p - 1] if last else 0
+            out["points"].append({"point": p, "x": round(float(x), 1), "y": round(float(yy), 1),
+                                  "side": "light" if light else ("dark" if dark else None), "count": light or dark})
+    out["corners"] = [[round(float(a), 1), round(float(b), 1)] for a, b in corners]
+    return out
+
+
+def camera_spec(settings: Settings) -> str | None:
+    """vision.camera.open_source's spec for the configured camera, or None when there is none."""
+    cam = settings.camera
+    if cam == "none":
+        return None
+    if cam in ("auto", "picamera2") and importlib.util.find_spec("picamera2") is not None:
+        return "picamera"
+    if cam.startswith("/dev/video") and cam[len("/dev/video"):].isdigit():
+        return cam[len("/dev/video"):]
+    if cam == "auto":
+        devices = sorted(glob.glob("/dev/video*"))
+        return devices[0][len("/dev/video"):] if devices else None
+    return cam  # a folder of images or a video file, for trials
+
+
+class CameraLoop:
+    """Frames -> vision pipeline -> board events, in a thread; also the calibration page's camera."""
+
+    def __init__(self, spec: str, submit: Callable[[dict[str, Any]], Any], data_dir: Path) -> None:
+        self.spec = spec
+        self.submit = submit
+        self.path = data_dir / CALIBRATION
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._size = (0, 0)
+        self._last: dict[str, Any] | None = None
+        self._stop = threading.Event()
+        self.pipeline: Any = None
+        self.corners: Any = self._load_corners()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def _load_corners(self) -> Any:
+        import numpy as np
+
+        try:
+            return np.array(json.loads(self.path.read_text())["corners"], np.float32)
+        except (OSError, ValueError, KeyError):
+            return None  # not calibrated yet: vision looks for the ArUco markers
+
+    def start(self) -> CameraLoop:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        from vision.camera import CameraError, open_source
+        from vision.pipeline import Pipeline
+
+        while not self._stop.is_set():
+            try:
+                source = open_source(self.spec)
+                self.pipeline = Pipeline(corners=self.corners)
+                previous = None
+                shown = 0.0
+                for frame, t in source.frames():
+                    if self._stop.is_set():
+                        return
+                    if time.monotonic() - shown > 0.5:  # the calibration page needs a picture, not video
+                        self._show(frame)
+                        shown = time.monotonic()
+                    event = self.pipeline.process(frame, t)
+                    if event is None:
+                        continue
+                    key = (event["stable"], event["light"], event["dark"], event["bar"])
+                    if key != previous:
+                        previous = key
+                        if event["stable"]:
+                            with self._lock:
+                                self._last = event
+                        self.submit(event)
+            except CameraError as exc:
+                log.warning("camera: %s; trying again in 5 s", exc)
+            except Exception:  # a vision bug must not stop the referee; log it and reopen the camera
+                log.exception("camera loop failed; reopening in 5 s")
+            self._stop.wait(5)
+
+    def _show(self, frame: Any) -> None:
+        import cv2
+
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if ok:
+            with self._lock:
+                self._jpeg = buf.tobytes()
+                self._size = (int(frame.shape[1]), int(frame.shape[0]))
+
+    # ---- CalibrationSource ----------------------------------------------------------------------------------
+    def frame_jpeg(self) -> bytes | None:
+        with self._lock:
+            return self._jpeg
+
+    def overlay(self) -> dict[str, Any]:
+        pipeline = self.pipeline
+        corners = self.corners if self.corners is not None else (
+            pipeline.registrar.last if pipeline is not None else None)
+        with self._lock:
+            last, size = self._last, self._size
+        found = "clicked corners" if self.corners is not None else "ArUco markers"
+        return overlay(pipeline, corners, last, size,
+                       {"found": [], "missing": [], "note": f"board found by {found}" if corners is not None
+                        else "board not found: click its four corners"})
+
+    def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
+        import numpy as np
+
+        from vision.geometry import validate_corners
+        from vision.pipeline import Pipeline
+
+        try:
+            arr = validate_corners(np.array(corners, np.float32))
+        except ValueError as exc:
+            raise ValueError(f"these corners do not make a board: {exc}") from None
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"corners": arr.tolist()}))
+        os.replace(tmp, self.path)
+        self.corners = arr
+        self.pipeline = Pipeline(corners=arr)
+        return self.overlay()
+
+
+class Appliance:
+    def __init__(self, settings: Settings, service: Any) -> None:
+        self.settings = settings
+        self.service = service
+        self.dice: Any = None
+        self.camera: CameraLoop | None = None
+        self.panel: Any = None
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def submit(self, event: dict[str, Any]) -> None:
+        if event.get("event") not in ("roll", "button", "board"):
+            return  # hello, heartbeat, lost ...: the bridge's own business
+        try:
+            self.service.submit(event)
+        except ValueError as exc:
+            log.warning("event refused: %s", exc)
+
+    def start(self) -> Appliance:
+        from firmware_bridge.link import DiceLink
+
+        s = self.settings
+        port = s.serial_port if s.serial_port != "auto" else (find_dice_port(s) or UDEV_LINK)
+        self.dice = DiceLink(port, self.submit).start()  # reopens the path whenever the unit is plugged in
+        spec = camera_spec(s)
+        if spec is not None:
+            self.camera = CameraLoop(spec, self.submit, s.data_dir).start()
+        if glob.glob("/dev/gpiochip*"):
+            try:
+                from firmware_bridge.gpio import Panel
+
+                self.panel = Panel(s.gpio, self.submit)
+                self._unsubscribe = self.service.subscribe(self._lights)
+            except Exception as exc:  # no lgpio, pins busy: the touch screen still works
+                log.warning("GPIO panel not started: %s", exc)
+        return self
+
+    def _lights(self, state: dict[str, Any]) -> None:
+        self.panel.show_turn(state.get("turn"))
+        verdicts = state.get("verdicts") or []
+        if verdicts:
+            self.panel.show_verdict(verdicts[-1])
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        for part in (self.camera, self.dice, self.panel):
+            if part is not None:
+                part.close()

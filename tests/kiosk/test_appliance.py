@@ -1,0 +1,88 @@
+"""The appliance's hardware parts without the hardware: the camera loop on a folder of rendered frames,
+the dice link on the simulator's pty, calibration stored in the data folder."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from kiosk.appliance import Appliance, CameraLoop, camera_spec
+from kiosk.config import Settings
+from vision.render import Options, Scene, render
+
+
+class Collect:
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.got = threading.Condition()
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        with self.got:
+            self.events.append(event)
+            self.got.notify_all()
+
+    def wait(self, pred, timeout: float = 20) -> bool:  # type: ignore[no-untyped-def]
+        with self.got:
+            return self.got.wait_for(lambda: pred(self.events), timeout)
+
+
+def test_camera_loop_turns_frames_into_board_events_and_saves_calibration(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    image, corners = render(Scene.start(), 3, Options(size=(960, 540), field="wood", checkers="red_white",
+                                                          glare=False, dice=False, perspective=0.02, rotate=2))
+    for i in range(12):
+        cv2.imwrite(str(frames / f"{i:02}.png"), image)
+    (tmp_path / "calibration.json").write_text(json.dumps({"corners": corners.tolist()}))
+    got = Collect()
+    loop = CameraLoop(str(frames), got, tmp_path).start()
+    try:
+        assert got.wait(lambda ev: any(e["stable"] for e in ev)), got.events
+        stable = next(e for e in got.events if e["stable"])
+        assert stable["light"] == Scene.start().light and stable["dark"] == Scene.start().dark
+        assert loop.frame_jpeg() is not None
+        ov = loop.overlay()
+        assert ov["markers"]["note"] == "board found by clicked corners"
+        assert {p["point"]: p["count"] for p in ov["points"]}[6] == 5
+        new = [[10, 10], [900, 12], [905, 520], [8, 515]]
+        loop.set_corners([tuple(c) for c in new])
+        saved = json.loads((tmp_path / "calibration.json").read_text())["corners"]
+        assert [[round(a), round(b)] for a, b in saved] == [[10, 10], [900, 12], [905, 520], [8, 515]]
+    finally:
+        loop.close()
+
+
+def test_appliance_dice_link_forwards_rolls_from_the_pty(tmp_path: Path) -> None:
+    from firmware_bridge.sim import DiceSimulator
+
+    class Service:
+        def __init__(self) -> None:
+            self.got = Collect()
+
+        def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+            self.got(event)
+            return []
+
+    with DiceSimulator(tmp_path / "dice") as sim:
+        settings = Settings(data_dir=tmp_path, serial_port=str(tmp_path / "dice"), camera="none", language="en")
+        service = Service()
+        appliance = Appliance(settings, service).start()
+        try:
+            assert appliance.dice.wait_connected(10)
+            sim.roll(6, 3)
+            assert service.got.wait(lambda ev: any(e["event"] == "roll" for e in ev), 10)
+            roll = next(e for e in service.got.events if e["event"] == "roll")
+            assert roll["dice"] == [6, 3] and roll["cocked"] == [False, False]
+            assert all(e["event"] in ("roll", "button", "board") for e in service.got.events)
+        finally:
+            appliance.close()
+
+
+def test_camera_spec_from_settings(tmp_path: Path) -> None:
+    assert camera_spec(Settings(data_dir=tmp_path, camera="none", language="en")) is None
+    assert camera_spec(Settings(data_dir=tmp_path, camera="/dev/video2", language="en")) == "2"
+    assert camera_spec(Settings(data_dir=tmp_path, camera=str(tmp_path), language="en")) == str(tmp_path)
