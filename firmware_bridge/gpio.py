@@ -127,6 +127,7 @@ class Panel:
         self.debounce: dict[str, Debounce] = {}
         self.turn: str | None = None
         self.verdict_shown: str | None = None
+        self._verdict_key: tuple[Any, str] | None = None
         self._closed = False
         cfg = self.config
         try:
@@ -189,6 +190,10 @@ class Panel:
     def show_verdict(self, verdict: Mapping[str, Any]) -> None:
         """Show a referee verdict: green legal, amber in progress or re-roll, red blinking and a buzz if illegal."""
         name = str(verdict.get("verdict"))
+        key = (verdict.get("at"), name)
+        if key == self._verdict_key:
+            return  # the same verdict pushed again with a new state: no second buzz, no restarted blink
+        self._verdict_key = key
         if name in GREEN:
             self._verdict_lights(green="on", red="off")
         elif name in GREEN_BLINK:
@@ -207,6 +212,7 @@ class Panel:
         self.verdict_shown = name
 
     def clear_verdict(self) -> None:
+        self._verdict_key = None
         self._verdict_lights(green="off", red="off")
         self.verdict_shown = None
 

@@ -94,7 +94,7 @@ def test_turn_lights(factory: MockFactory, clock: FakeClock) -> None:
             panel.show_turn("white")
 
 
-def wait_toggles(pin: Any, count: int, timeout: float = 3.0) -> bool:
+def wait_toggles(pin: Any, count: int, timeout: float = 5.0) -> bool:
     done = threading.Event()
     deadline = threading.Timer(timeout, done.set)
     deadline.start()
@@ -179,3 +179,18 @@ def test_failing_consumer_does_not_break_the_button(factory: MockFactory, clock:
         clock.advance(1)
         push(factory, 22)
     assert calls == ["take", "take"]
+
+
+def test_the_same_verdict_pushed_again_does_not_buzz_again(factory: MockFactory, clock: FakeClock) -> None:
+    panel, _ = make_panel(factory, clock)
+    buzzer = factory.pin(26)
+    with panel:
+        verdict = {"at": 7, "verdict": "illegal", "reason": "closed_point"}
+        panel.show_verdict(verdict)
+        assert wait_toggles(buzzer, 5)  # two beeps done: off, on, off, on, off
+        buzzer.clear_states()
+        panel.show_verdict(dict(verdict))  # the kiosk pushes its whole state on every change
+        panel.show_verdict({"at": 7, "verdict": "illegal", "reason": "closed_point"})
+        assert len(buzzer.states) == 1
+        panel.show_verdict({"at": 9, "verdict": "illegal", "reason": "wrong_distance"})
+        assert wait_toggles(buzzer, 3)  # a new verdict buzzes
