@@ -13,6 +13,7 @@ keeps its state across the cut, as a battery-powered unit does, so unacknowledge
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import secrets
 import select
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "hardware" / "firmware"
 
@@ -227,14 +230,19 @@ class DiceSimulator:
             else:
                 self._stop.wait(0.02)
             with self._lock:
-                if ready and self._master == master and master is not None:
-                    try:
-                        data = os.read(master, 4096)
-                    except (BlockingIOError, OSError):
-                        data = b""
-                    if data:
-                        self._receive(data)
-                self.unit.poll()
+                try:
+                    if ready and self._master == master and master is not None:
+                        try:
+                            data = os.read(master, 4096)
+                        except (BlockingIOError, OSError):
+                            data = b""
+                        if data:
+                            self._receive(data)
+                    self.unit.poll()
+                except Exception:
+                    # A bug in a callback must not silently kill the simulated unit (the demo relies on it).
+                    log.exception("simulated dice unit: error in its main loop")
+                    self._stop.wait(0.1)
 
     def _receive(self, data: bytes) -> None:
         payloads, bad = self.unit.reader.feed(data)

@@ -6,6 +6,7 @@ on unplug and points at a new pty on replug, as udev does with /dev/gamao-dice.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -172,3 +173,22 @@ def test_led_command_reaches_the_unit(sim: DiceSimulator, link: tuple[DiceLink, 
     lk, _ = link
     lk.send_led("COCKED2")
     assert sim.wait_until(lambda: sim.unit.led == "COCKED2", WAIT)
+
+
+def test_simulator_survives_a_failing_callback(sim: DiceSimulator, link: tuple[DiceLink, EventCollector],
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    _, events = link
+
+    exploded = threading.Event()
+
+    def explode(payload: str) -> None:
+        exploded.set()
+        raise RuntimeError("callback bug")
+
+    sim.on_command = explode
+    sim.roll(1, 1)
+    assert events.wait_for(is_("roll"), WAIT)
+    assert exploded.wait(WAIT)
+    sim.on_command = None
+    assert sim.wait_until(lambda: sim.pending() == 0, WAIT)
+    assert "simulated dice unit: error in its main loop" in caplog.text
