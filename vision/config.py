@@ -59,6 +59,7 @@ class RegistrationConfig:
     aruco_dictionary: str = "DICT_4X4_50"
     marker_ids: tuple[int, ...] = (0, 1, 2, 3)
     bump_px: float = 6.0
+    bump_frames: int = 15
 
 
 @dataclass(frozen=True)

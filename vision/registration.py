@@ -58,6 +58,7 @@ class Registrar:
         self.clicked = corners is not None
         self.last: np.ndarray | None = None if corners is None else np.asarray(corners, np.float32)
         self.reference: np.ndarray | None = None  # small view of the frame around the field, for bumps
+        self.moved_frames = 0
 
     def update(self, frame: np.ndarray) -> Registration | None:
         found, _ = (None, []) if self.clicked else find_marker_corners(frame, self.cfg, self.detector)
@@ -73,12 +74,25 @@ class Registrar:
         return Registration(self.last, "kept")
 
     def _frame_moved(self, frame: np.ndarray) -> bool:
-        """With clicked corners a bump shows as the whole picture shifting: compare a blurred thumbnail."""
+        """With clicked corners a bump shows as the surroundings of the board shifting, for good: phase
+        correlation of a thumbnail with the field blanked out (hands and checkers move there), held for
+        `bump_frames` frames. The corners then follow the shift, so a nudged camera keeps working."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        thumb = cv2.resize(grey, (64, 36), interpolation=cv2.INTER_AREA).astype(np.float32)
+        h, w = grey.shape
+        scale = 96 / w
+        thumb = cv2.resize(grey, (96, max(8, int(h * scale))), interpolation=cv2.INTER_AREA).astype(np.float32)
+        assert self.last is not None
+        field = np.zeros(thumb.shape, np.uint8)
+        cv2.fillConvexPoly(field, np.round(self.last * scale).astype(np.int32), 1)
+        thumb[field > 0] = float(thumb[field == 0].mean()) if (field == 0).any() else 0.0
         if self.reference is None:
             self.reference = thumb
             return False
-        shift, response = cv2.phaseCorrelate(self.reference, thumb)
-        moved = response > 0.3 and float(np.hypot(*shift)) * grey.shape[1] / 64 > self.cfg.bump_px
-        return bool(moved)
+        (dx, dy), response = cv2.phaseCorrelate(self.reference, thumb)
+        shifted = response > 0.4 and float(np.hypot(dx, dy)) / scale > self.cfg.bump_px
+        self.moved_frames = self.moved_frames + 1 if shifted else 0
+        if self.moved_frames < self.cfg.bump_frames:
+            return False
+        self.last = self.last + np.array([dx, dy], np.float32) / scale
+        self.reference, self.moved_frames = None, 0
+        return True

@@ -81,11 +81,13 @@ CW = 32  # checker width on the flat board drawing; the camera warp rescales it
 def render(scene: Scene, seed: int, opts: Options | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Image (BGR uint8) and the true field corners (4x2 float32, tl tr br bl) in it."""
     o = opts or Options()
+    # separate generators: the same seed keeps the board style and the camera whatever the position,
+    # so a sequence of positions with one seed is a video of one board
     rng = np.random.default_rng(seed)
     fname = o.field or list(FIELDS)[rng.integers(len(FIELDS))]
     cname = o.checkers or list(CHECKERS)[rng.integers(len(CHECKERS))]
     flat, field_quad = _draw_board(scene, o, FIELDS[fname], CHECKERS[cname], rng)
-    image, corners = _camera(flat, field_quad, o, rng, np.random.default_rng([seed, 1]))
+    image, corners = _camera(flat, field_quad, o, np.random.default_rng([seed, 2]), np.random.default_rng([seed, 1]))
     return image, corners
 
 

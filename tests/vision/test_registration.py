@@ -100,3 +100,15 @@ def test_cli_detect_bad_inputs_are_one_line_errors(tmp_path: Path) -> None:
     assert (corners.returncode, corners.stderr) == (
         2, 'gamao detect: expected 4 corners, got 2 in "1,2;3,4": write "x1,y1;x2,y2;x3,y3;x4,y4"\n')
     assert "Traceback" not in missing.stderr + bad.stderr + corners.stderr
+
+
+def test_clicked_corners_follow_a_bumped_camera_but_not_a_passing_hand() -> None:
+    image, corners = _board()
+    reg = Registrar(load_config().registration, corners)
+    assert not reg.update(image).bumped
+    hand = render(Scene.start(), 21, Options(size=(1280, 720), rotate=0.0, perspective=0.0, hand=True))[0]
+    assert not any(reg.update(hand).bumped for _ in range(30))
+    nudged = np.roll(image, (0, 24), axis=(0, 1))
+    flags = [reg.update(nudged).bumped for _ in range(30)]
+    assert flags.count(True) == 1
+    assert np.abs(reg.last - (corners + [24, 0])).max() < 4.0
