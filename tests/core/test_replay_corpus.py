@@ -103,8 +103,15 @@ def corpus(shared_dir: Path) -> dict[str, dict[str, Any]]:
     files = sorted((shared_dir / "matches/corpus").glob("*/*"))
     out = {}
     for path in files:
-        report = replay(read_mat(decode_text(path.read_bytes())))
-        out[f"{path.parent.name}/{path.name}"] = report.as_dict(str(path)) | {"path": path, "checker_plays": report.checker_plays}
+        record = read_mat(decode_text(path.read_bytes()))
+        report = replay(record)
+        games = [
+            (g.crawford, (g.result.winner.index, g.result.points, g.result.how == "resign") if g.result else None)
+            for g in record.games
+        ]
+        out[f"{path.parent.name}/{path.name}"] = report.as_dict(str(path)) | {
+            "path": path, "checker_plays": report.checker_plays, "per_game": games,
+        }
     return out
 
 
@@ -134,6 +141,29 @@ def test_corpus_final_scores_plays_and_cube_actions_equal_gnubg(
         if (theirs["final"], plays, cube) != mine:
             differ[name] = {"gnubg": (theirs["final"], plays, cube), "ours": mine}
     assert differ == {}
+
+
+def test_corpus_crawford_games_and_every_game_result_equal_gnubg(
+    corpus: dict[str, dict[str, Any]], gnubg_import: Callable[[Path], dict[str, Any]]
+) -> None:
+    crawford_checked = results_checked = 0
+    differ = {}
+    for name, ours in corpus.items():
+        if name in KNOWN_GNUBG_MISREADS:
+            continue
+        for number, (g, (crawford, result)) in enumerate(zip(gnubg_import(ours["path"])["games"], ours["per_game"], strict=False), 1):
+            info = g["info"]
+            if "crawford" in info:
+                crawford_checked += 1
+                if info["crawford"] != crawford:
+                    differ[(name, number, "crawford")] = (info["crawford"], crawford)
+            if info.get("winner"):
+                results_checked += 1
+                theirs = ("XO".index(info["winner"]), info["points-won"], info["resigned"])
+                if theirs != result:
+                    differ[(name, number, "result")] = (theirs, result)
+    assert differ == {}
+    assert (crawford_checked, results_checked) == (1170, 5001)
 
 
 def test_our_mat_export_of_every_sample_imports_into_gnubg_identically(
