@@ -182,8 +182,8 @@ class MatchRecord:
 
     @property
     def final_score(self) -> dict[Side, int]:
-        """The score after the last game with a known result (computed results first, else stated)."""
-        score = {Side.LIGHT: 0, Side.DARK: 0}
+        """The score after the last game: the first game's score plus each result (computed, else stated)."""
+        score = dict(self.games[0].score) if self.games else {Side.LIGHT: 0, Side.DARK: 0}
         for g in self.games:
             res = g.result
             if res is not None:
