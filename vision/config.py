@@ -39,6 +39,8 @@ class DetectConfig:
     colour_radius: float = 0.3
     colour_split: float = 25.0
     bar_step: float = 0.25
+    bar_threshold: float = 0.6
+    bar_colour_match: float = 40.0
     colour_match: float = 70.0
     colour_match_softness: float = 8.0
 

@@ -252,12 +252,18 @@ class Detector:
         out = {"light": 0, "dark": 0}
         order = np.argsort(-s)
         taken: list[float] = []
+        protos = [q for q in (model.light, model.dark) if q is not None]
         for i in order:
-            if s[i] <= cfg.disc_threshold:
+            if s[i] <= cfg.bar_threshold:
                 break
             if all(abs(by[i] - t) >= 0.9 * cw for t in taken):
+                colour = self.disc_colours(lab, bx[i:i + 1], by[i:i + 1])[0]
+                # hinges and latches sit on the bar too: round enough, but no checker's colour
+                if protos and min(float(np.linalg.norm((colour - q) * CHROMA_WEIGHT)) for q in protos) \
+                        > cfg.bar_colour_match:
+                    continue
                 taken.append(float(by[i]))
-                side, _ = model.classify(self.disc_colours(lab, bx[i:i + 1], by[i:i + 1])[0])
+                side, _ = model.classify(colour)
                 out[side] += 1
         return out
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.real_photos import deeper_samples
+from tests.vision.real_photos import deeper_samples, require_shared
 from vision.reader import BoardReader
 
 
@@ -63,3 +64,29 @@ def test_cli_detect_json_contract_on_a_real_photo() -> None:
     assert all(set(c) == {"light", "dark"} for c in data["top"] + data["bottom"])
     assert set(data["bar"]) == {"light", "dark"} and data["ms"] > 0
     assert [c["light"] + c["dark"] for c in data["top"]] == truth["top"]
+
+
+LABELS = json.loads((Path(__file__).with_name("real_labels.json")).read_text())
+
+
+def _cell(c: dict) -> str:
+    return f"{c['light']}L" if c["light"] else (f"{c['dark']}D" if c["dark"] else ".")
+
+
+@pytest.mark.parametrize("name", [k for k in LABELS if k.endswith(".jpg")])
+def test_labelled_tournament_frames_with_colour(name: str) -> None:
+    """Broadcast frames (stack of 6 past the tip, black on black, dice, hinges on the bar), labelled by us."""
+    shared = require_shared()
+    label = LABELS[name]
+    image = cv2.imread(str(shared / name))
+    reading = BoardReader().read(image, np.array(label["corners"], np.float32)).as_json()
+    got = {"top": [_cell(c) for c in reading["top"]], "bottom": [_cell(c) for c in reading["bottom"]]}
+    wrong = [(row, j, got[row][j], label[row][j]) for row in ("top", "bottom") for j in range(12)
+             if got[row][j] != label[row][j]]
+    assert len(wrong) <= 1, wrong
+    assert reading["bar"] == label["bar"]
+
+
+def test_bar_on_the_deeper_photos(results: list[dict]) -> None:
+    totals = {r["photo"]: sum(r["reading"].bar.values()) for r in results}
+    assert totals == LABELS["bar_totals_deeper"]
