@@ -34,7 +34,8 @@ class GpioConfigError(ValueError):
 
 @dataclass(frozen=True)
 class GpioConfig:
-    """BCM GPIO numbers (2-27); ``None`` leaves a part out. One shared ``end_turn`` or one per side."""
+    """BCM GPIO numbers (2-27); ``None`` (``false`` in TOML) leaves a part out. One shared ``end_turn`` or one
+    per side."""
 
     end_turn: int | None = 17
     end_turn_light: int | None = None
@@ -56,7 +57,7 @@ class GpioConfig:
             if pin is None:
                 continue
             if not isinstance(pin, int) or isinstance(pin, bool) or not 2 <= pin <= 27:
-                raise GpioConfigError(f"gpio.{f.name} = {pin!r}: use a BCM GPIO number from 2 to 27, or null")
+                raise GpioConfigError(f"gpio.{f.name} = {pin!r}: use a BCM GPIO number from 2 to 27, or false to leave it out")
             if pin in used:
                 raise GpioConfigError(f"gpio.{f.name} and gpio.{used[pin]} both use GPIO{pin}; give each its own pin")
             used[pin] = f.name
@@ -72,7 +73,9 @@ class GpioConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise GpioConfigError(f"unknown gpio setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        return cls(**dict(data))
+        # TOML has no null: false, "none" or "off" leave a part out as well.
+        return cls(**{k: None if v is False or (isinstance(v, str) and v.lower() in ("none", "off", "")) else v
+                      for k, v in data.items()})
 
     def to_dict(self) -> dict[str, int | None]:
         return asdict(self)

@@ -151,11 +151,12 @@ def test_close_twice_and_pins_are_free_again(factory: MockFactory, clock: FakeCl
 
 def test_config_from_dict_and_errors() -> None:
     assert GpioConfig.from_dict({"double": 16}).double == 16
+    assert GpioConfig.from_dict({"buzzer": False, "take": "none", "drop": None}).to_dict()["buzzer"] is None
     with pytest.raises(GpioConfigError) as info:
         GpioConfig.from_dict({"dubble": 16})
     assert str(info.value).startswith("unknown gpio setting(s) dubble; known: ack_cocked, buzzer, double")
     cases = [
-        ({"take": 40}, "gpio.take = 40: use a BCM GPIO number from 2 to 27, or null"),
+        ({"take": 40}, "gpio.take = 40: use a BCM GPIO number from 2 to 27, or false to leave it out"),
         ({"take": 17}, "gpio.take and gpio.end_turn both use GPIO17; give each its own pin"),
         ({"end_turn": None, "end_turn_light": 20}, "set both gpio.end_turn_light and gpio.end_turn_dark, or neither"),
         ({"end_turn_light": 20, "end_turn_dark": 21},
