@@ -1,6 +1,6 @@
 """Schemathesis against the kiosk's OpenAPI schema: no input, authorised or not, makes a 5xx.
 
-Bounded for the default run (max 25 examples per operation, about 10 operations, a few seconds).
+Bounded for the default run (at most 60 examples per operation, about 10 operations, ~10 s).
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ app.state.pins.set(PIN)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
-@schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@schema.exclude(path="/api/pin").parametrize()
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_server_errors_with_the_pin(case) -> None:
-    # With the right PIN the bodies reach the handlers, which is where a 5xx could hide.
+    # With the right PIN the bodies reach the handlers, which is where a 5xx could hide. POST /api/pin is
+    # left to the run without a PIN: with it, every example would change the PIN under the others.
     case.call_and_validate(headers={"X-Gamao-PIN": PIN}, checks=[not_a_server_error])
 
 
