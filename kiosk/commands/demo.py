@@ -19,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="3pt: cube, Crawford, gammon, resignation (default); 2pt: shorter")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
-    parser.add_argument("--exit-when-done", action="store_true", help="stop when the match is over")
+    parser.add_argument("--exit-when-done", action="store_true",
+                        help="stop when the match is over (by default the match starts again, so the screen "
+                             "always shows a game in progress)")
     parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
 
 
@@ -60,11 +62,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"Gamão demo: open {url}  (calibration page: {url}calibrate, control PIN {DEMO_PIN})", flush=True)
     print("Dice: simulated unit on a pseudo-terminal" + (" (off)" if args.no_dice else "")
           + "; camera: synthetic renderer read by vision" + (" (off)" if args.no_vision else "") + ".", flush=True)
-    if not args.no_browser:
+    if not args.no_browser and _has_display():
         webbrowser.open(url)
     runner.start()
     try:
         while not (args.exit_when_done and runner.done.is_set()):
+            if runner.done.is_set() and not runner.stop_event.is_set():
+                print("  match over; starting it again in 10 s (Ctrl-C to stop)", flush=True)
+                if runner.stop_event.wait(10 / args.speed):
+                    break
+                runner.done.clear()
+                runner.start()
             time.sleep(0.2)
     except KeyboardInterrupt:
         pass
@@ -78,3 +86,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
     service.close()
     return 0
+
+
+def _has_display() -> bool:
+    """Only open a browser where one can show: without a desktop, webbrowser may start a text browser
+    in this very terminal."""
+    import os
+
+    return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
