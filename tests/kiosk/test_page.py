@@ -122,3 +122,20 @@ def test_calibration_page_four_corner_clicks_with_pin(tmp_path: Path) -> None:
         screenshot(page, "calibration-four-corners")
     assert camera.corners is not None and len(camera.corners) == 4
     assert abs(camera.corners[0][0] - 64) < 3 and abs(camera.corners[2][1] - 432) < 3
+
+
+@pytest.mark.parametrize(("width", "height"), [(800, 480), (1920, 1080)])
+def test_everything_fits_on_the_pi_touch_screen_and_full_hd(live, width: int, height: int) -> None:
+    url, fake = live
+    with chromium_page(width=width, height=height) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("[data-testid=dice] .die")
+        for testid in ("dice", "cube", "score", "pips", "verdict", "board", "move-list"):
+            box = page.locator(f"[data-testid={testid}]").bounding_box()
+            assert box is not None and box["width"] > 0, testid
+            assert box["x"] >= 0 and box["y"] >= 0, testid
+            assert box["x"] + box["width"] <= width + 1 and box["y"] + box["height"] <= height + 1, testid
+        # Readable from 2 m: the verdict's letters at least 1/20 of the screen height.
+        size = float(page.evaluate("parseFloat(getComputedStyle(document.getElementById('verdict-head')).fontSize)"))
+        assert size >= min(height / 20, 28)
+        screenshot(page, f"kiosk-pt-{width}x{height}")
