@@ -139,3 +139,28 @@ def test_everything_fits_on_the_pi_touch_screen_and_full_hd(live, width: int, he
         size = float(page.evaluate("parseFloat(getComputedStyle(document.getElementById('verdict-head')).fontSize)"))
         assert size >= min(height / 20, 28)
         screenshot(page, f"kiosk-pt-{width}x{height}")
+
+
+def test_touch_screen_sets_the_pin_then_doubles(live) -> None:
+    url, fake = live
+    with chromium_page(locale="en-GB") as page:
+        page.goto(url + "/?lang=en")
+        page.wait_for_selector("[data-testid=dice] .die")
+        page.click("#controls-btn")
+        assert page.get_attribute("#controls input", "placeholder") == "Set a PIN (4 to 12 digits)"
+        page.fill("#controls input", "12")
+        page.click("#controls button:has-text('OK')")
+        page.wait_for_selector("#controls .error:has-text('pin: String should match pattern')")
+        page.fill("#controls input", "4321")
+        page.click("#controls button:has-text('OK')")
+        page.wait_for_selector("#controls input[placeholder='Enter the PIN']")
+        page.fill("#controls input", "4321")
+        screenshot(page, "kiosk-en-controls")
+        page.click("#controls button:has-text('Double')")
+        page.wait_for_selector("#controls", state="hidden")
+        assert fake.events[-1] == {"event": "cube", "action": "double", "side": "light"}
+        page.click("#controls-btn")
+        page.fill("#controls input", "0000")
+        page.click("#controls button:has-text('Undo')")
+        page.wait_for_selector("#controls .error:has-text('wrong PIN')")
+    assert len(fake.events) == 1
