@@ -8,7 +8,11 @@ import time
 from types import TracebackType
 
 import uvicorn
+import uvicorn.config
 from fastapi import FastAPI
+
+# The sans-I/O websockets implementation where this uvicorn has it (the legacy one is deprecated).
+WS = "websockets-sansio" if "websockets-sansio" in getattr(uvicorn.config, "WS_PROTOCOLS", {}) else "auto"
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -23,7 +27,7 @@ class BackgroundServer:
     def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning") -> None:
         self.host = host
         self.port = port or free_port(host)
-        config = uvicorn.Config(app, host=host, port=self.port, log_level=log_level, ws="websockets-sansio",
+        config = uvicorn.Config(app, host=host, port=self.port, log_level=log_level, ws=WS,
                                 lifespan="on", timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="kiosk-uvicorn", daemon=True)

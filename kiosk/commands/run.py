@@ -50,5 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.main import create_app
 
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
-    uvicorn.run(create_app(settings, hardware=True), host=settings.host, port=settings.port, log_level="info")
+    from kiosk.server import WS
+
+    uvicorn.run(create_app(settings, hardware=True), host=settings.host, port=settings.port, log_level="info", ws=WS)
     return 0
