@@ -62,6 +62,7 @@ class RegistrationConfig:
     marker_ids: tuple[int, ...] = (0, 1, 2, 3)
     bump_px: float = 6.0
     bump_frames: int = 15
+    search_scale: float = 0.5
 
 
 @dataclass(frozen=True)

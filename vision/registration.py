@@ -29,12 +29,24 @@ def find_marker_corners(image: np.ndarray, cfg: RegistrationConfig,
                         detector: cv2.aruco.ArucoDetector | None = None) -> tuple[np.ndarray | None, list[int]]:
     """Field corners (tl, tr, br, bl) from the four markers, or None; also the ids that were seen."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = (detector or _detector(cfg)).detectMarkers(grey)
+    detector = detector or _detector(cfg)
     seen: dict[int, np.ndarray] = {}
-    if ids is not None:
-        for c, i in zip(corners, ids.ravel(), strict=True):
-            if int(i) in cfg.marker_ids:
-                seen[int(i)] = c.reshape(4, 2)
+    # search a smaller copy first (four times fewer pixels); the full image only when that misses a marker
+    for scale in ((cfg.search_scale, 1.0) if cfg.search_scale < 1.0 else (1.0,)):
+        small = grey if scale == 1.0 else cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners, ids, _ = detector.detectMarkers(small)
+        seen = {}
+        if ids is not None:
+            for c, i in zip(corners, ids.ravel(), strict=True):
+                if int(i) in cfg.marker_ids:
+                    seen[int(i)] = c.reshape(4, 2) / scale
+        if len(seen) == 4:
+            if scale != 1.0:
+                pts = np.concatenate([seen[i] for i in cfg.marker_ids]).astype(np.float32)
+                crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+                pts = cv2.cornerSubPix(grey, pts.reshape(-1, 1, 2), (3, 3), (-1, -1), crit).reshape(-1, 4, 2)
+                seen = {i: pts[k] for k, i in enumerate(cfg.marker_ids)}
+            break
     if len(seen) < 4:
         return None, sorted(seen)
     centre = np.mean([seen[i].mean(axis=0) for i in cfg.marker_ids], axis=0)

@@ -73,6 +73,7 @@ class Options:
     bar_to_checker: float = 0.6
     aspect: float = 1.0
     point_length: float = 0.39
+    fill: float = 0.88  # share of the picture the board takes (less leaves room for markers around it)
 
 
 CW = 32  # checker width on the flat board drawing; the camera warp rescales it
@@ -206,7 +207,7 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, rng: np.random.Gener
             hand_rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     W, H = o.size
     fh, fw = flat.shape[:2]
-    scale = min(0.88 * W / fw, 0.88 * H / fh)
+    scale = min(o.fill * W / fw, o.fill * H / fh)
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     centre = np.array([W / 2 + rng.uniform(-0.04, 0.04) * W, H / 2 + rng.uniform(-0.03, 0.03) * H])
     ang = np.deg2rad(rng.uniform(-o.rotate, o.rotate))

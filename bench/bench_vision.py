@@ -1,0 +1,111 @@
+"""Vision speed on one core: ms per 1280x720 frame for registration + counting, and for the whole pipeline
+(registration, warp, stillness, counting). Optionally a larger synthetic accuracy run.
+
+    .venv/bin/python bench/bench_vision.py [--frames 200] [--accuracy 5000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import cv2
+import numpy as np
+
+from vision.geometry import columns_to_points
+from vision.pipeline import Pipeline, board_event
+from vision.reader import BoardReader
+from vision.registration import _detector, find_marker_corners
+from vision.render import Options, render
+from vision.synthetic import random_options, random_scene
+
+# CPU time of this thread: the machine is shared, and wall-clock time there measures the neighbours too.
+clock = time.thread_time
+
+
+def _ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = clock()
+        fn()
+        times.append((clock() - t0) * 1000)
+    return statistics.median(times)
+
+
+def speed(frames: int) -> None:
+    reader = BoardReader()
+    frames_hd = [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720))) for s in range(10)]
+    per = max(1, frames // len(frames_hd))
+    reg_count = statistics.median(_ms(lambda f=f, c=c: reader.read(f, c), per) for f, c in frames_hd)
+    warp = statistics.median(_ms(lambda f=f, c=c: reader.canonical(f, c), per) for f, c in frames_hd)
+    still_ms, moving_ms = [], []
+    for f, c in frames_hd:
+        pipe = Pipeline(corners=c, learn_start=False)
+        for i in range(max(per, 20)):
+            t0 = clock()
+            ev = pipe.process(f, i / 30)
+            (still_ms if ev["stable"] else moving_ms).append((clock() - t0) * 1000)
+    flat = [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720), rotate=0.0, perspective=0.01, fill=0.75))
+            for s in range(3)]
+    marked = [(_with_markers(f, c), c) for f, c in flat]
+    detector = _detector(reader.cfg.registration)
+    aruco = statistics.median(_ms(lambda f=f: find_marker_corners(f, reader.cfg.registration, detector), per)
+                              for f, _ in marked)
+    marker_ms = []
+    for f, _ in marked:
+        pipe = Pipeline(learn_start=False)
+        for i in range(20):
+            t0 = clock()
+            ev = pipe.process(f, i / 30)
+            if ev is not None and ev["stable"]:
+                marker_ms.append((clock() - t0) * 1000)
+    print(f"1280x720, one core (thread CPU time): registration (warp) + counting {reg_count:.2f} ms/frame "
+          f"(warp alone {warp:.2f} ms); ArUco marker search {aruco:.2f} ms/frame")
+    print(f"whole pipeline (registration, warp, stillness, counting): {statistics.median(still_ms):.2f} ms per "
+          f"still frame, {statistics.median(moving_ms):.2f} ms per frame while moving (not counted); "
+          f"with ArUco markers found every frame {statistics.median(marker_ms):.2f} ms per still frame")
+
+
+def _with_markers(image: np.ndarray, corners: np.ndarray, size: int = 50) -> np.ndarray:
+    """Markers 0-3 on the frame at the field corners; 50 px is about a 50 mm marker with the board filling
+    a 1280x720 view."""
+    out = image.copy()
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    for i, (x, y) in enumerate(np.round(corners).astype(int)):
+        m = cv2.copyMakeBorder(cv2.aruco.generateImageMarker(dictionary, i, size), 6, 6, 6, 6, cv2.BORDER_CONSTANT,
+                               value=255)
+        q = m.shape[0]
+        x0 = x - q + 6 if i in (0, 3) else x - 6
+        y0 = y - q + 6 if i in (0, 1) else y - 6
+        out[y0:y0 + q, x0:x0 + q] = cv2.cvtColor(m, cv2.COLOR_GRAY2BGR)
+    return out
+
+
+def accuracy(n: int) -> None:
+    reader = BoardReader()
+    top, bottom = columns_to_points("br")
+    right = total = 0
+    for s in range(n):
+        rng = np.random.default_rng(100_000 + s)
+        scene = random_scene(rng)
+        image, corners = render(scene, 100_000 + s, random_options(rng, (640, 360)))
+        ev = board_event(reader.read(image, corners), "br")
+        right += sum((ev["light"][p], ev["dark"][p]) == (scene.light[p], scene.dark[p]) for p in range(24))
+        total += 24
+    print(f"synthetic accuracy: {right}/{total} points exact ({100 * right / total:.3f}%) on {n} renders")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--frames", type=int, default=200)
+    parser.add_argument("--accuracy", type=int, default=0, help="renders for a larger synthetic accuracy run")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    speed(args.frames)
+    if args.accuracy:
+        accuracy(args.accuracy)
+
+
+if __name__ == "__main__":
+    main()
