@@ -223,6 +223,9 @@ def _read_game(game: GameRecord, nodes: list[Node], line: int) -> None:
                     dice, text = _move_text(body, side, line)
                 except MatchFileError as exc:
                     raise MatchFileError(f"node {number}: {exc.reason}", line) from None
+                last = game.actions[-1] if game.actions else None
+                if last is not None and last.note == "dice set" and last.side == side and last.dice == dice:
+                    game.actions.pop()  # gnubg's PL/DI node set the dice this move was then played with
                 game.actions.append(Action(MOVE, side, dice, text, line=line, note=f"node {number}"))
         if "DI" in node and "W" not in node and "B" not in node:
             side = Side.LIGHT if node.get("PL", ["W"])[0] == "W" else Side.DARK

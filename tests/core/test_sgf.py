@@ -51,6 +51,15 @@ def test_letters_are_counted_from_each_players_side() -> None:
     assert texts == ["13/9 24/23", "6/5 8/5", "25/23"]
 
 
+def test_dice_set_node_then_the_move_is_one_roll() -> None:
+    rec = read_sgf("(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[a]PB[b];PL[B]DI[41];B[41lpab];PL[W]DI[65])")
+    acts = rec.games[0].actions
+    assert [(a.side, a.dice, a.text, a.note) for a in acts] == [
+        (D, (4, 1), "13/9 24/23", "node 2"), (L, (6, 5), None, "dice set"),
+    ]
+    assert replay(rec).problems == []
+
+
 def test_reads_gnubg_analysed_file_ignoring_analysis(shared_dir: Path) -> None:
     rec = read_sgf((shared_dir / "matches/samples/gnubg/charlot1-charlot2_7p_2025-11-08-2305_analysed.sgf").read_text())
     report = replay(rec)
