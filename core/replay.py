@@ -261,9 +261,7 @@ class _GameReplay:
                 if self.started and side != self.pos.turn:
                     raise CubeError(f"{side.value} doubles but it is {self.pos.turn.value}'s turn to roll (R12)")
                 if not self.started:
-                    self.started = True
-                    self.pos = self.pos.with_turn(side)
-                    action.position = self.pos
+                    raise CubeError(f"{side.value} doubles before the opening roll; the cube comes into play after it (R03, R12)")
                 reason = self.match.why_not_double(side, cube, self.rolls)
                 if reason:
                     raise CubeError(f"{side.value} cannot double: {reason}")

@@ -150,6 +150,12 @@ def test_r12_double_after_rolling_is_out_of_turn() -> None:
     assert _kinds(text) == [(6, "cube_out_of_turn")]
 
 
+def test_r12_no_double_before_the_opening_roll() -> None:
+    report = replay(read_mat(HEAD + "  1)  Doubles => 2                Takes\n  2) 31: 8/5 6/5\n"))
+    assert [(p.line, p.kind) for p in report.problems] == [(5, "cube_out_of_turn")]
+    assert report.problems[0].message == "light doubles before the opening roll; the cube comes into play after it (R03, R12)"
+
+
 def test_r12_wrong_cube_value_is_reported() -> None:
     text = HEAD + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Takes\n"
     assert _kinds(text) == [(5, "cube_value")]
