@@ -160,6 +160,10 @@ class _Reader:
         h = {k.lower(): v for k, v in self.headers.items()}
         money = length == 0
         variation = h.get("variation", "Backgammon").lower()
+        if variation.startswith("hyper"):
+            raise MatchFileError(
+                f"{h['variation']!r} matches cannot be replayed: only backgammon and nackgammon are supported", None
+            )
         # gnubg's own .mat export does not say which money rules were in force: unless a header says, allow
         # beavers and raccoons and accept a result counted with or without Jacoby.
         jacoby = {"on": True, "off": False}.get(h.get("jacoby", "").lower()) if money else False

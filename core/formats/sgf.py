@@ -163,6 +163,8 @@ def read_sgf(text: str) -> MatchRecord:
         except ValueError:
             raise MatchFileError(f"cannot read MI{root.get('MI')}: expected numbers", tree_line) from None
         rules_words = [w.lower() for w in root.get("RU", [""])[0].split(":") if w]
+        if any(w.startswith("hypergammon") for w in rules_words):
+            raise MatchFileError("Hypergammon matches cannot be replayed: only backgammon and nackgammon", tree_line)
         if record is None:
             rules = MatchRules(
                 crawford="crawford" in rules_words,

@@ -183,3 +183,16 @@ def test_writer_round_trips_through_our_reader(shared_dir: Path) -> None:
         ), path.name
         for g1, g2 in zip(rec.games, again.games, strict=True):
             assert [a.position for a in g1.actions if a.kind == MOVE] == [a.position for a in g2.actions if a.kind == MOVE]
+
+
+def test_hypergammon_is_refused_clearly() -> None:
+    with pytest.raises(MatchFileError, match="^'HyperGammon \\(3\\)' matches cannot be replayed"):
+        read_mat(_match("  1) 31: 8/5 6/5\n", header='; [Variation "HyperGammon (3)"]\n\n'))
+
+
+def test_nackgammon_variation_starts_from_the_nackgammon_layout(shared_dir: Path) -> None:
+    rec = read_mat((shared_dir / "matches/samples/derived/synthetic_nackgammon_3p.mat").read_text())
+    report = replay(rec)
+    assert rec.rules.variation == "nackgammon" and report.problems == []
+    first = rec.games[0].actions[0].position
+    assert first is not None and first.own(first.turn)[23] == 2 and first.own(first.turn)[6] == 4
