@@ -18,6 +18,7 @@ from typing import Any
 
 from core.errors import IllegalPlayError
 from core.formats.mat import read_mat
+from core.inference import Observation, TurnModel
 from core.notation import Move, Play
 from core.position import Position, Side
 from core.record import DOUBLE, DROP, MOVE, RESIGN, TAKE, MatchRecord
@@ -70,17 +71,23 @@ def illegal_play(pos: Position, dice: tuple[int, int]) -> Position | None:
     return None
 
 
-def half_played(pos: Position, dice: tuple[int, int], play: Play) -> Position | None:
-    """The play's first checker move alone, when that is clearly unfinished: two different checkers,
-    none entering from the bar, both dice 3 or more (a one-point move left undone looks like a checker
-    nudged, which the referee rightly calls uncertain), and the half is not itself a legal play."""
-    moves = play.moves
-    if min(dice) < 3 or len(moves) != 2 or any(m.frm == 25 for m in moves) or moves[1].frm == moves[0].to:
-        return None
-    half = pos.apply_unchecked(Play(moves[:1]))
-    if any(lp.result == half for lp in pos.legal_plays(dice)):
-        return None
-    return half
+def unfinished_board(pos: Position, dice: tuple[int, int], play: Play) -> Position | None:
+    """A board on which the player plainly left a die unplayed: the play's first checker move alone, or
+    nothing moved. Chosen only when the referee's own inference, at the moment of the commit, sees an
+    unfinished play there rather than a full play with one checker miscounted (then it would rightly say
+    'uncertain' instead)."""
+    candidates = []
+    if len(play.moves) == 2 and play.moves[0].frm != 25:
+        half = pos.apply_unchecked(Play(play.moves[:1]))
+        if not any(lp.result == half for lp in pos.legal_plays(dice)):
+            candidates.append(half)
+    candidates.append(pos)
+    model = TurnModel(pos, dice)
+    for board_pos in candidates:
+        seen = model.explain(Observation.from_event(board(board_pos)), committing=True)
+        if seen.kind in ("in_progress", "nothing"):
+            return board_pos
+    return None
 
 
 def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
@@ -129,11 +136,12 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
                         yield Step("board", board(before), wait=0.5, say="checker put back")
                 partial = None
                 if faults and game.number == 1 and turn >= UNPLAYED_AT and non_double and not unplayed_done:
-                    partial = half_played(before, dice, action.play)
+                    partial = unfinished_board(before, dice, action.play)
                 if partial is not None:
                     unplayed_done = True
                     yield Step("hand", board(before), wait=0.3)
-                    yield Step("board", board(partial), wait=0.6, say="fault: only one die played ...")
+                    yield Step("board", board(partial), wait=0.6,
+                               say="fault: only one die played ..." if partial != before else "fault: nothing played ...")
                     yield Step("event", {"event": "button", "name": "end_turn"}, wait=1.6,
                                say="... and end turn pressed")
                 yield Step("hand", board(before), wait=0.3)

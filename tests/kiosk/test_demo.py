@@ -21,7 +21,7 @@ from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 SHOTS = {  # the step's caption -> (screenshot, what the banner must say)
     "fault: the second die lands cocked": ("demo-cocked", "pending", "reroll"),
     "fault: a checker moved the wrong distance": ("demo-illegal", "illegal", "illegal"),
-    "... and end turn pressed": ("demo-unplayed", "illegal", "unplayed_die"),
+    "... and end turn pressed": ("demo-unplayed", "illegal", "unplayed_die"),  # after a half or no play
 }
 
 
