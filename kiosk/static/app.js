@@ -77,7 +77,10 @@ function renderVerdict() {
   const verdicts = state?.verdicts || [];
   const last = verdicts[verdicts.length - 1];
   let sev = "pending", head, detail = "";
-  if (last) {
+  const resign = state?.resignation;
+  if (resign) {
+    head = t().resigns(name(resign.side), resign.value);  // waiting for the opponent's answer
+  } else if (last) {
     sev = severity(last);
     ({ head, detail } = describe(lang in TEXT ? lang : "pt", last, name));
   } else {
@@ -86,7 +89,7 @@ function renderVerdict() {
   const banner = $("banner");
   banner.className = `banner ${sev}`;
   banner.dataset.severity = sev;
-  banner.dataset.verdict = last?.verdict || "";
+  banner.dataset.verdict = resign ? "resignation" : last?.verdict || "";
   $("verdict-head").textContent = head;
   $("verdict-detail").textContent = detail;
 }

@@ -10,7 +10,8 @@ export const TEXT = {
     money: "Jogo a dinheiro", game: (n) => `Jogo ${n}`, crawford: "Crawford", postCrawford: "Pós-Crawford",
     dice: "Dados", cube: "Cubo", centred: "centrado", owns: (p) => `de ${p}`, offered: (p, v) => `${p} dobra para ${v}`,
     noCube: "sem cubo (Crawford)", pips: "Pips", moves: "Jogadas", export: "Exportar",
-    toPlay: (p) => `Joga: ${p}`, cocked: "Dado inclinado: lance de novo", noRoll: "—",
+    toPlay: (p) => `Joga: ${p}`,
+    resigns: (p, v) => `${p} desiste (${["", "simples", "gammon", "backgammon"][v] || v}): aceita?`, cocked: "Dado inclinado: lance de novo", noRoll: "—",
     connecting: "A ligar…", offline: "Sem ligação ao árbitro; a tentar de novo…",
     tournament: "Modo torneio", calibrate: "Calibrar câmara", controls: "Controlo",
     phase: {
@@ -45,7 +46,8 @@ export const TEXT = {
     money: "Money game", game: (n) => `Game ${n}`, crawford: "Crawford", postCrawford: "Post-Crawford",
     dice: "Dice", cube: "Cube", centred: "centred", owns: (p) => `${p}'s`, offered: (p, v) => `${p} doubles to ${v}`,
     noCube: "no cube (Crawford)", pips: "Pips", moves: "Moves", export: "Export",
-    toPlay: (p) => `${p} to play`, cocked: "Cocked die: roll again", noRoll: "—",
+    toPlay: (p) => `${p} to play`,
+    resigns: (p, v) => `${p} resigns (${["", "single", "gammon", "backgammon"][v] || v}): accept?`, cocked: "Cocked die: roll again", noRoll: "—",
     connecting: "Connecting…", offline: "No connection to the referee; retrying…",
     tournament: "Tournament mode", calibrate: "Calibrate camera", controls: "Control",
     phase: {

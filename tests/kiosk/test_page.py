@@ -164,3 +164,18 @@ def test_touch_screen_sets_the_pin_then_doubles(live) -> None:
         page.click("#controls button:has-text('Undo')")
         page.wait_for_selector("#controls .error:has-text('wrong PIN')")
     assert len(fake.events) == 1
+
+
+def test_resignation_offer_is_shown_until_answered(live) -> None:
+    url, fake = live
+    with chromium_page() as page:
+        page.goto(url + "/?lang=en")
+        page.wait_for_selector("[data-testid=dice] .die")
+        fake.update(resignation={"side": "dark", "value": 2})
+        page.wait_for_selector("[data-testid=verdict][data-verdict=resignation]", timeout=5000)
+        assert page.inner_text("#verdict-head") == "Bruno resigns (gammon): accept?"
+        fake.update(resignation=None, verdicts=[{"at": 9, "verdict": "game_over", "winner": "light", "points": 4,
+                                                 "how": "resign"}])
+        page.wait_for_selector("[data-testid=verdict][data-verdict=game_over]", timeout=5000)
+        assert page.inner_text("#verdict-head") == "Ana wins 4 points (resigned)"
+        assert page.get_attribute("[data-testid=verdict]", "data-severity") == "legal"
