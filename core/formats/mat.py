@@ -354,7 +354,8 @@ def write_mat(record: MatchRecord) -> str:
                 # on a line of its own it would be read as the left player's cell after a left drop.
                 rows[-1][1], wins = " " + wins, ""
         for i, (lcell, rcell) in enumerate(rows, start=1):
-            out.append(f"{i:3d}) {lcell or '':<27} {rcell or ''}".rstrip())
+            # Unstripped, as gnubg writes it: its reader splits a short line differently from a padded one.
+            out.append(f"{i:3d}) {lcell or '':<27} {rcell or ''}")
         if wins:
             pad = 6 if res is not None and res.winner == Side.LIGHT else 34
             out.append(" " * pad + wins)
