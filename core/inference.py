@@ -36,8 +36,6 @@ OFF_IDX = {Side.LIGHT: 50, Side.DARK: 51}
 ACCEPT = 1.5
 #: ...and when the next best candidate is worse by at least this much; otherwise: uncertain.
 MARGIN = 0.75
-#: Cap on one entry's cost from a probability table (a point the camera swears by still may be wrong).
-DIST_CAP = 6.0
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
 COMMIT_PREFIX_PENALTY = 1.5
 
@@ -194,16 +192,22 @@ class _Costs:
         self.memo: dict[tuple[int, int], float] = {}
 
     def __call__(self, i: int, value: int) -> float:
+        if i >= 50 and self.dists:
+            # A camera (a board with probability tables) derives the borne-off counts as 15 - board - bar:
+            # no evidence beyond the points. Boards without tables were counted, tray included.
+            return 0.0
         key = (i, value)
         c = self.memo.get(key)
         if c is None:
+            c = float(abs(self.obs[i] - value))
             dist = self.dists.get(i)
             if dist:
+                # The table can only make a count cheaper than the plain count model: a camera sure of a
+                # wrong count is still one count off, and a point it cannot see costs nothing.
                 pmax = max(dist.values()) or 1.0
                 p = dist.get(value, 0.0)
-                c = DIST_CAP if p <= 0 else min(DIST_CAP, -math.log(p / pmax))
-            else:
-                c = float(abs(self.obs[i] - value))
+                if p > 0:
+                    c = min(c, -math.log(p / pmax))
             self.memo[key] = c
         return c
 
@@ -311,13 +315,36 @@ class TurnModel:
             scored.append((c, n, cand))
         scored.sort(key=lambda t: (t[0], t[1]))
         best_cost, _, best = scored[0]
-        residual = {i: obs.vec[i] - best.vec[i] for i in range(VEC_LEN) if obs.vec[i] != best.vec[i] and i not in obs.dists}
+        residual = residual_of(obs, best.vec)
         if best_cost > ACCEPT:
             return Inference("unexplained", best, best_cost, residual=residual)
         rivals = [c for cc, _, c in scored[1:] if cc - best_cost < MARGIN]
         if rivals:
             return Inference("uncertain", best, best_cost, [best, *rivals], residual)
         return Inference(_kind(best), best, best_cost, residual=residual)
+
+
+def observation_cost(obs: Observation, vec: Vec) -> float:
+    """How badly ``vec`` explains the board (0 = exactly)."""
+    cost = _Costs(obs)
+    return sum(cost(i, vec[i]) for i in range(VEC_LEN))
+
+
+def residual_of(obs: Observation, vec: Vec) -> dict[int, int]:
+    """Where the camera's counts (points and bar) disagree with ``vec``: observed - expected.
+
+    Points the camera itself is unsure about (no count above even odds) are left out: a hand or a dice
+    cup over a point says nothing about the checkers under it.
+    """
+    out = {}
+    for i in range(50):
+        d = obs.vec[i] - vec[i]
+        if d:
+            dist = obs.dists.get(i)
+            if dist and max(dist.values()) < 0.5:
+                continue
+            out[i] = d
+    return out
 
 
 def _kind(c: Candidate) -> str:

@@ -22,11 +22,15 @@ from typing import Any
 from core.events import RULE_DEFAULTS, parse_event
 from core.inference import (
     ACCEPT,
+    OFF_IDX,
     Inference,
     Observation,
     TurnModel,
     Vec,
+    observation_cost,
+    own_of_vec,
     position_of_vec,
+    residual_of,
     vec_name,
     vec_of_position,
 )
@@ -131,18 +135,50 @@ class Referee(RefereeBase):
         self._v(out, at, "roll", side=self.turn.value, dice=list(dice))
         self._begin_turn(at, self.turn, dice, out)
 
+    def _set_up_again(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
+        """The board was set up for a new game while the last play of this one was unclear.
+
+        The players only reset the board when the game is over, so the play must have borne off the last
+        checker: the game-ending play that best fits the last board seen is committed.
+        """
+        model = self.model
+        assert model is not None
+        start = vec_of_position(Position.start())
+        if self.last_turn_obs is None or observation_cost(obs, start) > ACCEPT or model.explain(obs).kind != "unexplained":
+            return False
+        enders = [c for c in model.candidates if c.legal is not None and c.legal.result.is_game_over()]
+        if not enders:
+            return False
+        best = min(enders, key=lambda c: observation_cost(self.last_turn_obs, c.vec))  # type: ignore[arg-type]
+        self.last_turn_obs = Observation(best.vec)
+        self.last_fault = None
+        held, self.held = self.held, None
+        self._commit(at, {"event": "board"}, out)
+        if held is not None and held[1]["event"] in ("roll", "cube", "resign"):
+            getattr(self, "_on_" + held[1]["event"])(held[0], held[1], out)
+        return True
+
     def premature(self, dice: tuple[int, int]) -> bool:
         """With rules.premature_roll == "reject", a roll while the play is visibly unfinished is refused."""
-        if self.rules.get("premature_roll") != "reject" or self.model is None:
+        if self.rules.get("premature_roll") != "reject" or self.model is None or self.model.max_dice == 0:
             return False
-        return self.last_kind in ("nothing", "in_progress") and self.model.max_dice > 0
+        if self.last_fault is not None:
+            return False
+        if self.last_turn_obs is None:
+            return True
+        # Judged as at commit time: a finished play under a little camera noise is not unfinished.
+        return self.model.explain(self.last_turn_obs, committing=True).kind in ("nothing", "in_progress")
 
     def _on_board(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         if not ev["stable"]:
             return  # hands and motion: never ruled on
         obs = Observation.from_event(ev)
         self.last_obs = obs
+        if self.pending is not None and self.phase in ("moving", "awaiting_roll", "cube_offered"):
+            self._try_resolve(at, obs, out)
         if self.phase == "moving" and self.model is not None:
+            if self._set_up_again(at, obs, out):
+                return
             self.last_turn_obs = obs
             self._rule_moving(at, obs, out)
             if self.held is not None:
@@ -200,14 +236,24 @@ class Referee(RefereeBase):
         self.rolls[side] += 1
         self.model = TurnModel(self.pos, dice)
         self.phase = "moving"
+        if self.pending is not None:
+            self._pending_models(side, dice)
         self._reset_turn_view()
-        if len(self.model.legal) == 0:
-            # R25: no legal play; the turn passes at once, nothing to commit.
-            self._v(out, at, "play", side=side.value, dice=list(dice), play="", legal=True,
-                    position_id=self.pos.position_id(side.other), match_id=self._match_id(side.other, passed=True))
-            self._record({"kind": "move", "side": side.value, "dice": list(dice), "play": ""})
-            self.moves.append(self._move_row(side, dice, ""))
-            self._pass_turn(self.pos.with_turn(side.other))
+        if self.pending is not None and any(m is not None and len(m.legal) == 0 for m in self.pending.models):
+            # Rare (a double came between): the roll cannot wait for the boards, take the likeliest play.
+            self._try_resolve(at, self.last_obs or Observation(vec_of_position(self.pos)), out, force=True)
+        self._dance(at, out)
+
+    def _dance(self, at: int, out: list[Verdict]) -> None:
+        """R25: no legal play; the turn passes at once, nothing to commit."""
+        if self.model is None or self.dice is None or len(self.model.legal) != 0:
+            return
+        side, dice = self.turn, self.dice
+        self._v(out, at, "play", side=side.value, dice=list(dice), play="", legal=True,
+                position_id=self.pos.position_id(side.other), match_id=self._match_id(side.other, passed=True))
+        self._record({"kind": "move", "side": side.value, "dice": list(dice), "play": ""})
+        self.moves.append(self._move_row(side, dice, ""))
+        self._pass_turn(self.pos.with_turn(side.other))
 
     def _reset_turn_view(self) -> None:
         self.last_kind = "nothing"
@@ -271,7 +317,7 @@ class Referee(RefereeBase):
             return
         now: dict[tuple[int, int], int] = {}
         for i, d in inf.residual.items():
-            if d == -1 and inf.best.vec[i] >= 5:
+            if d == -1 and inf.best.vec[i] >= 6:
                 continue  # a checker hidden under a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             now[key] = self.suspects.get(key, 0) + 1
@@ -280,18 +326,28 @@ class Referee(RefereeBase):
             if n == SUSPECT_BOARDS:
                 side, where = vec_name(i)
                 code = "checker_added" if sign > 0 else "checker_missing"
-                params = {"side": side.value, "point": where}
+                params: dict[str, Any] = {"side": side.value, "point": where}
+                off = OFF_IDX[side]
+                if (code == "checker_missing" and self.phase == "moving" and side is self.turn
+                        and obs.vec[off] > inf.best.vec[off] and isinstance(where, int)
+                        and not self._all_home(inf.best.vec, side)):
+                    # Gone from the board into the tray while checkers are still outside: borne off too early.
+                    code = "bear_off_too_early"
+                    params = {"side": side.value, "point": self.pos.own_point(side, where),
+                              "dice": list(self.dice or ())}
                 self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params),
-                        point=where)
+                        point=params["point"])
+
+    def _all_home(self, vec: Vec, side: Side) -> bool:
+        own = own_of_vec(vec, side, type(self.pos))
+        return not any(own[7:26])
 
     def _rule_waiting(self, at: int, obs: Observation, out: list[Verdict]) -> None:
         """Between turns the board must stay as it is."""
         pos_vec = vec_of_position(self.pos)
-        diff = sum(abs(a - b) for i, (a, b) in enumerate(zip(obs.vec, pos_vec, strict=True)) if i not in obs.dists)
+        diff = observation_cost(obs, pos_vec)
         if diff <= ACCEPT:
-            fake = Inference("nothing", _Fixed(pos_vec), float(diff),
-                             residual={i: obs.vec[i] - pos_vec[i] for i in range(len(pos_vec))
-                                       if obs.vec[i] != pos_vec[i] and i not in obs.dists})
+            fake = Inference("nothing", _Fixed(pos_vec), float(diff), residual=residual_of(obs, pos_vec))
             self._track_counts(at, obs, fake, out)
             self.last_key = None
             return

@@ -177,6 +177,11 @@ def classify(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), nearest: V
     gone_me, came_me = _expand(d_me)
     gone_opp, came_opp = _expand(d_opp)
     # The opponent's checkers change on the mover's turn only by being hit (to the bar).
+    if gone_opp and came_opp and all(p == OFF for p in came_opp) and len(gone_opp) == len(came_opp):
+        # An opposing checker gone from the board (a camera derives "off" from what it no longer sees).
+        p = gone_opp[0]
+        where: str | int = "bar" if p == BAR else cls.routes[other][24 - p]
+        return Fault(ILLEGAL, "checker_missing", {**params, "side": other.value, "point": where})
     opp_moved = [p for p in came_opp if p != BAR]
     if opp_moved or (gone_opp and not gone_me):
         if not gone_me:

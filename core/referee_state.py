@@ -18,11 +18,12 @@ from core.messages import message
 from core.position import Position, Side
 from core.record import MatchRules
 from core.referee_faults import Fault
+from core.referee_pending import Hypothesis, PendingMixin
 
 Verdict = dict[str, Any]
 
 
-class RefereeBase:
+class RefereeBase(PendingMixin):
     """State and state changes; ``core.referee.Referee`` adds the event handlers."""
 
     def __init__(self) -> None:
@@ -70,6 +71,7 @@ class RefereeBase:
         self.moves: list[dict[str, Any]] = []
         self.awaiting_ack = 0
         self.held: tuple[int, dict[str, Any]] | None = None
+        self.pending = None
         self.resignation: tuple[Side, int] | None = None
         self.suspects: dict[tuple[int, int], int] = {}
         self.last_obs: Observation | None = None
@@ -113,6 +115,17 @@ class RefereeBase:
     # ----- commit (R23) -----------------------------------------------------------------------------------
     def _commit(self, at: int, trigger: dict[str, Any], out: list[Verdict]) -> bool:
         """Commit the mover's play; True when the triggering event may go ahead."""
+        if self.pending is not None:
+            # The play before this one is still open: this commit needs it decided first.
+            obs = self.last_turn_obs or self.last_obs
+            decided = obs is not None and self._try_resolve(at, obs, out)
+            if self.phase != "moving":
+                return True  # decided, and the roll it left had no legal play: the turn has passed
+            if not decided:
+                self.held = (at, dict(trigger))
+                self._v(out, at, "uncertain", side=self.turn.value, dice=list(self.dice or ()), committing=True,
+                        candidates=[h.text for h in self.pending.hyps] if self.pending else [])
+                return False
         model = self.model
         assert model is not None and self.dice is not None
         mover = self.turn
@@ -130,6 +143,22 @@ class RefereeBase:
                 fault = Fault("unplayed_die", "unplayed_die",
                               {"dice": list(self.dice), "side": mover.value, "unplayed": list(self.dice),
                                "example": model.legal[0].play.text()})
+        if fault is None and inf is not None and inf.kind == "uncertain" and inf.best is not None:
+            hyps = self._hypotheses(inf, strict)
+            if hyps is not None and trigger.get("event") == "roll":
+                # Whether the opponent's roll can be played at all must not hang on the open play.
+                dice = (trigger["dice"][0], trigger["dice"][1])
+                if any(len(h.new_pos.legal_plays(dice)) == 0 for h in hyps):
+                    hyps = None
+            if hyps is not None and trigger.get("event") != "board":
+                self._push_undo()
+                record = {"kind": "move", "side": mover.value, "dice": list(self.dice), "play": ""}
+                self._record(record)
+                row = self._move_row(mover, self.dice, "")
+                self.moves.append(row)
+                self._start_pending(at, mover, self.dice, hyps, record, row, out)
+                self._pass_turn(hyps[0].new_pos)
+                return True
         if fault is None and inf is not None and inf.kind == "uncertain":
             self.held = (at, dict(trigger))
             self._v(out, at, "uncertain", side=mover.value, dice=list(self.dice), committing=True,
@@ -169,6 +198,26 @@ class RefereeBase:
         text = fault.play_text() if fault.moves else ""
         self._finish_play(at, mover, text, new, False, out, reason=fault.reason)
         return True
+
+    def _hypotheses(self, inf: Inference, strict: bool) -> list[Hypothesis] | None:
+        """The plays an ambiguous board may show, to be decided by later boards; None if that cannot be."""
+        assert self.dice is not None and self.model is not None
+        mover = self.turn
+        hyps = []
+        for c in inf.rivals:
+            if c.legal is not None:
+                if c.legal.result.is_game_over():
+                    return None  # the game's end is not left open
+                hyps.append(Hypothesis(c, c.legal.result, self._cand_text(c), True))
+            elif strict:
+                return None  # strict mode wants a half-finished play corrected, not guessed
+            else:
+                unplayed = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
+                for d in c.used:
+                    unplayed.remove(d)
+                hyps.append(Hypothesis(c, position_of_vec(c.vec, mover.other, type(self.pos)), self._cand_text(c),
+                                       False, unplayed[: self.model.max_dice - len(c.used)]))
+        return hyps if len(hyps) >= 2 else None
 
     def _standing_position(self, fault: Fault) -> Position | None:
         """Where the board stands after a flagged play that is let stand (casual mode), if it can."""
@@ -233,6 +282,7 @@ class RefereeBase:
         for k, v in snap.items():
             setattr(self, k, v)
         self.held = None
+        self.pending = None
         self.last_key = None
         return True
 
@@ -302,6 +352,10 @@ class RefereeBase:
 
     # ----- game and match end -------------------------------------------------------------------------------
     def _game_over(self, at: int, winner: Side, points: int, how: str, out: list[Verdict]) -> None:
+        if self.pending is not None:
+            obs = self.last_obs
+            if obs is None or not self._try_resolve(at, obs, out):
+                self._resolve(at, 0, out, sure=False)  # the game ended first: the likeliest play, marked guessed
         self.match.record_result(winner, points)
         self.games[-1]["result"] = {"winner": winner.value, "points": points, "how": how}
         self.phase = "game_over"

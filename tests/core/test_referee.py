@@ -124,12 +124,34 @@ def test_uncertain_when_camera_cannot_tell() -> None:
     assert v["verdict"] == "uncertain"
     assert {"13/10 6/5", "13/10/9"} <= set(v["candidates"])
     assert v["message"]["en"].startswith("I cannot tell light's play apart (")
-    # The opponent rolls while it is still unclear: the commit waits for a clearer board.
+    # The opponent rolls while it is still unclear: the game goes on and the next boards decide.
     out = ref.feed(roll(6, 4))
-    assert kinds(out) == ["uncertain"] and out[0]["committing"] is True
-    out = ref.feed(bd(after(START, (3, 1), "13/10 6/5")))
-    assert kinds(out) == ["in_progress", "play", "roll"]
-    assert out[1]["play"] == "13/10 6/5" and out[2]["at"] == 3 and out[2]["side"] == "dark"
+    assert kinds(out) == ["uncertain", "roll"] and out[0]["committing"] is True and out[0]["pending"] is True
+    assert out[0]["message"]["en"] == ("I cannot see which of these plays was made; the next views of the board "
+                                       "will tell. Play on.")
+    played = after(START, (3, 1), "13/10 6/5")
+    out = ref.feed(bd(played))
+    assert kinds(out) == ["play"] and out[0]["play"] == "13/10 6/5" and out[0]["at"] == 4
+    assert out[0]["position_id"] == played.position_id(Side.DARK)
+    out = ref.feed(bd(after(played, (6, 4), "24/14")))
+    assert kinds(out) == ["in_progress"] and out[0]["side"] == "dark"
+    assert ref.public_state()["moves"][0]["play"] == "13/10 6/5"
+
+
+def test_uncertain_play_decided_by_the_opponents_boards() -> None:
+    ref = referee()
+    ref.feed(roll(3, 1))
+    ev = bd(after(START, (3, 1), "13/10 6/5"))
+    flat = {str(n): 1.0 / 6 for n in range(6)}
+    table: list[dict[str, float]] = [{} for _ in range(24)]
+    for point in (5, 6, 9, 10):
+        table[point - 1] = flat
+    ev["uncertainty"] = {"light": table}
+    ref.feed(ev)
+    ref.feed(roll(6, 4))
+    out = ref.feed(bd(after(after(START, (3, 1), "13/10 6/5"), (6, 4), "24/18 13/9")))  # dark half-way through
+    assert kinds(out) == ["play", "in_progress"]
+    assert out[0]["play"] == "13/10 6/5" and out[1]["side"] == "dark"
 
 
 def test_r25_no_legal_play_passes_at_once() -> None:
@@ -202,6 +224,29 @@ def test_r10_bear_off_too_early() -> None:
     assert v["reason"] == "bear_off_too_early" and v["point"] == 6
     assert v["message"]["en"] == ("Checkers may be borne off only when all 15 are in the home board (points 1 to 6). "
                                   "Put the checker back on point 6 and play 6 and 5 on the board.")
+
+
+def test_r10_bear_off_too_early_seen_by_a_camera() -> None:
+    # A camera cannot tell a checker put in the tray from one that fell off the table (it derives the
+    # borne-off count), so a single vanished checker is first taken for camera noise; when it stays
+    # gone on three stable boards the referee says what happened.
+    ref = referee()
+    ref.feed(roll(6, 5))
+    ev = bd(moved(moved(START, Side.LIGHT, 6, 0), Side.LIGHT, 13, 8))
+    table = [{str(n): 1.0} for n in ev["light"]]
+    table[5] = {"4": 0.55, "5": 0.45}  # the 6-point: four checkers seen, a fifth not ruled out
+    ev["uncertainty"] = {"light": table}
+    assert kinds(ref.feed(ev)) == ["in_progress"]
+    assert ref.feed(dict(ev)) == []
+    (v,) = ref.feed(dict(ev))
+    assert v["reason"] == "bear_off_too_early" and v["point"] == 6
+
+
+def test_r10_bear_off_too_early_with_another_fault() -> None:
+    ref = referee()
+    ref.feed(roll(6, 5))
+    (v,) = ref.feed(bd(moved(moved(START, Side.LIGHT, 6, 0), Side.LIGHT, 13, 0)))
+    assert v["reason"] == "bear_off_too_early"
 
 
 def test_wrong_side_moved() -> None:

@@ -2,9 +2,12 @@
 
 Every stable board of the corpus streams is perturbed with probability one half, in one of three ways:
 occluded points (the camera reports a flat probability table for 1-3 points and a count of 0), a sixth
-checker hidden under a stack (a stack of 6+ reads one less), or one count off by one anywhere. When the
-referee holds a commit because the board is ambiguous it says ``uncertain``; the harness then shows it
-the board again without noise, as the camera does once a hand leaves.
+checker hidden under a stack (a stack of 6+ reads one less), or one count off by one anywhere. Perturbed
+boards look like vision's: a probability table for every point (the count read, fairly sure of it) and
+borne-off counts derived as 15 - board - bar. When the
+referee cannot tell which play was committed it says ``uncertain`` and lets the game go on, deciding
+from the following boards; when it holds a commit instead (a game-ending play), the harness shows it the
+board again without noise, as the camera does once a hand leaves.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ FILES = corpus_files()[::5] if SOAK else subset(12)
 FLAT = {str(n): 1.0 / 16 for n in range(16)}
 
 
+def camera_tables(ev: dict[str, Any]) -> dict[str, list[dict[str, float]]]:
+    """Probability tables like vision's: the count it read, fairly sure of it."""
+    return {s: [{str(n): 0.9, **({str(n - 1): 0.05} if n else {}), str(n + 1): 0.05} for n in ev[s]]
+            for s in ("light", "dark")}
+
+
 def perturb(ev: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
+    """The board as a camera reads it with one kind of mistake; borne-off counts derived as vision does."""
     ev = {**ev, "light": list(ev["light"]), "dark": list(ev["dark"])}
     kind = rng.choice(("occluded", "hidden", "off_by_one"))
     if kind == "hidden":
@@ -31,20 +41,21 @@ def perturb(ev: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str
         if stacks:
             s, i = rng.choice(stacks)
             ev[s][i] -= 1
-            return ev, kind
-        kind = "off_by_one"
+        else:
+            kind = "off_by_one"
     if kind == "off_by_one":
         s, i = rng.choice(("light", "dark")), rng.randrange(24)
         delta = -1 if ev[s][i] and rng.random() < 0.5 else 1
         ev[s][i] += delta
-        return ev, kind
-    table: dict[str, list[dict[str, float]]] = {"light": [{} for _ in range(24)], "dark": [{} for _ in range(24)]}
-    for _ in range(rng.randint(1, 3)):
-        i = rng.randrange(24)  # a hand over point i hides both colours there
-        for s in ("light", "dark"):
-            table[s][i] = FLAT
-            ev[s][i] = 0
+    table = camera_tables(ev)
+    if kind == "occluded":
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(24)  # a hand over point i hides both colours there
+            for s in ("light", "dark"):
+                table[s][i] = FLAT
+                ev[s][i] = 0
     ev["uncertainty"] = table
+    ev["off"] = {s: max(0, 15 - sum(ev[s]) - ev["bar"][s]) for s in ("light", "dark")}
     return ev, kind
 
 
@@ -53,12 +64,12 @@ def run_noisy(path: Any, seed: int) -> dict[str, int]:
     tagged, expected = match_stream(record, seed=seed)
     rng = random.Random(seed)
     ref = Referee()
-    counts = {"plays": 0, "right": 0, "uncertain": 0, "wrong": 0, "false_faults": 0, "noisy_boards": 0,
-              "provisional_wrong": 0}
+    counts = {"plays": 0, "right": 0, "decided_later": 0, "held": 0, "guessed": 0, "wrong": 0,
+              "false_faults": 0, "noisy_boards": 0, "provisional_wrong": 0}
     want = [(side, pid) for _, side, _, pid in expected.plays]
     got: list[tuple[str, str]] = []
     last_clean: dict[str, Any] | None = None
-    held = False
+    pending = held = False
     for t in tagged:
         ev = t.event
         if ev["event"] == "board" and ev["stable"]:
@@ -67,7 +78,10 @@ def run_noisy(path: Any, seed: int) -> dict[str, int]:
                 ev, _ = perturb(ev, rng)
                 counts["noisy_boards"] += 1
         out = ref.feed(ev)
-        while any(v["verdict"] == "uncertain" and v.get("committing") for v in out):
+        for v in out:
+            if v["verdict"] == "uncertain" and v.get("pending"):
+                pending = True  # the game goes on; later boards decide
+        while any(v["verdict"] == "uncertain" and v.get("committing") and not v.get("pending") for v in out):
             held = True
             assert last_clean is not None
             out = ref.feed(dict(last_clean))  # the camera looks again once the hand is gone
@@ -83,11 +97,15 @@ def run_noisy(path: Any, seed: int) -> dict[str, int]:
                 counts["plays"] += 1
                 if k >= len(want) or got[k] != want[k]:
                     counts["wrong"] += 1
+                elif v.get("guessed"):
+                    counts["guessed"] += 1
+                elif pending:
+                    counts["decided_later"] += 1
                 elif held:
-                    counts["uncertain"] += 1
+                    counts["held"] += 1
                 else:
                     counts["right"] += 1
-                held = False
+                pending = held = False
     assert got == want
     return counts
 
@@ -107,5 +125,8 @@ def test_noisy_camera_right_play_or_uncertain() -> None:
     assert total["plays"] > 1000
     assert total["wrong"] == 0
     assert total["false_faults"] == 0
-    assert total["right"] + total["uncertain"] == total["plays"]
-    assert total["right"] >= 0.999 * total["plays"]
+    # Chosen right: at once, or from the next boards after saying "uncertain" (the game went on). The
+    # rest said "uncertain" and waited for a clear view (held) or were guessed when the game ended.
+    chosen = total["right"] + total["decided_later"]
+    assert chosen + total["held"] + total["guessed"] == total["plays"]
+    assert chosen >= 0.999 * total["plays"]
