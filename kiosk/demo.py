@@ -89,14 +89,11 @@ class SimulatedCamera:
         # drawn in the tray at the frame's edge they look like an arm reaching in.
         scene.off = {"light": 0, "dark": 0}
         image, corners = render(scene, self.seed, self.hand_opts if hand else self.opts)
-        # The renderer's camera pose and table vary with the scene, so each board is a new view: vision
-        # gets the view's corners (the demo's calibration) and a fresh pipeline, keeping the checker
-        # colours it learnt from the starting position. Stillness across frames of one fixed camera is
-        # vision's own tests' business; here each view settles on its own.
-        colours = self.pipeline.reader.colours if self.pipeline is not None else None
-        self.corners = corners
-        self.pipeline = self._pipeline_cls(corners=corners)
-        self.pipeline.reader.colours = colours
+        if self.pipeline is None:
+            # One camera that never moves: calibrated once with the renderer's corners, then every frame
+            # (hands, boards) goes through the same pipeline, stillness and learnt colours included.
+            self.corners = corners
+            self.pipeline = self._pipeline_cls(corners=corners)
         return image
 
     def _show(self, image: Any) -> None:
@@ -107,8 +104,17 @@ class SimulatedCamera:
             with self._lock:
                 self._jpeg = buf.tobytes()
 
-    def see(self, truth: dict[str, Any], hand: bool) -> tuple[dict[str, Any] | None, bool]:
-        """The board event vision reports for this board; (event, read_correctly)."""
+    def see(self, truth: dict[str, Any], hand: bool, setup: bool = False) -> tuple[dict[str, Any] | None, bool]:
+        """The board event vision reports for this board; (event, read_correctly).
+
+        `setup`: all thirty checkers are put back for a new game. Vision's stillness keeps comparing with
+        the last stable board, and a change that large never settles, so the demo starts vision afresh
+        then (keeping the learnt colours), as a player would restart the camera.
+        """
+        if setup and self.pipeline is not None:
+            colours = self.pipeline.reader.colours
+            self.pipeline = self._pipeline_cls(corners=self.corners)
+            self.pipeline.reader.colours = colours
         image = self._render(truth, hand)
         self._show(image)
         event = None
@@ -194,7 +200,7 @@ class DemoRunner:
             if self.camera is None:
                 self._submit({**step.data, "stable": not hand})
                 return
-            event, right = self.camera.see(step.data, hand)
+            event, right = self.camera.see(step.data, hand, step.setup)
             if event is None:
                 return
             if not right:

@@ -36,6 +36,7 @@ class Step:
     data: dict[str, Any] = field(default_factory=dict)
     wait: float = 0.6
     say: str = ""
+    setup: bool = False  # the checkers are set up for a new game
 
 
 def load_match(name: str = "3pt") -> MatchRecord:
@@ -98,7 +99,7 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
     illegal_done = unplayed_done = False
     for game in record.games:
         start = Position.start()
-        yield Step("board", board(start), say=f"game {game.number}: checkers set up")
+        yield Step("board", board(start), say=f"game {game.number}: checkers set up", setup=True)
         turn = 0
         last_pos = start
         for action in game.actions:
