@@ -16,6 +16,7 @@ Problem kinds: ``illegal_play``, ``unplayed_die``, ``ambiguous_play``, ``unreada
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.cube import Cube, CubeError
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
@@ -99,6 +100,12 @@ def _partial_play_fits(pos: Position, dice: tuple[int, int], play: Play) -> bool
     return False
 
 
+@lru_cache(maxsize=65536)
+def _parse_text(text: str) -> Play:
+    """Play.from_text, memoised: real files repeat the same play texts thousands of times (Play is immutable)."""
+    return Play.from_text(text)
+
+
 def _resign_level(points: int, cube: int) -> int:
     """The 1-3 level of a resignation stated in points; capped counts round up, as gnubg reads them."""
     return 1 if points <= cube else 2 if points <= 2 * cube else 3
@@ -176,7 +183,7 @@ class _GameReplay:
             self.pos = self.pos.with_turn(side.other)
             return
         try:
-            play = Play.from_text(action.text)
+            play = _parse_text(action.text)
         except InvalidPlayError as exc:
             self.problem(action.line, "unreadable_line", str(exc))
             self.pos = self.pos.with_turn(side.other)
