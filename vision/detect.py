@@ -198,16 +198,45 @@ class Detector:
             x = np.where(found, bx, x)
             y = np.where(found, by, y) + self.inward * cw
         readings = []
+        layered = self._second_layer(gx, gy, scale, p)
         colour_of = self._colour_assigner(p, cols, colours)
         p = self._unlike_checkers(p, cols, self._last_model)
+        # checkers do not float: a clear checker further out means the slots under it are taken, even where
+        # their own outline is lost (a black checker between the black frame and another black checker)
+        for k in range(self.slots - 2, -1, -1):
+            p[:, k] = np.maximum(p[:, k], cfg.support * p[:, k + 1])
         for c in range(24):
-            probs = count_distribution(p[c])
+            probs = layered.get(c) or count_distribution(p[c])
             n = max(probs, key=probs.__getitem__)
             side, conf = colour_of(c, n)
             readings.append(ColumnReading(light=n if side == "light" else 0, dark=n if side == "dark" else 0,
                                           probs=probs, colour_confidence=conf))
         bar = self._bar(gx, gy, scale, lab, colours or self._last_model)
         return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar)
+
+    def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray) -> dict[int, dict[int, float]]:
+        """Checkers stacked on top of a row sit over the junctions of the row below, at whole checker widths
+        from the edge, and hide the row's own outlines. Where such discs are found, the count is the row
+        below (seen or covered) plus the discs on top, reported with a spread: the camera cannot be sure."""
+        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
+        if n_half < 1:
+            return {}
+        cols = np.repeat(np.arange(24), n_half)
+        k = np.tile(np.arange(n_half), 24)
+        cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
+        s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
+        half = (s.reshape(24, n_half) > cfg.layer_threshold)
+        out: dict[int, dict[int, float]] = {}
+        for c in range(24):
+            top = int(np.cumprod(half[c]).sum())
+            if top == 0 or (p[c, : top + 1] > 0.5).all():
+                continue  # the row below shows all its outlines: a junction of two flat checkers, not a layer
+            covered = p[c, :-1] > 0.5
+            covered[: top + 1] = True  # each disc on top rests on two below
+            bottom = int(np.cumprod(covered).sum())
+            n = bottom + top
+            out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
+        return out
 
     def _colour_assigner(self, p: np.ndarray, cols: np.ndarray, colours: ColourModel | None):
         seen = p[:, :-1] > 0.5
