@@ -35,7 +35,8 @@ def test_demo_page_shows_every_verdict_through_dice_pty_and_vision(tmp_path: Pat
         with BackgroundServer(app) as server, chromium_page() as page:
             page.goto(server.url + "/")
             page.evaluate("""() => { window.__seen = [];
-                new MutationObserver(() => window.__seen.push(document.getElementById('banner').dataset.verdict))
+                new MutationObserver(() => { const b = document.getElementById('banner').dataset;
+                                              window.__seen.push(b.verdict, b.severity); })
                   .observe(document.getElementById('banner'), {attributes: true}); }""")
             for step in script(load_match("3pt")):
                 runner.play_step(step)
@@ -63,7 +64,8 @@ def test_demo_page_shows_every_verdict_through_dice_pty_and_vision(tmp_path: Pat
     finally:
         runner.close()
         service.close()
-    for verdict in ("opening", "roll", "in_progress", "reroll", "illegal", "unplayed_die", "play"):
+    # A committed play's own verdict is followed at once by the next roll's; green shows on the finished play.
+    for verdict in ("opening", "roll", "in_progress", "reroll", "illegal", "unplayed_die", "legal", "pending"):
         assert verdict in seen, f"the banner never showed {verdict}: {sorted(set(seen))}"
     assert runner.camera is not None and runner.camera.misread == 0
     assert runner.errors == []
