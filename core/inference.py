@@ -37,7 +37,7 @@ ACCEPT = 1.5
 #: ...and when the next best candidate is worse by at least this much; otherwise: uncertain.
 MARGIN = 0.75
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
-COMMIT_PREFIX_PENALTY = 1.5
+COMMIT_PREFIX_PENALTY = 1.0
 
 START, PREFIX, LEGAL = "start", "prefix", "legal"
 

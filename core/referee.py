@@ -328,7 +328,7 @@ class Referee(RefereeBase):
                 code = "checker_added" if sign > 0 else "checker_missing"
                 params: dict[str, Any] = {"side": side.value, "point": where}
                 off = OFF_IDX[side]
-                if (code == "checker_missing" and self.phase == "moving" and side is self.turn
+                if (code == "checker_missing" and self.phase == "moving" and side is self.turn and not obs.dists
                         and obs.vec[off] > inf.best.vec[off] and isinstance(where, int)
                         and not self._all_home(inf.best.vec, side)):
                     # Gone from the board into the tray while checkers are still outside: borne off too early.

@@ -226,10 +226,10 @@ def test_r10_bear_off_too_early() -> None:
                                   "Put the checker back on point 6 and play 6 and 5 on the board.")
 
 
-def test_r10_bear_off_too_early_seen_by_a_camera() -> None:
+def test_r10_checker_gone_seen_by_a_camera() -> None:
     # A camera cannot tell a checker put in the tray from one that fell off the table (it derives the
     # borne-off count), so a single vanished checker is first taken for camera noise; when it stays
-    # gone on three stable boards the referee says what happened.
+    # gone on three stable boards the referee asks for it back.
     ref = referee()
     ref.feed(roll(6, 5))
     ev = bd(moved(moved(START, Side.LIGHT, 6, 0), Side.LIGHT, 13, 8))
@@ -239,7 +239,8 @@ def test_r10_bear_off_too_early_seen_by_a_camera() -> None:
     assert kinds(ref.feed(ev)) == ["in_progress"]
     assert ref.feed(dict(ev)) == []
     (v,) = ref.feed(dict(ev))
-    assert v["reason"] == "bear_off_too_early" and v["point"] == 6
+    assert v["reason"] == "checker_missing" and v["point"] == 6
+    assert v["message"]["en"] == "A light checker is missing from point 6. Put it back."
 
 
 def test_r10_bear_off_too_early_with_another_fault() -> None:
