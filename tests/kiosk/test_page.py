@@ -179,3 +179,25 @@ def test_resignation_offer_is_shown_until_answered(live) -> None:
         page.wait_for_selector("[data-testid=verdict][data-verdict=game_over]", timeout=5000)
         assert page.inner_text("#verdict-head") == "Ana wins 4 points (resigned)"
         assert page.get_attribute("[data-testid=verdict]", "data-severity") == "legal"
+
+
+def test_page_says_when_the_referee_is_unreachable_and_reconnects(tmp_path: Path) -> None:
+    chromium_or_skip()
+    fake = FakeService()
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=fake)
+    server = BackgroundServer(app).start()
+    port = server.port
+    with chromium_page() as page:
+        page.goto(server.url + "/?lang=en")
+        page.wait_for_selector("[data-testid=dice]")
+        assert not page.is_visible("#offline")
+        server.stop()
+        page.wait_for_selector("#offline:not([hidden])", timeout=10000)
+        assert page.inner_text("#offline") == "No connection to the referee; retrying…"
+        fake.update(turn="dark")
+        server = BackgroundServer(app, port=port).start()
+        try:
+            page.wait_for_selector("#offline[hidden]", state="attached", timeout=10000)
+            assert page.inner_text("#turn") == "Bruno to play"
+        finally:
+            server.stop()
