@@ -168,5 +168,11 @@ def match_stream(record: MatchRecord, seed: int = 0, halfway: bool = True, unsta
     return out, exp
 
 
+def camera_tables(ev: dict[str, Any]) -> dict[str, list[dict[str, float]]]:
+    """Probability tables like vision's: the count it read, fairly sure of it."""
+    return {s: [{str(n): 0.9, **({str(n - 1): 0.05} if n else {}), str(n + 1): 0.05} for n in ev[s]]
+            for s in ("light", "dark")}
+
+
 def events_of(tagged: list[Tagged]) -> Iterator[dict[str, Any]]:
     return (t.event for t in tagged)

@@ -18,7 +18,16 @@ import pytest
 from core.inference import TurnModel, cross_table, single_steps, vec_of_position
 from core.position import Position, Side
 from core.referee import SUSPECT_BOARDS, Referee
-from tests.core.referee_streams import CORPUS, Tagged, board_event, corpus_files, load, match_stream, subset
+from tests.core.referee_streams import (
+    CORPUS,
+    Tagged,
+    board_event,
+    camera_tables,
+    corpus_files,
+    load,
+    match_stream,
+    subset,
+)
 
 SOAK = os.environ.get("GAMAO_SOAK") == "1"
 FILES = corpus_files()[::7] if SOAK else subset(6)
@@ -188,8 +197,6 @@ def test_every_fault_kind_exercised() -> None:
 
 def camera(ev: dict[str, Any]) -> dict[str, Any]:
     """A board as vision reports it: a probability table for every point, borne-off counts derived."""
-    from tests.core.test_referee_noise import camera_tables
-
     if ev.get("event") != "board" or not ev["stable"]:
         return ev
     ev = {**ev, "uncertainty": camera_tables(ev)}

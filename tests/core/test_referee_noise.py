@@ -19,17 +19,11 @@ from typing import Any
 import pytest
 
 from core.referee import Referee
-from tests.core.referee_streams import CORPUS, corpus_files, load, match_stream, subset
+from tests.core.referee_streams import CORPUS, camera_tables, corpus_files, load, match_stream, subset
 
 SOAK = os.environ.get("GAMAO_SOAK") == "1"
 FILES = corpus_files()[::5] if SOAK else subset(12)
 FLAT = {str(n): 1.0 / 16 for n in range(16)}
-
-
-def camera_tables(ev: dict[str, Any]) -> dict[str, list[dict[str, float]]]:
-    """Probability tables like vision's: the count it read, fairly sure of it."""
-    return {s: [{str(n): 0.9, **({str(n - 1): 0.05} if n else {}), str(n + 1): 0.05} for n in ev[s]]
-            for s in ("light", "dark")}
 
 
 def perturb(ev: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
