@@ -174,9 +174,12 @@ class CameraLoop:
 
 
 class Appliance:
-    def __init__(self, settings: Settings, service: Any) -> None:
+    """`pin_factory`: gpiozero's, for tests (MockFactory); by default the panel starts only on a Pi."""
+
+    def __init__(self, settings: Settings, service: Any, pin_factory: Any = None) -> None:
         self.settings = settings
         self.service = service
+        self.pin_factory = pin_factory
         self.dice: Any = None
         self.camera: CameraLoop | None = None
         self.panel: Any = None
@@ -199,11 +202,11 @@ class Appliance:
         spec = camera_spec(s)
         if spec is not None:
             self.camera = CameraLoop(spec, self.submit, s.data_dir).start()
-        if glob.glob("/dev/gpiochip*"):
+        if self.pin_factory is not None or glob.glob("/dev/gpiochip*"):
             try:
                 from firmware_bridge.gpio import Panel
 
-                self.panel = Panel(s.gpio, self.submit)
+                self.panel = Panel(s.gpio, self.submit, pin_factory=self.pin_factory)
                 self._unsubscribe = self.service.subscribe(self._lights)
             except Exception as exc:  # no lgpio, pins busy: the touch screen still works
                 log.warning("GPIO panel not started: %s", exc)

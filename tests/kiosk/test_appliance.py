@@ -86,3 +86,28 @@ def test_camera_spec_from_settings(tmp_path: Path) -> None:
     assert camera_spec(Settings(data_dir=tmp_path, camera="none", language="en")) is None
     assert camera_spec(Settings(data_dir=tmp_path, camera="/dev/video2", language="en")) == "2"
     assert camera_spec(Settings(data_dir=tmp_path, camera=str(tmp_path), language="en")) == str(tmp_path)
+
+
+def test_gpio_buttons_reach_the_referee_and_lights_follow_the_turn(tmp_path: Path) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    from kiosk.service import RefereeService
+
+    factory = MockFactory()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    settings = Settings(data_dir=tmp_path, serial_port=str(tmp_path / "no-dice"), camera="none", language="en")
+    appliance = Appliance(settings, service, pin_factory=factory).start()
+    try:
+        service.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"}})
+        service.submit({"event": "roll", "dice": [3, 1]})  # opening: light starts (R03)
+        assert factory.pin(5).state and not factory.pin(6).state  # turn light of the side on roll
+        assert appliance.panel.verdict_shown == "roll" or appliance.panel.verdict_shown == "opening"
+        factory.pin(17).drive_low()  # end turn, nothing played: R09 unplayed die
+        factory.pin(17).drive_high()
+        last = service.state()["verdicts"][-1]
+        assert last["verdict"] in ("unplayed_die", "uncertain", "play")
+        assert service.journal.count() >= 3
+    finally:
+        appliance.close()
+        service.close()
+        factory.reset()
