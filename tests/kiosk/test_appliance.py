@@ -101,12 +101,14 @@ def test_gpio_buttons_reach_the_referee_and_lights_follow_the_turn(tmp_path: Pat
         service.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"}})
         service.submit({"event": "roll", "dice": [3, 1]})  # opening: light starts (R03)
         assert factory.pin(5).state and not factory.pin(6).state  # turn light of the side on roll
-        assert appliance.panel.verdict_shown == "roll" or appliance.panel.verdict_shown == "opening"
-        factory.pin(17).drive_low()  # end turn, nothing played: R09 unplayed die
+        assert appliance.panel.verdict_shown == "opening"
+        factory.pin(17).drive_low()  # end turn with nothing played: R09 unplayed die; casual mode, it stands
         factory.pin(17).drive_high()
-        last = service.state()["verdicts"][-1]
-        assert last["verdict"] in ("unplayed_die", "uncertain", "play")
-        assert service.journal.count() >= 3
+        unplayed, play = service.state()["verdicts"][-2:]
+        assert unplayed["verdict"] == "unplayed_die" and unplayed["unplayed"] == [3, 1]
+        assert play["verdict"] == "play" and play["legal"] is False
+        assert not factory.pin(5).state and factory.pin(6).state  # dark's turn now
+        assert service.journal.count() == 3
     finally:
         appliance.close()
         service.close()
