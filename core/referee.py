@@ -113,6 +113,15 @@ class Referee(RefereeBase):
             self.awaiting_ack = n
             self._reroll(out, at, "cocked_die", n=n, dice=list(dice))
             return
+        if self.phase == "moving":
+            if self.premature(dice):
+                self._reroll(out, at, "roll_out_of_turn", side=self.turn.value, dice_prev=list(self.dice))
+                return
+            if not self._commit(at, ev, out):
+                return
+            if self.phase == "match_over":
+                return
+            # A commit that ended the game (an unclear last bear-off): this is the next game's opening roll.
         if self.phase == "game_over":
             self._next_game()
         if self.phase == "opening":
@@ -124,14 +133,8 @@ class Referee(RefereeBase):
             self._v(out, at, "opening", side=starter.value, dice=list(dice))
             self._begin_turn(at, starter, dice, out)
             return
-        if self.phase == "moving":
-            if self.premature(dice):
-                self._reroll(out, at, "roll_out_of_turn", side=self.turn.value, dice_prev=list(self.dice))
-                return
-            if not self._commit(at, ev, out):
-                return
-            if self.phase != "awaiting_roll":
-                return
+        if self.phase != "awaiting_roll":
+            return
         self._v(out, at, "roll", side=self.turn.value, dice=list(dice))
         self._begin_turn(at, self.turn, dice, out)
 
