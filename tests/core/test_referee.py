@@ -462,3 +462,45 @@ def test_same_events_same_state() -> None:
     va = [a.feed(e) for e in events]
     vb = [b.feed(e) for e in events]
     assert va == vb and a.public_state() == b.public_state()
+
+
+# ----- the end of a game (R10, R11) ------------------------------------------------------------------------------
+def at_position(pos: Position, length: int = 3) -> Referee:
+    """A referee whose game stands at ``pos`` with its side to roll (the scenario's set-up)."""
+    ref = referee(length)
+    ref.pos, ref.turn, ref.phase = pos, pos.turn, "awaiting_roll"
+    return ref
+
+
+def _nearly_done() -> Position:
+    light = [2] + [0] * 23  # two checkers left on the 1-point, thirteen off
+    dark = [0] * 24
+    dark[18] = 15  # dark all on its 6-point: a gammon if light finishes now
+    return Position.from_physical(light, dark, turn=Side.LIGHT)
+
+
+def test_r11_last_checker_off_ends_the_game_at_once() -> None:
+    ref = at_position(_nearly_done())
+    ref.feed(roll(2, 1))
+    done = _nearly_done().play((2, 1), "1/off(2)")
+    out = ref.feed(bd(done))
+    assert kinds(out) == ["in_progress", "play", "game_over"]
+    assert (out[2]["winner"], out[2]["points"], out[2]["how"]) == ("light", 2, "gammon")
+    assert out[2]["message"] == {"pt": "Fim do jogo: as claras ganham 2 pontos (gamão).",
+                                 "en": "Game over: light wins 2 points (gammon)."}
+    assert ref.public_state()["match"]["score"] == {"light": 2, "dark": 0}
+    assert kinds(ref.feed(bd(START))) == []  # the board set up again: nothing to rule on
+    assert kinds(ref.feed(roll(4, 2))) == ["opening"]  # the next game's opening roll
+    assert ref.public_state()["match"]["game"] == 2
+
+
+def test_unclear_last_bear_off_decided_when_the_board_is_set_up_again() -> None:
+    ref = at_position(_nearly_done())
+    ref.feed(roll(2, 1))
+    ev = bd(_nearly_done().play((2, 1), "1/off(2)"))
+    table = [{"0": 1.0} for _ in range(24)]
+    table[0] = {str(n): 0.25 for n in range(4)}  # a hand over the 1-point
+    ev["uncertainty"] = {"light": table}
+    assert kinds(ref.feed(ev)) == ["uncertain"]
+    out = ref.feed(bd(START))
+    assert kinds(out) == ["play", "game_over"] and out[0]["play"] == "1/off(2)"
