@@ -9,6 +9,22 @@ roll (core.inference); a board that fits no legal play is explained by core.refe
 committed by the opponent's roll or double, or by the end-turn button (R23). In casual mode a flagged
 illegal play stands once committed; in strict mode the commit is refused until the board is corrected.
 
+Every verdict has ``at`` (the index of the event that caused it), ``verdict`` and ``message``
+({"pt", "en"}); the others, by verdict:
+
+- ``opening``: side (who starts), dice. ``roll``: side, dice.
+- ``reroll``: reason (cocked_die, tied_opening, roll_out_of_turn, roll_not_expected), dice; the roll
+  does not count.
+- ``in_progress``: side, dice, play (so far), complete (a whole legal play is on the board), used.
+- ``play``: side, dice, play, legal, position_id and match_id after it; ``reason`` when a flagged play
+  was let stand (casual), ``guessed`` when the game ended before the boards could decide it.
+- ``uncertain``: side, dice, candidates; ``committing`` when it happened at a commit, ``pending`` when
+  the game goes on and the following boards will decide.
+- ``illegal`` / ``unplayed_die``: side, reason (core.messages.REASONS), point/move/unplayed/die when
+  they apply, play (the moves seen).
+- ``cube``: action, side, value. ``game_over``: winner, points, how. ``match_over``: score [light, dark],
+  winner.
+
 >>> ref = Referee()
 >>> [v["verdict"] for v in ref.feed({"event": "roll", "dice": [5, 2]})]
 ['opening']
