@@ -40,6 +40,8 @@ class DetectConfig:
     colour_split: float = 25.0
     bar_step: float = 0.25
     layer_threshold: float = 0.7
+    layer_margin: float = 0.15
+    tall_stack_tail: float = 0.25
     support: float = 0.9
     bar_threshold: float = 0.6
     bar_colour_match: float = 40.0

@@ -189,8 +189,10 @@ class Detector:
         y = self.edge_y + self.inward * 0.5 * cw
         p = np.zeros((24, self.slots + 1), np.float32)
         cols = np.zeros((24, self.slots, 3), np.float32)
+        raw = np.zeros((24, self.slots), np.float32)
         for k in range(self.slots):
             s, bx, by = self.disc_scores(gx, gy, scale, x, y, self.arcs)
+            raw[:, k] = s
             p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
             cols[:, k] = self.disc_colours(lab, bx, by)
             # follow the stack: a found checker fixes where the next one starts
@@ -198,7 +200,7 @@ class Detector:
             x = np.where(found, bx, x)
             y = np.where(found, by, y) + self.inward * cw
         readings = []
-        layered = self._second_layer(gx, gy, scale, p)
+        layered = self._second_layer(gx, gy, scale, p, raw)
         colour_of = self._colour_assigner(p, cols, colours)
         p = self._unlike_checkers(p, cols, self._last_model)
         # checkers do not float: a clear checker further out means the slots under it are taken, even where
@@ -206,7 +208,7 @@ class Detector:
         for k in range(self.slots - 2, -1, -1):
             p[:, k] = np.maximum(p[:, k], cfg.support * p[:, k + 1])
         for c in range(24):
-            probs = layered.get(c) or count_distribution(p[c])
+            probs = layered.get(c) or count_distribution(p[c], cfg.tall_stack_tail)
             n = max(probs, key=probs.__getitem__)
             side, conf = colour_of(c, n)
             readings.append(ColumnReading(light=n if side == "light" else 0, dark=n if side == "dark" else 0,
@@ -214,7 +216,8 @@ class Detector:
         bar = self._bar(gx, gy, scale, lab, colours or self._last_model)
         return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar)
 
-    def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray) -> dict[int, dict[int, float]]:
+    def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray,
+                      raw: np.ndarray) -> dict[int, dict[int, float]]:
         """Checkers stacked on top of a row sit over the junctions of the row below, at whole checker widths
         from the edge, and hide the row's own outlines. Where such discs are found, the count is the row
         below (seen or covered) plus the discs on top, reported with a spread: the camera cannot be sure."""
@@ -225,12 +228,17 @@ class Detector:
         k = np.tile(np.arange(n_half), 24)
         cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
         s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
-        half = (s.reshape(24, n_half) > cfg.layer_threshold)
+        s = s.reshape(24, n_half)
+        half = s > cfg.layer_threshold
         out: dict[int, dict[int, float]] = {}
         for c in range(24):
             top = int(np.cumprod(half[c]).sum())
-            if top == 0 or (p[c, : top + 1] > 0.5).all():
-                continue  # the row below shows all its outlines: a junction of two flat checkers, not a layer
+            if top == 0:
+                continue
+            hidden = not (p[c, : top + 1] > 0.5).all()
+            clearer = float(s[c, :top].mean() - raw[c, : top + 1].mean()) > cfg.layer_margin
+            if not (hidden or clearer):
+                continue  # the row below shows its outlines as well: junctions of flat checkers, not a layer
             covered = p[c, :-1] > 0.5
             covered[: top + 1] = True  # each disc on top rests on two below
             bottom = int(np.cumprod(covered).sum())
@@ -297,18 +305,26 @@ class Detector:
         return out
 
 
-def count_distribution(p: np.ndarray) -> dict[int, float]:
-    """P(n) for a stack contiguous from the edge, from per-slot probabilities (last slot: nothing further)."""
+def count_distribution(p: np.ndarray, tail: float = 0.0) -> dict[int, float]:
+    """P(n) for a stack contiguous from the edge, from per-slot probabilities (last slot: nothing further).
+
+    A column filled to its last slot may hold more than the camera can see (checkers on a second layer):
+    a share `tail` of that case goes to one to four more checkers, halving each time."""
     probs: dict[int, float] = {}
     run = 1.0
     for n in range(len(p)):
         last = n == len(p) - 1
         q = run * (1.0 if last else (1.0 - float(p[n])))
+        if last and tail > 0:
+            extra = [tail * 0.5**k for k in range(1, 5)]
+            for k, e in enumerate(extra, start=1):
+                probs[n + k] = q * e / sum(extra) * tail
+            q *= 1.0 - tail
         if q > 1e-4:
             probs[n] = q
         run *= float(p[n])
     total = sum(probs.values()) or 1.0
-    return {n: q / total for n, q in probs.items()}
+    return {n: q / total for n, q in sorted(probs.items()) if q / total > 1e-4}
 
 
 def two_colours(x: np.ndarray, split: float) -> ColourModel:

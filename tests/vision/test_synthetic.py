@@ -40,8 +40,7 @@ def test_synthetic_still_boards_999_per_mille_of_points_exact() -> None:
     r2, t2, w2 = _score(reader, range(10_000, 10_000 + N_HD), (1280, 720))
     right, total, wrong = right + r2, total + t2, wrong + w2
     print(f"synthetic: {right}/{total} points exact ({100 * right / total:.3f}%) on {N_SMALL + N_HD} renders")
-    # target 99.9%; measured 99.79% on 1,000 renders (misses are mostly dark checkers on dark points)
-    assert right / total >= 0.997, wrong[:20]
+    assert right / total >= 0.999, wrong[:20]
 
 
 def test_render_is_deterministic_and_returns_true_corners() -> None:
@@ -82,3 +81,22 @@ def test_board_event_has_the_contract_shape() -> None:
         for point, dist in enumerate(ev["uncertainty"][side]):
             assert abs(sum(dist.values()) - 1.0) < 0.01
             assert max(dist, key=dist.get) == str(ev[side][point])
+
+
+def test_tall_and_second_layer_stacks_keep_the_true_count_possible() -> None:
+    """7-10 checkers on a point: six in a row, the rest on a second layer the camera only partly sees. The
+    count may be wrong, but the true count must usually keep some probability for the referee to choose."""
+    reader = BoardReader()
+    plausible = exact = total = 0
+    for n in (7, 8, 9, 10):
+        for seed in range(3):
+            scene = Scene([0] * 24, [0] * 24)
+            scene.light[5], scene.dark[18] = n, n
+            image, corners = render(scene, seed, Options(size=(960, 540), dice=False))
+            ev = board_event(reader.read(image, corners), "br")
+            for side, p in (("light", 5), ("dark", 18)):
+                total += 1
+                exact += ev[side][p] == n
+                plausible += ev["uncertainty"][side][p].get(str(n), 0.0) >= 0.02
+    print(f"tall stacks: {exact}/{total} exact, true count kept possible in {plausible}/{total}")
+    assert plausible >= 0.6 * total and exact >= 0.4 * total
