@@ -185,20 +185,12 @@ class Detector:
         cfg, cw = self.cfg, self.cw
         lab = canonical  # BGR; only the few disc samples are converted to Lab
         gx, gy, scale = self.gradients(canonical)
-        x = self.col_x.copy()
-        y = self.edge_y + self.inward * 0.5 * cw
-        p = np.zeros((24, self.slots + 1), np.float32)
-        cols = np.zeros((24, self.slots, 3), np.float32)
-        raw = np.zeros((24, self.slots), np.float32)
-        for k in range(self.slots):
-            s, bx, by = self.disc_scores(gx, gy, scale, x, y, self.arcs)
-            raw[:, k] = s
-            p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
-            cols[:, k] = self.disc_colours(lab, bx, by)
-            # follow the stack: a found checker fixes where the next one starts
-            found = p[:, k] > 0.5
-            x = np.where(found, bx, x)
-            y = np.where(found, by, y) + self.inward * cw
+        p, raw, cols, lean = self._slots(gx, gy, scale, lab, 0.0)
+        if abs(lean) > cfg.lean_retry * cw:
+            # seen from low down, checkers' tops lean off their points (parallax): read again with that lean
+            p2, raw2, cols2, _ = self._slots(gx, gy, scale, lab, lean)
+            if (p2[:, :-1] > 0.5).sum() > (p[:, :-1] > 0.5).sum():
+                p, raw, cols = p2, raw2, cols2
         readings = []
         layered = self._second_layer(gx, gy, scale, p, raw)
         colour_of = self._colour_assigner(p, cols, colours)
@@ -215,6 +207,30 @@ class Detector:
                                           probs=probs, colour_confidence=conf))
         bar = self._bar(gx, gy, scale, lab, colours or self._last_model)
         return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar)
+
+    def _slots(self, gx: np.ndarray, gy: np.ndarray, scale: float, image: np.ndarray,
+               lean: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """Per column and slot: probability of a checker, raw ring score and disc colour; and the median
+        sideways offset of the checkers found from their points' axes."""
+        cfg, cw = self.cfg, self.cw
+        x = self.col_x + lean
+        y = self.edge_y + self.inward * 0.5 * cw
+        p = np.zeros((24, self.slots + 1), np.float32)
+        cols = np.zeros((24, self.slots, 3), np.float32)
+        raw = np.zeros((24, self.slots), np.float32)
+        offsets: list[np.ndarray] = []
+        for k in range(self.slots):
+            s, bx, by = self.disc_scores(gx, gy, scale, x, y, self.arcs)
+            raw[:, k] = s
+            p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
+            cols[:, k] = self.disc_colours(image, bx, by)
+            # follow the stack: a found checker fixes where the next one starts
+            found = p[:, k] > 0.5
+            offsets.append((bx - self.col_x)[found])
+            x = np.where(found, bx, x)
+            y = np.where(found, by, y) + self.inward * cw
+        found_dx = np.concatenate(offsets)
+        return p, raw, cols, float(np.median(found_dx)) if len(found_dx) >= 4 else 0.0
 
     def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray,
                       raw: np.ndarray) -> dict[int, dict[int, float]]:
