@@ -8,7 +8,6 @@ referee rules on what arrives, exactly as on the appliance. The kiosk page shows
 
 from __future__ import annotations
 
-import logging
 import tempfile
 import threading
 from collections.abc import Callable
@@ -17,7 +16,6 @@ from typing import Any
 
 from kiosk.demo_script import Step, load_match, script
 
-log = logging.getLogger(__name__)
 Say = Callable[[str], None]
 
 
@@ -96,6 +94,13 @@ class SimulatedCamera:
             self.pipeline = self._pipeline_cls(corners=corners)
         return image
 
+    def _restart(self, corners: Any) -> None:
+        """A fresh pipeline on these corners that keeps the checker colours learnt at the start."""
+        colours = self.pipeline.reader.colours
+        self.corners = corners
+        self.pipeline = self._pipeline_cls(corners=corners)
+        self.pipeline.reader.colours = colours
+
     def _show(self, image: Any) -> None:
         import cv2
 
@@ -112,9 +117,7 @@ class SimulatedCamera:
         then (keeping the learnt colours), as a player would restart the camera.
         """
         if setup and self.pipeline is not None:
-            colours = self.pipeline.reader.colours
-            self.pipeline = self._pipeline_cls(corners=self.corners)
-            self.pipeline.reader.colours = colours
+            self._restart(self.corners)
         image = self._render(truth, hand)
         self._show(image)
         event = None
@@ -157,8 +160,10 @@ class SimulatedCamera:
             arr = validate_corners(np.array(corners, dtype=np.float32))
         except ValueError as exc:
             raise ValueError(f"these corners do not make a board: {exc}") from None
-        self.corners = arr
-        self.pipeline = self._pipeline_cls(corners=arr)
+        if self.pipeline is None:
+            self.corners, self.pipeline = arr, self._pipeline_cls(corners=arr)
+        else:
+            self._restart(arr)
         return self.overlay()
 
 
@@ -166,18 +171,16 @@ class DemoRunner:
     """Plays the script against a service. `vision`/`dice` False feed those events straight in."""
 
     def __init__(self, service: Any, *, match: str = "3pt", speed: float = 1.0, vision: bool = True,
-                 dice: bool = True, say: Say = print, max_steps: int | None = None) -> None:
+                 dice: bool = True, say: Say = print) -> None:
         self.service = service
         self.match = match
         self.speed = max(speed, 0.01)
         self.say = say
-        self.max_steps = max_steps
         self.stop_event = threading.Event()
         self.done = threading.Event()
         self._folder = Path(tempfile.mkdtemp(prefix="gamao-demo-"))
         self.camera = SimulatedCamera() if vision else None
         self.dice = SimulatedDice(self._submit, self._folder) if dice else None
-        self.steps_done = 0
         self.errors: list[str] = []
 
     def _submit(self, event: dict[str, Any]) -> None:
@@ -214,12 +217,11 @@ class DemoRunner:
     def run(self) -> None:
         try:
             for step in script(load_match(self.match)):
-                if self.stop_event.is_set() or (self.max_steps is not None and self.steps_done >= self.max_steps):
+                if self.stop_event.is_set():
                     break
                 if step.say:
                     self.say(step.say)
                 self.play_step(step)
-                self.steps_done += 1
                 if self.stop_event.wait(step.wait / self.speed):
                     break
         finally:
