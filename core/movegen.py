@@ -70,9 +70,14 @@ def _key(me: list[int], path: tuple[Step, ...]) -> Key:
 
 
 def generate(me: list[int], oa: list[int], d1: int, d2: int, block_at: int = 2) -> Found:
-    """Map each distinct result key to one representative sequence of steps."""
+    """Map each distinct result key to one representative sequence of steps.
+
+    Keys identify results within one call only (two kinds are used); callers rebuild boards from the steps.
+    """
     if d1 == d2:
         return _generate_doubles(me, oa, d1, block_at)
+    if not me[25] and sum(me[7:25]) >= 2:
+        return _generate_contact(me, oa, d1, d2, block_at)
     results: Found = {}
     singles: dict[int, Found] = {d1: {}, d2: {}}
     for a, b in ((d1, d2), (d2, d1)):
@@ -101,7 +106,120 @@ def generate(me: list[int], oa: list[int], d1: int, d2: int, block_at: int = 2) 
     return singles[hi] or singles[lo]
 
 
+def _generate_contact(me: list[int], oa: list[int], d1: int, d2: int, block_at: int) -> Found:
+    """Non-doubles with nothing on the bar and two or more checkers outside home (no bear-off possible
+    during the turn): the order of two different checkers never matters, so plays are pairs of single
+    moves from the original board, plus one checker using both dice. A result is keyed by what leaves and
+    what arrives (after a chain's middle point cancels) and the points hit."""
+    first = steps(me, oa, d1, block_at)
+    second = steps(me, oa, d2, block_at)
+    results: Found = {}
+    # Key: (left, left, arrived, arrived, hit mask); a chain's middle point cancels, leaving zeros (no
+    # real point is 0 here since nothing bears off).
+    for s1 in first:
+        f1, t1, h1 = s1
+        for s2 in second:
+            f2, t2, h2 = s2
+            if f1 == f2 and me[f1] < 2:
+                continue
+            mask = (h1 << t1) | (h2 << t2)
+            if t1 == f2:
+                key = (f1, 0, t2, 0, mask)
+            elif t2 == f1:
+                key = (f2, 0, t1, 0, mask)
+            elif f1 >= f2:
+                key = (f1, f2, t1, t2, mask) if t1 >= t2 else (f1, f2, t2, t1, mask)
+            else:
+                key = (f2, f1, t1, t2, mask) if t1 >= t2 else (f2, f1, t2, t1, mask)
+            if key not in results:
+                # Both dice landing on one blot: the first hits it, the second just joins.
+                results[key] = (s1, (f2, t2, False)) if (h1 and h2 and t1 == t2) else (s1, s2)
+    # One checker using both dice through an empty intermediate point (R04); through a point of our own
+    # the pairs above already hold it.
+    for a_steps, b in ((first, d2), (second, d1)):
+        for s1 in a_steps:
+            f1, t1, h1 = s1
+            t2 = t1 - b
+            if t2 >= 1 and not me[t1] and oa[t2] < block_at:
+                h2 = oa[t2] == 1
+                key = (f1, 0, t2, 0, (h1 << t1) | (h2 << t2))
+                if key not in results:
+                    results[key] = (s1, (t1, t2, h2))
+    if results:
+        return results
+    # R09: at most one die can be played; the larger if it can.
+    hi_steps, lo_steps = (first, second) if d1 > d2 else (second, first)
+    return {(s[0], 0, s[1], 0, s[2] << s[1]): (s,) for s in (hi_steps or lo_steps)}
+
+
+def _doubles_contact(me: list[int], oa: list[int], d: int, block_at: int) -> Found:
+    """Doubles with nothing on the bar and four or more checkers outside home (no bear-off this turn).
+
+    Which points can be landed on cannot change during the turn (a hit only empties a point), and two
+    different multisets of starting points always leave different boards, so taking starting points in
+    non-increasing order meets each result exactly once: the tuple of starting points is its own key.
+    The four levels are written out as loops because this is the generator's hottest path.
+    """
+    src = [i for i in range(24, d, -1) if oa[i - d] < block_at]
+    n = len(src)
+    tails = [src[k:] for k in range(n)]
+    c = me.copy()
+    levels: list[list[tuple[int, ...]]] = [[], [], [], []]
+    l1, l2, l3, l4 = levels
+    for a in range(n):
+        i = src[a]
+        if not c[i]:
+            continue
+        c[i] -= 1
+        c[i - d] += 1
+        more1 = False
+        for b in range(a, n):
+            j = src[b]
+            if not c[j]:
+                continue
+            more1 = True
+            c[j] -= 1
+            c[j - d] += 1
+            more2 = False
+            for k3 in range(b, n):
+                k = src[k3]
+                if not c[k]:
+                    continue
+                more2 = True
+                c[k] -= 1
+                c[k - d] += 1
+                fourth = [(i, j, k, m) for m in tails[k3] if c[m]]
+                if fourth:
+                    l4 += fourth
+                elif not l4:
+                    l3.append((i, j, k))
+                c[k] += 1
+                c[k - d] -= 1
+            if not more2 and not l3 and not l4:
+                l2.append((i, j))
+            c[j] += 1
+            c[j - d] -= 1
+        if not more1 and not l2 and not l3 and not l4:
+            l1.append((i,))
+        c[i] += 1
+        c[i - d] -= 1
+    leaves = l4 or l3 or l2 or l1
+    hit = {i: (i, i - d, oa[i - d] == 1) for i in src}
+    joins = {i: (i, i - d, False) for i in src}  # a second checker landing where the first just hit
+    found: Found = {}
+    for leaf in leaves:
+        prev = 0
+        steps_ = []
+        for i in leaf:
+            steps_.append(joins[i] if i == prev else hit[i])
+            prev = i
+        found[leaf] = tuple(steps_)
+    return found
+
+
 def _generate_doubles(me: list[int], oa: list[int], d: int, block_at: int) -> Found:
+    if not me[25] and sum(me[7:25]) >= 4:
+        return _doubles_contact(me, oa, d, block_at)
     # R08: four moves of the same number. Moves are explored with non-increasing source points, which
     # reaches every multiset of moves that some order can play, once.
     best: Found = {}
@@ -130,8 +248,21 @@ def _generate_doubles(me: list[int], oa: list[int], d: int, block_at: int) -> Fo
     return best
 
 
-def all_ways(me: list[int], oa: list[int], d1: int, d2: int, target: Key, n_moves: int, block_at: int = 2) -> list[tuple[Step, ...]]:
-    """Every ordered sequence of ``n_moves`` single moves (any dice order) that ends on ``target``.
+def result_of(me: Sequence[int], path: Sequence[Step]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The mover's counts after a sequence of steps, and the points hit (ascending)."""
+    after = list(me)
+    for frm, to, _ in path:
+        after[frm] -= 1
+        after[to] += 1
+    return tuple(after), tuple(sorted(t for _, t, h in path if h))
+
+
+def all_ways(
+    me: list[int], oa: list[int], d1: int, d2: int, target: tuple[tuple[int, ...], tuple[int, ...]], n_moves: int,
+    block_at: int = 2,
+) -> list[tuple[Step, ...]]:
+    """Every ordered sequence of ``n_moves`` single moves (any dice order) that ends on ``target``
+    (the mover's counts and the points hit, as ``result_of`` gives them).
 
     Used on demand (explanations, matching a half-finished play), never on the generation hot path.
     """
@@ -146,7 +277,7 @@ def all_ways(me: list[int], oa: list[int], d1: int, d2: int, target: Key, n_move
 
     def dfs(cur_me: list[int], cur_oa: list[int], dice: tuple[int, ...], path: tuple[Step, ...]) -> None:
         if len(path) == n_moves:
-            if _key(cur_me, path) == target and path not in seen:
+            if (tuple(cur_me), tuple(sorted(t for _, t, h in path if h))) == target and path not in seen:
                 seen.add(path)
                 found.append(path)
             return

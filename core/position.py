@@ -326,7 +326,7 @@ class Position:
         candidates = [lp for lp in legal if lp._me == wanted]
         if not candidates:
             if not play and len(legal) == 0:
-                return LegalPlay(self, dice, tuple(self._rel[self.turn.index]), ())
+                return LegalPlay(self, dice, ())
             raise IllegalPlayError(self._illegal_message(label, dice, _why_not(legal, play)))
         if len(candidates) == 1:
             return candidates[0]
@@ -434,18 +434,23 @@ def _sums(dice: list[int]) -> set[int]:
 class LegalPlay:
     """One legal resulting position, a representative play, and on demand every way of playing it."""
 
-    __slots__ = ("origin", "dice", "_key", "_steps", "_result")
+    __slots__ = ("origin", "dice", "_steps", "_after", "_result")
 
-    def __init__(self, origin: Position, dice: tuple[int, int], key: movegen.Key, steps: tuple[movegen.Step, ...]) -> None:
+    def __init__(self, origin: Position, dice: tuple[int, int], steps: tuple[movegen.Step, ...]) -> None:
         self.origin = origin
         self.dice = dice
-        self._key = key  # the mover's 26 counts, then the points hit
         self._steps = steps
+        self._after: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._result: Position | None = None
+
+    def _outcome(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        if self._after is None:
+            self._after = movegen.result_of(self.origin._rel[self.origin.turn.index], self._steps)
+        return self._after
 
     @property
     def _me(self) -> tuple[int, ...]:
-        return self._key[:26]
+        return self._outcome()[0]
 
     @property
     def play(self) -> Play:
@@ -455,22 +460,23 @@ class LegalPlay:
     def result(self) -> Position:
         if self._result is None:
             origin = self.origin
+            me, hits = self._outcome()
             opp = list(origin._rel[origin.turn.other.index])
             cross = origin._cross(origin.turn)
-            for point in self._key[26:]:
+            for point in hits:
                 opp[cross[point]] -= 1
                 opp[BAR] += 1
-            self._result = origin._after(self._key[:26], opp)
+            self._result = origin._after(me, opp)
         return self._result
 
     def ways(self) -> list[Play]:
         """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
         me, oa = self.origin._generator_boards()
-        seqs = movegen.all_ways(me, oa, self.dice[0], self.dice[1], self._key, len(self._steps), self.origin.block_at)
+        seqs = movegen.all_ways(me, oa, self.dice[0], self.dice[1], self._outcome(), len(self._steps), self.origin.block_at)
         return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in seqs]
 
     def _hit_points(self) -> set[int]:
-        return set(self._key[26:])
+        return set(self._outcome()[1])
 
     def _forced_hits(self, play: Play) -> set[int]:
         # Destinations written in the text where this play hits: those need no mark to be meant.
@@ -491,7 +497,7 @@ class LegalPlays:
         self.dice = dice
         me, oa = position._generator_boards()
         found = movegen.generate(me, oa, dice[0], dice[1], position.block_at)
-        self._plays = [LegalPlay(position, dice, key, path) for key, path in found.items()]
+        self._plays = [LegalPlay(position, dice, path) for path in found.values()]
 
     def __len__(self) -> int:
         return len(self._plays)

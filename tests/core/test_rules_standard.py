@@ -137,3 +137,12 @@ def test_result_is_the_mover_side_board_not_turned_round() -> None:
     assert after.turn is Side.DARK
     assert pos.parse_play("6/5 8/5", (1, 3)).result == after
     assert after.position_id(Side.LIGHT) != pos.position_id()
+
+
+def test_r06_two_checkers_landing_on_one_blot_hit_it_once() -> None:
+    pos = Position.from_position_id("nbwNAhCY14MBAw")
+    before = pos.bar[Side.DARK]
+    lp = pos.parse_play("7/2* 4/2", (2, 5))
+    assert lp.result.bar[Side.DARK] == before + 1
+    assert sum(lp.result.own(Side.DARK)) == 15
+    assert lp.play.text(style="gnubg") in {"7/2* 4/2", "4/2* 7/2"}
