@@ -6,7 +6,6 @@ lifespan build the real service from the settings.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,7 +24,6 @@ from kiosk.routers import control, matches, state, ws
 
 STATIC = Path(__file__).with_name("static")
 JOURNAL = "journal.sqlite"
-log = logging.getLogger(__name__)
 ServiceFactory = Callable[[Settings], KioskService]
 
 
@@ -76,8 +74,10 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
         finally:
             if appliance is not None:
                 appliance.close()
-            if owned is not None and hasattr(owned, "close"):
-                owned.close()
+            if owned is not None:
+                app.state.service = None  # a restarted lifespan builds a new one
+                if hasattr(owned, "close"):
+                    owned.close()
 
     app = FastAPI(title="Gamão kiosk", version="0.1.0", lifespan=lifespan,
                   description="The screen beside the board: public state, pushes, exports, and PIN-guarded control.")
