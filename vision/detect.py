@@ -251,8 +251,10 @@ class Detector:
             top = int(np.cumprod(half[c]).sum())
             if top == 0:
                 continue
-            hidden = not (p[c, : top + 1] > 0.5).all()
-            clearer = float(s[c, :top].mean() - raw[c, : top + 1].mean()) > cfg.layer_margin
+            # a row hidden under discs on top shows as a gap: a lost outline with checkers found beyond it
+            lost = np.flatnonzero(p[c, : top + 1] <= 0.5)
+            hidden = len(lost) > 0 and bool((p[c, lost[0] + 1: -1] > 0.5).any())
+            clearer = float(s[c, :top].mean() - raw[c, :top].mean()) > cfg.layer_margin
             if not (hidden or clearer):
                 continue  # the row below shows its outlines as well: junctions of flat checkers, not a layer
             covered = p[c, :-1] > 0.5
