@@ -103,6 +103,12 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Roll out of turn: {side} are still playing {dice_prev}. Finish the play (or press end turn) and "
         "only then roll.",
     ),
+    "correct_first": (
+        "Modo estrito: as {side} têm de corrigir a jogada antes de o adversário lançar. Este lançamento não "
+        "conta: corrijam a jogada e lancem de novo.",
+        "Strict mode: {side} must put the play right before the opponent rolls. This roll does not count: "
+        "correct the play, then roll again.",
+    ),
     "roll_not_expected": (
         "Agora não é altura de lançar: {why_pt}.",
         "This is not the time to roll: {why_en}.",

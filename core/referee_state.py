@@ -187,6 +187,9 @@ class RefereeBase(PendingMixin):
         # A fault at commit time.
         if strict:
             self._fault_verdict(out, at, fault)
+            if trigger.get("event") == "roll":
+                self._v(out, at, "reroll", reason="correct_first", dice=list(trigger["dice"]),
+                        message=message("correct_first", side=mover.value))
             return False
         if fault.verdict == "unplayed_die":
             self._fault_verdict(out, at, fault)

@@ -339,8 +339,14 @@ def test_strict_mode_asks_for_correction_first() -> None:
     ref = referee(mode="strict")
     ref.feed(roll(6, 5))
     ref.feed(bd(moved(moved(START, Side.LIGHT, 13, 9), Side.LIGHT, 13, 7)))
-    (v,) = ref.feed(roll(2, 1))
+    (v, r) = ref.feed(roll(2, 1))
     assert v["verdict"] == "illegal" and v["reason"] == "wrong_distance" and v["at"] == 3
+    assert r["verdict"] == "reroll" and r["reason"] == "correct_first"
+    assert r["message"] == {
+        "pt": "Modo estrito: as claras têm de corrigir a jogada antes de o adversário lançar. Este lançamento "
+              "não conta: corrijam a jogada e lancem de novo.",
+        "en": "Strict mode: light must put the play right before the opponent rolls. This roll does not count: "
+              "correct the play, then roll again."}
     assert ref.public_state()["turn"] == "light"  # the roll did not count
     ref.feed(bd(after(START, (6, 5), "24/13")))
     assert kinds(ref.feed(roll(2, 1))) == ["play", "roll"]
