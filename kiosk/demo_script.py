@@ -25,6 +25,7 @@ from core.record import DOUBLE, DROP, MOVE, RESIGN, TAKE, MatchRecord
 from core.replay import replay
 
 MATCHES = {"3pt": "match1787848.mat", "2pt": "match8062348.mat"}
+READ = 5.0  # seconds at speed 1 to read a fault's explanation or a result on the screen
 COCKED_AT, ILLEGAL_AT, UNPLAYED_AT = 3, 5, 8  # turn numbers in game 1 where the faults are slipped in
 
 
@@ -34,7 +35,7 @@ class Step:
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
-    wait: float = 0.6
+    wait: float = 1.0
     say: str = ""
     setup: bool = False  # the checkers are set up for a new game
 
@@ -117,7 +118,7 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
                 else:
                     dice_event = list(dice)
                 if faults and game.number == 1 and turn == COCKED_AT:
-                    yield Step("roll", {"dice": dice_event, "cocked": [False, True]}, wait=1.2,
+                    yield Step("roll", {"dice": dice_event, "cocked": [False, True]}, wait=READ,
                                say="fault: the second die lands cocked")
                     yield Step("event", {"event": "button", "name": "ack_cocked"}, wait=0.4, say="cocked die seen")
                 yield Step("roll", {"dice": dice_event, "cocked": [False, False]},
@@ -132,7 +133,7 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
                     if wrong is not None:
                         illegal_done = True
                         yield Step("hand", board(before), wait=0.3)
-                        yield Step("board", board(wrong), wait=1.6, say="fault: a checker moved the wrong distance")
+                        yield Step("board", board(wrong), wait=READ, say="fault: a checker moved the wrong distance")
                         yield Step("hand", board(before), wait=0.3)
                         yield Step("board", board(before), wait=0.5, say="checker put back")
                 partial = None
@@ -143,18 +144,18 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
                     yield Step("hand", board(before), wait=0.3)
                     yield Step("board", board(partial), wait=0.6,
                                say="fault: only one die played ..." if partial != before else "fault: nothing played ...")
-                    yield Step("event", {"event": "button", "name": "end_turn"}, wait=1.6,
+                    yield Step("event", {"event": "button", "name": "end_turn"}, wait=READ,
                                say="... and end turn pressed")
                 yield Step("hand", board(before), wait=0.3)
                 yield Step("board", board(after), say=f"{side.value} plays {action.play.text()}")
                 last_pos = after
             elif action.kind in (DOUBLE, TAKE, DROP):
                 verb = {DOUBLE: "double", TAKE: "take", DROP: "drop"}[action.kind]
-                yield Step("event", {"event": "cube", "action": verb, "side": side.value}, wait=1.2,
+                yield Step("event", {"event": "cube", "action": verb, "side": side.value}, wait=2.0,
                            say=f"{side.value} {verb}s")
             elif action.kind == RESIGN:
-                yield Step("event", {"event": "resign", "side": side.value, "value": action.value or 1}, wait=1.0,
+                yield Step("event", {"event": "resign", "side": side.value, "value": action.value or 1}, wait=2.0,
                            say=f"{side.value} resigns")
-                yield Step("event", {"event": "resign_reply", "accept": True}, wait=1.0, say="resignation accepted")
+                yield Step("event", {"event": "resign_reply", "accept": True}, wait=READ, say="resignation accepted")
         if game.result is not None and game.result.how not in ("drop", "resign"):
-            yield Step("event", {"event": "button", "name": "end_turn"}, wait=2.5, say="last play: end turn")
+            yield Step("event", {"event": "button", "name": "end_turn"}, wait=READ, say="last play: end turn")
