@@ -56,8 +56,9 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     done = False
     progress: list[int] = []
     while not done:
+        errors = tmp_path / "worker.err"
         proc = subprocess.Popen([sys.executable, "-m", "tests.kiosk.powercut_worker", str(journal), str(stream)],
-                                stdout=subprocess.PIPE, text=True, cwd=ROOT)
+                                stdout=subprocess.PIPE, stderr=errors.open("w"), text=True, cwd=ROOT)
         acked: list[int] = []
         finished = threading.Event()
 
@@ -81,6 +82,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
             assert finished.wait(300), "the worker did not finish the session"
         proc.wait(timeout=60)
         reader.join(timeout=10)
+        assert proc.returncode in (0, -signal.SIGKILL), f"the worker failed: {errors.read_text()[-2000:]}"
         done = finished.is_set()
         # Restart in this process: every acknowledged event is there, and the state is exactly theirs.
         service = RefereeService(journal)
