@@ -124,11 +124,15 @@ def test_uncertain_when_camera_cannot_tell() -> None:
     assert v["verdict"] == "uncertain"
     assert {"13/10 6/5", "13/10/9"} <= set(v["candidates"])
     assert v["message"]["en"].startswith("I cannot tell light's play apart (")
+    assert v["message"]["pt"].startswith("Não consigo distinguir a jogada das claras (")
+    assert v["message"]["pt"].endswith("): afastem as mãos do tabuleiro.")
     # The opponent rolls while it is still unclear: the game goes on and the next boards decide.
     out = ref.feed(roll(6, 4))
     assert kinds(out) == ["uncertain", "roll"] and out[0]["committing"] is True and out[0]["pending"] is True
-    assert out[0]["message"]["en"] == ("I cannot see which of these plays was made; the next views of the board "
-                                       "will tell. Play on.")
+    assert out[0]["message"] == {
+        "pt": "Não consigo ver qual destas jogadas foi feita; as próximas imagens do tabuleiro vão dizê-lo. "
+              "O jogo continua.",
+        "en": "I cannot see which of these plays was made; the next views of the board will tell. Play on."}
     played = after(START, (3, 1), "13/10 6/5")
     out = ref.feed(bd(played))
     assert kinds(out) == ["play"] and out[0]["play"] == "13/10 6/5" and out[0]["at"] == 4
