@@ -18,6 +18,9 @@ class GeometryConfig:
     checker_px: int = 24
     margin: float = 0.6
     light_home: str = "br"
+    auto_bar: bool = False
+    bar_min: float = 0.3
+    bar_max: float = 1.4
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ class Pipeline:
         if reg.bumped:
             self.bumped = True
             self.stillness = Stillness(self.cfg.stillness)  # a new view: wait for it to settle again
-        canonical = self.reader.layout.warp(frame, reg.corners)
+        canonical = self.reader.canonical(frame, reg.corners)
         still = self.stillness.update(canonical, t)
         if not still.stable:
             base = self.last or board_event(BoardReading([ColumnReading(0, 0, {0: 1.0})] * 12,

@@ -54,3 +54,16 @@ def test_config_refuses_unknown_settings(tmp_path) -> None:
     path.write_text(json.dumps({"detect": {"disc_treshold": 0.4}}))
     with pytest.raises(ValueError, match=r"unknown setting\(s\) \['disc_treshold'\]"):
         load_config(path)
+
+
+def test_bar_width_estimate_for_boards_with_unusual_bars() -> None:
+    """Opt-in (geometry.auto_bar): a board's bar width read from where the point tips stand."""
+    from vision.calibrate import estimate_bar_ratio
+    from vision.reader import BoardReader
+    from vision.render import Options, Scene, render
+
+    reader = BoardReader()
+    for bar in (0.4, 0.8, 1.2):
+        image, corners = render(Scene.start(), 1, Options(size=(960, 540), bar_to_checker=bar))
+        est = estimate_bar_ratio(reader.base.warp(image, corners), reader.base, reader.cfg.geometry)
+        assert abs(est - bar) <= 0.12, (bar, est)
