@@ -385,7 +385,7 @@ def test_cube_double_take_and_owner() -> None:
     (v,) = ref.feed({"event": "cube", "action": "take", "side": "light"})
     assert v == {"at": 4, "verdict": "cube", "action": "take", "side": "light", "value": 2,
                  "message": {"pt": "As claras aceitam o cubo (2).", "en": "Light takes the cube (2)."}}
-    assert ref.public_state()["cube"] == {"value": 2, "owner": "light", "offered_by": None}
+    assert ref.public_state()["cube"] == {"value": 2, "owner": "light", "offered_by": None, "offered": None}
     assert kinds(ref.feed(roll(6, 4))) == ["roll"]
 
 

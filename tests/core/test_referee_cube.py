@@ -33,7 +33,7 @@ def test_r17_r18_beaver_and_raccoon() -> None:
     (v,) = ref.feed(cube("beaver", "light"))
     assert (v["verdict"], v["value"]) == ("cube", 4)
     assert v["message"] == {"pt": "As claras fazem castor (beaver) para 4.", "en": "Light beavers to 4."}
-    assert ref.public_state()["cube"] == {"value": 2, "owner": "light", "offered_by": "light"}
+    assert ref.public_state()["cube"] == {"value": 2, "owner": "light", "offered_by": "light", "offered": 4}
     (v,) = ref.feed(cube("raccoon", "dark"))
     assert (v["verdict"], v["value"]) == ("cube", 8)
     ref.feed(cube("take", "light"))
