@@ -318,3 +318,36 @@ def test_mutations_are_caught_at_their_line(shared_dir: Path, how: str, kinds: s
         first = problems[0]
         assert (first.line, first.kind in kinds) == (line, True), f"{path.name}: {text.splitlines()[line - 1]!r}: {first}"
     assert tried >= 50
+
+
+# ----- combined moves and hits (MAT.md section 4) ----------------------------------------------------------------
+GALAXY = '; [Site "BackgammonGalaxy"]\n\n'
+STUDIO = '; [Site "Backgammon Studio"]\n\n'
+# Dark opens 21: 13/11 6/5, leaving a blot on its 5 point (light's 20).
+OPENING = "  1)                             21: 13/11 6/5\n"
+
+
+@pytest.mark.parametrize(
+    ("header", "play", "dark_on_bar"),
+    [
+        (STUDIO, "24/18", 0),  # XG marks every hit: an unmarked combined move goes round the blot
+        (STUDIO, "24/20*/18", 1),
+        (GALAXY, "24/20 20/18", 1),  # Galaxy marks no hits but names every stop: stopping on 20 hits
+        (GALAXY, "24/22 22/18", 0),
+    ],
+)
+def test_r06_combined_moves_hit_only_where_the_file_says(header: str, play: str, dark_on_bar: int) -> None:
+    text = header + HEAD + OPENING + f"  2) 42: {play}\n"
+    rec = read_mat(text)
+    report = replay(rec)
+    assert report.problems == []
+    assert rec.games[0].final_position is not None
+    assert rec.games[0].final_position.bar[D] == dark_on_bar
+
+
+def test_r04_combined_move_through_a_closed_point_is_illegal() -> None:
+    # 24/13 with 65 may stop on 18 (open) even though 19 (dark's 6 point) is closed: legal.
+    assert _kinds(STUDIO + HEAD + "  1) 65: 24/13\n") == []
+    # 24/14 with 55 must stop on 19, which dark holds (R05): illegal however the rest is played.
+    report = replay(read_mat(STUDIO + HEAD + "  1) 55: 24/14 13/3\n"))
+    assert [(p.line, p.kind) for p in report.problems] == [(5, "illegal_play")]
