@@ -350,4 +350,4 @@ def test_r04_combined_move_through_a_closed_point_is_illegal() -> None:
     assert _kinds(STUDIO + HEAD + "  1) 65: 24/13\n") == []
     # 24/14 with 55 must stop on 19, which dark holds (R05): illegal however the rest is played.
     report = replay(read_mat(STUDIO + HEAD + "  1) 55: 24/14 13/3\n"))
-    assert [(p.line, p.kind) for p in report.problems] == [(5, "illegal_play")]
+    assert [(p.line, p.kind) for p in report.problems] == [(7, "illegal_play")]
