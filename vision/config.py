@@ -62,6 +62,7 @@ class StillnessConfig:
     downscale_px: int = 160
     arm_edge_fraction: float = 0.05
     arm_area_fraction: float = 0.03
+    rebase_seconds: float = 1.0
 
 
 @dataclass(frozen=True)

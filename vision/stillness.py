@@ -39,6 +39,7 @@ class Stillness:
         self.ref: np.ndarray | None = None
         self.ref_skin: np.ndarray | None = None
         self.quiet_since: float | None = None
+        self.motionless_since: float | None = None
 
     def _small(self, image: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
@@ -63,8 +64,16 @@ class Stillness:
         sides = (changed[:k], changed[-k:], changed[:, :k], changed[:, -k:])
         edge_change = max(float(np.mean(side)) for side in sides)
         arm = edge_change > cfg.arm_edge_fraction and float(np.mean(changed)) > cfg.arm_area_fraction
-        hand = new_skin > cfg.skin_fraction or arm
         moving = motion > cfg.moving_fraction
+        if moving:
+            self.motionless_since = None
+        elif self.motionless_since is None:
+            self.motionless_since = t
+        if arm and new_skin <= cfg.skin_fraction and self.motionless_since is not None \
+                and t - self.motionless_since >= cfg.rebase_seconds:
+            # long motionless with no hand in sight: the reference itself held the arm (say, at start-up)
+            self.ref, self.ref_skin, arm = grey, skin, False
+        hand = new_skin > cfg.skin_fraction or arm
         if moving or hand:
             self.quiet_since = None
         elif self.quiet_since is None:

@@ -94,3 +94,19 @@ def test_real_broadcast_frames_without_hands_show_no_hand_skin(name: str) -> Non
     frame = cv2.imread(str(folder / name))
     states = [still.update(frame, 1 + i / FPS) for i in range(20)]
     assert states[-1].skin < load_config().stillness.skin_fraction
+
+
+def test_real_webcam_hand_blocks_and_a_start_up_hand_does_not_block_forever() -> None:
+    """Paper-board webcam session (frame 16 clean, frame 13 a hand coming in from the top)."""
+    shared = require_shared()
+    folder = shared / "gallbotond__backgammon-image-processing" / "data" / "2024-03-17_12_41_17"
+    clean, hand = cv2.imread(str(folder / "frame16.jpg")), cv2.imread(str(folder / "frame13.jpg"))
+    still = Stillness(load_config().stillness)
+    for i in range(15):
+        still.update(clean, i / FPS)
+    assert not any(still.update(hand, 1 + i / FPS).stable for i in range(45))
+    started_with_hand = Stillness(load_config().stillness)
+    for i in range(15):
+        started_with_hand.update(hand, i / FPS)
+    states = [started_with_hand.update(clean, 1 + i / FPS) for i in range(60)]
+    assert states[-1].stable  # the hand has gone: after a while the clean board is accepted
