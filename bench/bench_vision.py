@@ -96,15 +96,42 @@ def accuracy(n: int) -> None:
     print(f"synthetic accuracy: {right}/{total} points exact ({100 * right / total:.3f}%) on {n} renders")
 
 
+def hands(videos: int) -> None:
+    """Board videos with a hand reaching in and resting: stable boards emitted while the hand is there."""
+    stable_with_hand = hand_frames = 0
+    for seed in range(videos):
+        rng = np.random.default_rng(200_000 + seed)
+        scene = random_scene(rng)
+        base, corners = render(scene, seed, Options(size=(480, 270)))
+        pipe = Pipeline(corners=corners, learn_start=False)
+        noise = np.random.default_rng(seed)
+        plan = [(None, 15), (-0.2, 3), (-0.1, 3), (0.0, 30), (None, 15)]
+        i = 0
+        for offset, n in plan:
+            img = base if offset is None else render(scene, seed, Options(size=(480, 270), hand=True,
+                                                                           hand_offset=offset))[0]
+            for _ in range(n):
+                frame = np.clip(img + noise.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+                ev = pipe.process(frame, i / 30)
+                i += 1
+                if offset is not None:
+                    hand_frames += 1
+                    stable_with_hand += ev["stable"]
+    print(f"hands: {stable_with_hand} stable boards emitted in {hand_frames} frames with a hand ({videos} videos)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--accuracy", type=int, default=0, help="renders for a larger synthetic accuracy run")
+    parser.add_argument("--hands", type=int, default=0, help="hand videos for a larger stillness run")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     speed(args.frames)
     if args.accuracy:
         accuracy(args.accuracy)
+    if args.hands:
+        hands(args.hands)
 
 
 if __name__ == "__main__":
