@@ -21,7 +21,7 @@ from functools import lru_cache
 from core.cube import Cube, CubeError
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from core.match import Match
-from core.notation import Play
+from core.notation import Move, Play
 from core.position import LegalPlay, Position, Side
 from core.record import (
     ACCEPT,
@@ -104,6 +104,26 @@ def _partial_play_fits(pos: Position, dice: tuple[int, int], play: Play) -> bool
 def _parse_text(text: str) -> Play:
     """Play.from_text, memoised: real files repeat the same play texts thousands of times (Play is immutable)."""
     return Play.from_text(text)
+
+
+def _as_written(written: Play, resolved: Play) -> Play:
+    """The play in the order and with the steps the file wrote, hits taken from the resolved play.
+
+    Falls back to the resolved play when the text was compressed (combined moves, fewer sub-moves).
+    """
+    if len(written.moves) != len(resolved.moves):
+        return resolved
+    hits = {m.to for m in resolved.moves if m.hit}
+    if not hits <= {m.to for m in written.moves}:
+        return resolved
+    seen: set[int] = set()
+    moves = []
+    for m in written.moves:
+        hit = m.to in hits and m.to not in seen
+        if hit:
+            seen.add(m.to)
+        moves.append(Move(m.frm, m.to, hit))
+    return Play(tuple(moves))
 
 
 def _resign_level(points: int, cube: int) -> int:
@@ -213,7 +233,7 @@ class _GameReplay:
             return
         if not play:
             self.r.report.plays += 1  # no legal play: the roll is played by not moving (R25)
-        action.play = lp.play if play else play
+        action.play = _as_written(play, lp.play) if play else play
         self.pos = lp.result
         if self.pos.is_game_over():
             self.finish_bear_off()
