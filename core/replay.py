@@ -320,8 +320,9 @@ class _GameReplay:
         if action.kind in (DOUBLE, BEAVER, RACCOON):
             cube.offered_by, cube.stage = side, action.kind
             cube.offered = action.value or cube.value * 2
-        elif action.kind == TAKE and cube.offered_by is None:
-            pass
+        elif action.kind == TAKE and cube.offered_by is not None:
+            cube.value, cube.owner, cube.turned = cube.offered, side, True
+            cube.offered_by, cube.offered, cube.stage = None, 0, None
         elif action.kind == DROP:
             winner = cube.offered_by or side.other
             self.result = GameResult(winner, max(cube.offered // 2, cube.value), "drop", 1, cube.value)
