@@ -43,4 +43,7 @@ def estimate_bar_ratio(canonical: np.ndarray, layout: BoardLayout, g: GeometryCo
 
 
 def calibrated(g: GeometryConfig, canonical: np.ndarray, layout: BoardLayout) -> GeometryConfig:
-    return replace(g, bar_to_checker=estimate_bar_ratio(canonical, layout, g))
+    """The configured proportions, with the bar's width replaced only when the picture clearly disagrees:
+    the estimate is good to about a tenth of a point, and small corrections cost more than they bring."""
+    est = estimate_bar_ratio(canonical, layout, g)
+    return replace(g, bar_to_checker=est) if abs(est - g.bar_to_checker) >= g.auto_bar_min_change else g

@@ -18,7 +18,8 @@ class GeometryConfig:
     checker_px: int = 24
     margin: float = 0.6
     light_home: str = "br"
-    auto_bar: bool = False
+    auto_bar: bool = True
+    auto_bar_min_change: float = 0.25
     bar_min: float = 0.3
     bar_max: float = 1.4
 

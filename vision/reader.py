@@ -37,7 +37,8 @@ class BoardReader:
         return self.layout.warp(image, corners)
 
     def read(self, image: np.ndarray, corners: np.ndarray) -> BoardReading:
-        return self.detector.read(self.canonical(image, corners), self.colours)
+        canonical = self.canonical(image, corners)  # first: it may swap the layout and the detector
+        return self.detector.read(canonical, self.colours)
 
     def learn_start(self, image: np.ndarray, corners: np.ndarray, light_home: str | None = None) -> ColourModel:
         """Learn the two checker colours from a board known to be at the starting position."""

@@ -57,7 +57,7 @@ def test_config_refuses_unknown_settings(tmp_path) -> None:
 
 
 def test_bar_width_estimate_for_boards_with_unusual_bars() -> None:
-    """Opt-in (geometry.auto_bar): a board's bar width read from where the point tips stand."""
+    """geometry.auto_bar: a board's bar width read from where the point tips stand."""
     from vision.calibrate import estimate_bar_ratio
     from vision.reader import BoardReader
     from vision.render import Options, Scene, render

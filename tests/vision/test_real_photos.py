@@ -74,18 +74,27 @@ def _cell(c: dict) -> str:
     return f"{c['light']}L" if c["light"] else (f"{c['dark']}D" if c["dark"] else ".")
 
 
-@pytest.mark.parametrize("name", [k for k in LABELS if k.endswith(".jpg")])
-def test_labelled_tournament_frames_with_colour(name: str) -> None:
-    """Broadcast frames (stack of 6 past the tip, black on black, dice, hinges on the bar), labelled by us."""
+def test_labelled_tournament_and_wooden_board_frames_with_colour() -> None:
+    """Broadcast frames (a stack of 6 past the tip, black on black, acrylic, dice, hinges on the bar) and a
+    walnut board with a wide bar, labelled by us; light/dark must be right too."""
     shared = require_shared()
-    label = LABELS[name]
-    image = cv2.imread(str(shared / name))
-    reading = BoardReader().read(image, np.array(label["corners"], np.float32)).as_json()
-    got = {"top": [_cell(c) for c in reading["top"]], "bottom": [_cell(c) for c in reading["bottom"]]}
-    wrong = [(row, j, got[row][j], label[row][j]) for row in ("top", "bottom") for j in range(12)
-             if got[row][j] != label[row][j]]
-    assert len(wrong) <= 1, wrong
-    assert reading["bar"] == label["bar"]
+    reader = BoardReader()
+    right = total = 0
+    wrong = []
+    for name, label in LABELS.items():
+        if not name.endswith(".jpg"):
+            continue
+        reading = reader.read(cv2.imread(str(shared / name)), np.array(label["corners"], np.float32)).as_json()
+        for row in ("top", "bottom"):
+            for j, cell in enumerate(reading[row]):
+                total += 1
+                if _cell(cell) == label[row][j]:
+                    right += 1
+                else:
+                    wrong.append((Path(name).name, row, j, _cell(cell), label[row][j]))
+        assert reading["bar"] == label["bar"], name
+    print(f"labelled frames: {right}/{total} columns right with colour")
+    assert right >= 0.97 * total, wrong
 
 
 def test_bar_on_the_deeper_photos(results: list[dict]) -> None:
