@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from core.inference import TurnModel, cross_table, single_steps, vec_of_position
+from core.inference import Observation, TurnModel, cross_table, single_steps, vec_of_position
 from core.position import Position, Side
 from core.referee import SUSPECT_BOARDS, Referee
 from tests.core.referee_streams import (
@@ -95,6 +95,13 @@ def knocked_off_board(pos: Position, rng: random.Random) -> tuple[dict[str, Any]
     return ev, i + 1, side
 
 
+def _looks_like_a_play(ev: dict[str, Any], pos: Position, dice: tuple[int, int]) -> bool:
+    """The board is exactly a candidate of the roll, or fits two about equally (the referee says uncertain)."""
+    vec = (*ev["light"], *ev["dark"], ev["bar"]["light"], ev["bar"]["dark"], ev["off"]["light"], ev["off"]["dark"])
+    model = TurnModel(pos, dice)
+    return model.explain_exact(tuple(vec)) is not None or model.explain(Observation(tuple(vec))).kind == "uncertain"
+
+
 def inject(tagged: list[Tagged], seed: int) -> tuple[list[dict[str, Any]], set[tuple[int, str, str]], set[int]]:
     """The stream with faults spliced in, the (event index, verdict, reason) each must produce, and the
     boards with a checker knocked off, where the board may honestly fit two plays (uncertain)."""
@@ -142,6 +149,8 @@ def inject(tagged: list[Tagged], seed: int) -> tuple[list[dict[str, Any]], set[t
             elif fault == "checker_missing" and not tag["after"].is_game_over():
                 out.append(t.event)
                 hit = knocked_off_board(tag["after"], rng)
+                if hit is not None and _looks_like_a_play(hit[0], pos, dice):
+                    hit = None  # the board without it fits a play (in progress) as well: nothing to flag
                 if hit is not None:
                     ev, point, side = hit
                     for j in range(SUSPECT_BOARDS):
