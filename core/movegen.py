@@ -52,7 +52,7 @@ def steps(me: Sequence[int], oa: Sequence[int], die: int, block_at: int = 2, max
     return out
 
 
-def _apply(me: list[int], oa: list[int], step: Step) -> tuple[list[int], list[int]]:
+def apply_step(me: list[int], oa: list[int], step: Step) -> tuple[list[int], list[int]]:
     frm, to, hit = step
     me2 = me.copy()
     me2[frm] -= 1
@@ -83,7 +83,7 @@ def generate(me: list[int], oa: list[int], d1: int, d2: int, block_at: int = 2) 
     for a, b in ((d1, d2), (d2, d1)):
         single = singles[a]
         for s1 in steps(me, oa, a, block_at):
-            me1, oa1 = _apply(me, oa, s1)
+            me1, oa1 = apply_step(me, oa, s1)
             seconds = steps(me1, oa1, b, block_at)
             if seconds:
                 for s2 in seconds:
@@ -231,7 +231,7 @@ def _generate_doubles(me: list[int], oa: list[int], d: int, block_at: int) -> Fo
             nxt = steps(cur_me, cur_oa, d, block_at, max_from)
             if nxt:
                 for s in nxt:
-                    me2, oa2 = _apply(cur_me, cur_oa, s)
+                    me2, oa2 = apply_step(cur_me, cur_oa, s)
                     dfs(me2, oa2, left - 1, s[0], (*path, s), (*hits, s[1]) if s[2] else hits)
                 return
         used = len(path)
@@ -282,7 +282,7 @@ def all_ways(
                 found.append(path)
             return
         for s in steps(cur_me, cur_oa, dice[len(path)], block_at):
-            me2, oa2 = _apply(cur_me, cur_oa, s)
+            me2, oa2 = apply_step(cur_me, cur_oa, s)
             dfs(me2, oa2, dice, (*path, s))
 
     for order in dice_orders:

@@ -318,6 +318,10 @@ class Position:
         """
         dice = check_dice(dice)
         play = text if isinstance(text, Play) else Play.from_text(text)
+        spelled = self._spelled_out(play, dice)
+        if spelled is not None:
+            # Every die written as a legal single step: legal under R09 without generating every play.
+            return LegalPlay(self, dice, spelled)
         legal = self.legal_plays(dice)
         wanted = self._mover_after(play)
         label = (text.strip() if isinstance(text, str) else play.text()) or "no move"
@@ -330,6 +334,15 @@ class Position:
             raise IllegalPlayError(self._illegal_message(label, dice, _why_not(legal, play)))
         if len(candidates) == 1:
             return candidates[0]
+        if marks_hits or all(m.distance in dice for m in play.moves):
+            # The steps as written (each stop hitting what stands there) settle it when they fit one play.
+            try:
+                literal = self.apply_unchecked(play)
+            except IllegalPlayError:
+                literal = None
+            exact = [lp for lp in candidates if lp.result == literal]
+            if len(exact) == 1:
+                return exact[0]
         marked = {m.to for m in play.moves if m.hit}
         if marked or marks_hits:
             scored = sorted(candidates, key=lambda lp: len(lp._hit_points() ^ (marked | lp._forced_hits(play))))
@@ -343,6 +356,28 @@ class Position:
             f"ambiguous play {label!r} with {dice[0]}{dice[1]} in position {self.position_id()}: "
             f"it can be {options}; write the hit with '*' or every step"
         )
+
+    def _spelled_out(self, play: Play, dice: tuple[int, int]) -> tuple[movegen.Step, ...] | None:
+        """The play's steps when it uses every die, one written move per die, each legal in turn; else None."""
+        doubles = dice[0] == dice[1]
+        if len(play.moves) != (4 if doubles else 2):
+            return None
+        me, oa = self._generator_boards()
+        left = [dice[0]] * 4 if doubles else list(dice)
+        out: list[movegen.Step] = []
+        for mv in play.moves:
+            fits = []
+            for die in set(left):
+                for st in movegen.steps(me, oa, die, self.block_at):
+                    if st[0] == mv.frm and st[1] == mv.to:
+                        fits.append((die, st))
+            if len(fits) != 1:
+                return None  # not a single step, or a bear-off either die could make: let the generator decide
+            die, st = fits[0]
+            left.remove(die)
+            out.append(st)
+            me, oa = movegen.apply_step(me, oa, st)
+        return tuple(out)
 
     def _illegal_message(self, label: str, dice: tuple[int, int], why: str) -> str:
         return f"illegal play {label!r} with {dice[0]}{dice[1]} in position {self.position_id()}: {why}"

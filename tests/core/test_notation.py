@@ -108,3 +108,36 @@ def test_apply_unchecked_hits_and_refuses_closed_points() -> None:
         pos.apply_unchecked("23/20")
     after = pos.apply_unchecked("6/2").with_turn(Side.DARK).apply_unchecked("24/23")
     assert after.bar[Side.LIGHT] == 1
+
+
+def _blot_on_light_22() -> Position:
+    start = Position.start()
+    dark = list(start.dark)
+    dark[18] -= 1  # one checker from dark's 6-point (physical 19) ...
+    dark[21] += 1  # ... to dark's 3-point, light's 22
+    return Position.from_physical(start.light, dark)
+
+
+def test_written_stops_decide_the_hit_without_marks() -> None:
+    pos = _blot_on_light_22()
+    # Galaxy writes every step and never marks hits: stopping on 22 is hitting there.
+    hit = pos.parse_play("24/22 22/18", (4, 2), marks_hits=False)
+    assert hit.result.bar[Side.DARK] == 1
+    # A combined move through a blot, unmarked, is ambiguous where files do not mark hits ...
+    with pytest.raises(AmbiguousPlayError):
+        pos.parse_play("24/18", (4, 2), marks_hits=False)
+    # ... and means "no hit" where they do (XG writes 24/22*/18 for the hit).
+    assert pos.parse_play("24/18", (4, 2)).result.bar[Side.DARK] == 0
+    assert pos.parse_play("24/22*/18", (4, 2)).result.bar[Side.DARK] == 1
+
+
+def test_spelled_out_play_agrees_with_the_generator() -> None:
+    from tests.oracles.gnubg_turns import gnubg_nn_or_none, random_turns, to_position
+
+    if gnubg_nn_or_none() is None:
+        pytest.skip("gnubg-nn not installed: needs its random turns")
+    for board, d1, d2 in random_turns(300, seed=5):
+        pos = to_position(board)
+        for lp in pos.legal_plays((d1, d2)):
+            for way in lp.ways()[:2]:
+                assert pos.parse_play(way, (d1, d2)).result == lp.result
