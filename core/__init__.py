@@ -1,5 +1,10 @@
-"""The rules and the referee: pure Python, no I/O, no third-party imports."""
+"""The rules and the referee: pure Python, no I/O, no third-party imports.
 
+The names most callers need are exported here; the modules hold the rest (``core.referee``,
+``core.inference``, ``core.events``, ``core.messages``, ``core.formats``).
+"""
+
+from core.cube import Cube, CubeError, CubeSettings
 from core.errors import (
     AmbiguousPlayError,
     GamaoError,
@@ -8,11 +13,22 @@ from core.errors import (
     InvalidPositionError,
     InvalidRollError,
 )
+from core.formats import MatchFileError, decode_text
+from core.formats.mat import read_mat, write_mat
+from core.formats.sgf import read_sgf, write_sgf
+from core.match import Match, MatchRules
+from core.matchid import MatchIdError, MatchIdState
 from core.notation import BAR, OFF, Move, Play
 from core.position import LegalPlay, LegalPlays, Position, Side, check_dice
+from core.record import Action, GameRecord, GameResult, MatchRecord, Problem
+from core.replay import ReplayReport, replay
+from core.variants import VARIANTS, variant
+from core.xgid import XGID
 
 __all__ = [
-    "BAR", "OFF", "AmbiguousPlayError", "GamaoError", "IllegalPlayError", "InvalidPlayError",
-    "InvalidPositionError", "InvalidRollError", "LegalPlay", "LegalPlays", "Move", "Play", "Position",
-    "Side", "check_dice",
+    "BAR", "OFF", "VARIANTS", "XGID", "Action", "AmbiguousPlayError", "Cube", "CubeError", "CubeSettings",
+    "GameRecord", "GameResult", "GamaoError", "IllegalPlayError", "InvalidPlayError", "InvalidPositionError",
+    "InvalidRollError", "LegalPlay", "LegalPlays", "Match", "MatchFileError", "MatchIdError", "MatchIdState",
+    "MatchRecord", "MatchRules", "Move", "Play", "Position", "Problem", "ReplayReport", "Side", "check_dice",
+    "decode_text", "read_mat", "read_sgf", "replay", "variant", "write_mat", "write_sgf",
 ]

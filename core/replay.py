@@ -39,18 +39,9 @@ from core.record import (
     MatchRecord,
     Problem,
 )
+from core.variants import NackgammonPosition
 
 CUBE_KINDS = (DOUBLE, TAKE, DROP, BEAVER, RACCOON)
-
-
-class NackgammonPosition(Position):
-    """Nackgammon's start (gnubg's ``NackGammon`` variation): 24:2, 23:2, 13:4, 8:3, 6:4."""
-
-    variant = "nackgammon"
-    start_layout = {
-        Side.LIGHT: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
-        Side.DARK: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
-    }
 
 
 @dataclass

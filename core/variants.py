@@ -70,8 +70,18 @@ class JacquetPosition(_PendingRules):
     capture = None
 
 
+class NackgammonPosition(Position):
+    """Nackgammon (gnubg's ``NackGammon`` variation): standard rules from 24:2, 23:2, 13:4, 8:3, 6:4."""
+
+    variant = "nackgammon"
+    start_layout: ClassVar[Mapping[Side, Mapping[int, int]]] = {
+        Side.LIGHT: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+        Side.DARK: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+    }
+
+
 VARIANTS: dict[str, type[Position]] = {
-    cls.variant: cls for cls in (Position, PlakotoPosition, RussianPosition, JacquetPosition)
+    cls.variant: cls for cls in (Position, NackgammonPosition, PlakotoPosition, RussianPosition, JacquetPosition)
 }
 
 

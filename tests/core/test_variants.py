@@ -16,9 +16,9 @@ from core.variants import (
 
 
 def test_registry_finds_variants_by_name() -> None:
-    assert set(VARIANTS) == {"standard", "plakoto", "russian", "jacquet"}
+    assert set(VARIANTS) == {"standard", "nackgammon", "plakoto", "russian", "jacquet"}
     assert variant("Plakoto") is PlakotoPosition
-    with pytest.raises(ValueError, match="unknown variant 'nard': choose one of standard, plakoto, russian, jacquet"):
+    with pytest.raises(ValueError, match="unknown variant 'nard': choose one of standard, nackgammon, plakoto, russian, jacquet"):
         variant("nard")
 
 
