@@ -36,6 +36,9 @@ OFF_IDX = {Side.LIGHT: 50, Side.DARK: 51}
 ACCEPT = 1.5
 #: ...and when the next best candidate is worse by at least this much; otherwise: uncertain.
 MARGIN = 0.75
+#: Candidates a single count apart on the board (in the bear-off a checker borne off and one left on
+#: the 1-point, when the camera derives the borne-off count) need more than one misread count between them.
+NEAR_MARGIN = 1.25
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
 COMMIT_PREFIX_PENALTY = 1.0
 
@@ -318,7 +321,12 @@ class TurnModel:
         residual = residual_of(obs, best.vec)
         if best_cost > ACCEPT:
             return Inference("unexplained", best, best_cost, residual=residual)
-        rivals = [c for cc, _, c in scored[1:] if cc - best_cost < MARGIN]
+        # A game's last play is exempt from the wider margin: its board (no checker of the mover left) is
+        # the plainest a camera sees, and nothing later could settle it.
+        near = best.legal is None or not best.legal.result.is_game_over()
+        rivals = [c for cc, _, c in scored[1:]
+                  if cc - best_cost < MARGIN
+                  or (near and cc - best_cost < NEAR_MARGIN and _one_count_apart(best.vec, c.vec))]
         if rivals:
             return Inference("uncertain", best, best_cost, [best, *rivals], residual)
         return Inference(_kind(best), best, best_cost, residual=residual)
@@ -345,6 +353,17 @@ def residual_of(obs: Observation, vec: Vec) -> dict[int, int]:
                 continue
             out[i] = d
     return out
+
+
+def _one_count_apart(a: Vec, b: Vec) -> bool:
+    """The two positions differ by one checker count on the points or the bar (borne-off counts aside)."""
+    d = 0
+    for i in range(50):
+        if a[i] != b[i]:
+            d += abs(a[i] - b[i])
+            if d > 1:
+                return False
+    return True
 
 
 def _kind(c: Candidate) -> str:

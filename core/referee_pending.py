@@ -14,7 +14,7 @@ from typing import Any
 
 from core.inference import (
     ACCEPT,
-    MARGIN,
+    COMMIT_PREFIX_PENALTY,
     Candidate,
     Observation,
     TurnModel,
@@ -25,6 +25,10 @@ from core.messages import message
 from core.position import Position, Side
 
 Verdict = dict[str, Any]
+#: One board adds at most this much against a hypothesis (a hand over the board is not proof).
+BOARD_CAP = 3.0
+#: Summed evidence needed to settle the open play: more than one misread count.
+PENDING_MARGIN = 0.75
 
 
 @dataclass
@@ -45,6 +49,9 @@ class Pending:
     record: dict[str, Any]
     row: dict[str, Any]
     models: list[TurnModel | None] = field(default_factory=list)
+    totals: list[float] = field(default_factory=list)  # each hypothesis's cost, summed over the boards
+    last_obs: Observation | None = None
+    last_costs: list[float] = field(default_factory=list)
 
 
 class PendingMixin:
@@ -82,8 +89,10 @@ class PendingMixin:
                     and vec_of_position(h.new_pos) == vec_of_position(self.pos)
                     else TurnModel(h.new_pos.with_turn(side), dice) for h in p.hyps]
 
-    def _try_resolve(self, at: int, obs: Observation, out: list[Verdict], force: bool = False) -> bool:
-        """Decide the pending play from a board; True when decided."""
+    def _try_resolve(self, at: int, obs: Observation, out: list[Verdict], force: bool = False,
+                     committing: bool = False) -> bool:
+        """Decide the pending play from a board; True when decided. ``committing``: the board is the last
+        one before the current mover's own commit, so it shows a finished play (core.inference)."""
         p = self.pending
         if p is None:
             return True
@@ -91,12 +100,24 @@ class PendingMixin:
         for k, h in enumerate(p.hyps):
             model = p.models[k] if k < len(p.models) else None
             if model is not None and self.phase == "moving":
-                costs.append(model.explain(obs).cost)
+                inf = model.explain(obs, committing=committing)
+                cost = inf.cost
+                if committing and inf.kind in ("nothing", "in_progress") and cost == 0.0 and model.max_dice:
+                    cost += COMMIT_PREFIX_PENALTY  # an exact match skips the scoring that adds it
+                costs.append(cost)
             else:
                 costs.append(observation_cost(obs, vec_of_position(h.new_pos)))
-        order = sorted(range(len(costs)), key=lambda k: (costs[k], k))
+        # Evidence adds up over the boards since the commit (camera mistakes come and go, the checkers
+        # stay); the same board seen again (at a commit) replaces its own earlier contribution.
+        capped = [min(c, BOARD_CAP) for c in costs]
+        if p.last_obs is obs:
+            p.totals = [t - c for t, c in zip(p.totals, p.last_costs, strict=True)]
+        p.totals = [t + c for t, c in zip(p.totals or [0.0] * len(capped), capped, strict=True)]
+        p.last_obs, p.last_costs = obs, capped
+        totals = p.totals
+        order = sorted(range(len(totals)), key=lambda k: (totals[k], k))
         best = order[0]
-        decided = costs[best] <= ACCEPT and costs[order[1]] - costs[best] >= MARGIN
+        decided = costs[best] <= ACCEPT and totals[order[1]] - totals[best] >= PENDING_MARGIN
         if not decided and not force:
             # Rule on this board from the likeliest position so far (not yet a verdict on the play).
             self.pos = p.hyps[best].new_pos.with_turn(self.turn)

@@ -118,7 +118,7 @@ class RefereeBase(PendingMixin):
         if self.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
             obs = self.last_turn_obs or self.last_obs
-            decided = obs is not None and self._try_resolve(at, obs, out)
+            decided = obs is not None and self._try_resolve(at, obs, out, committing=obs is self.last_turn_obs)
             if self.phase != "moving":
                 return True  # decided, and the roll it left had no legal play: the turn has passed
             if not decided:
