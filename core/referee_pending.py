@@ -28,7 +28,7 @@ Verdict = dict[str, Any]
 #: One board adds at most this much against a hypothesis (a hand over the board is not proof).
 BOARD_CAP = 3.0
 #: Summed evidence needed to settle the open play: more than one misread count.
-PENDING_MARGIN = 0.75
+PENDING_MARGIN = 1.5
 
 
 @dataclass
