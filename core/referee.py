@@ -58,7 +58,7 @@ from core.referee_state import RefereeBase
 
 Verdict = dict[str, Any]
 KEEP_VERDICTS = 20
-SUSPECT_BOARDS = 3  # a count that stays wrong this many stable boards in a row is a real checker problem
+SUSPECT_BOARDS = 4  # a count that stays wrong this many stable boards in a row is a real checker problem
 
 
 class Referee(RefereeBase):
