@@ -39,7 +39,7 @@ class DetectConfig:
     inward_arc: float = 0.6
     inward_weight: float = 1.0
     disc_threshold: float = 0.45
-    disc_softness: float = 0.05
+    disc_softness: float = 0.025
     colour_radius: float = 0.3
     colour_split: float = 25.0
     bar_step: float = 0.25
@@ -61,9 +61,9 @@ class StillnessConfig:
     moving_fraction: float = 0.004
     skin_fraction: float = 0.02
     downscale_px: int = 160
-    arm_edge_fraction: float = 0.05
     arm_area_fraction: float = 0.03
     rebase_seconds: float = 1.0
+    rebase_skin_seconds: float = 3.0
 
 
 @dataclass(frozen=True)

@@ -60,19 +60,18 @@ class Stillness:
             self.ref, self.ref_skin = grey, skin
         changed = np.abs(grey - self.ref).max(axis=2) > cfg.diff_threshold
         new_skin = float(np.mean(skin & ~self.ref_skin & changed))
-        k = max(2, grey.shape[0] // 30)
-        sides = (changed[:k], changed[-k:], changed[:, :k], changed[:, -k:])
-        edge_change = max(float(np.mean(side)) for side in sides)
-        arm = edge_change > cfg.arm_edge_fraction and float(np.mean(changed)) > cfg.arm_area_fraction
+        arm = _arm_from_edge(changed, cfg.arm_area_fraction)
         moving = motion > cfg.moving_fraction
         if moving:
             self.motionless_since = None
         elif self.motionless_since is None:
             self.motionless_since = t
-        if arm and new_skin <= cfg.skin_fraction and self.motionless_since is not None \
-                and t - self.motionless_since >= cfg.rebase_seconds:
-            # long motionless with no hand in sight: the reference itself held the arm (say, at start-up)
-            self.ref, self.ref_skin, arm = grey, skin, False
+        still_for = -1.0 if self.motionless_since is None else t - self.motionless_since
+        if (arm and new_skin <= cfg.skin_fraction and still_for >= cfg.rebase_seconds) or \
+                still_for >= cfg.rebase_skin_seconds:
+            # long motionless: the reference itself held the arm (a hand at start-up), or a whole new set-up
+            # of skin-coloured checkers was made; a real hand does not stay that still for that long
+            self.ref, self.ref_skin, arm, new_skin = grey, skin, False, 0.0
         hand = new_skin > cfg.skin_fraction or arm
         if moving or hand:
             self.quiet_since = None
@@ -82,3 +81,17 @@ class Stillness:
         if stable:
             self.ref, self.ref_skin = grey, skin
         return StillnessState(stable=stable, moving=moving, hand=hand, motion=motion, skin=new_skin)
+
+
+def _arm_from_edge(changed: np.ndarray, min_area: float) -> bool:
+    """A changed region that touches the picture's edge and is large: an arm reaching in. A checker borne
+    off into a tray also changes the edge, but only by a checker's area."""
+    if not changed.any():
+        return False
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    k = max(2, changed.shape[0] // 30)
+    edge = np.zeros_like(changed)
+    edge[:k], edge[-k:], edge[:, :k], edge[:, -k:] = True, True, True, True
+    touching = np.unique(labels[edge & changed])
+    areas = stats[touching[touching > 0], cv2.CC_STAT_AREA] / changed.size
+    return bool((areas > min_area).any())

@@ -1,0 +1,118 @@
+"""Vision with the referee on whole matches: each game of a match record is rendered as a video on one board
+(hands while a play is made, then a still board), run through the vision pipeline and fed to the referee
+with the rolls and cube actions; counts the plays the referee infers correctly.
+
+    .venv/bin/python bench/bench_vision_referee.py [MATCH.mat ...] [--size 640x360]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from core.formats.mat import read_mat
+from core.position import Position, Side
+from core.record import ACCEPT, DOUBLE, DROP, MOVE, REJECT, RESIGN, TAKE
+from core.referee import Referee
+from core.replay import replay
+from vision.pipeline import Pipeline
+from vision.render import Options, Scene, render
+
+VERBOSE = False
+DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "matches" / "samples" / "gnubg"
+
+
+def _scene(pos: Position) -> Scene:
+    return Scene(list(pos.light), list(pos.dark), {"light": pos.bar[Side.LIGHT], "dark": pos.bar[Side.DARK]},
+                 {"light": pos.off[Side.LIGHT], "dark": pos.off[Side.DARK]})
+
+
+class Video:
+    def __init__(self, seed: int, size: tuple[int, int]) -> None:
+        self.seed, self.size, self.t, self.key = seed, size, 0.0, None
+        _, corners = render(Scene.start(), seed, self.opts(False))
+        self.pipe = Pipeline(corners=corners)
+        self.noise = np.random.default_rng(seed)
+
+    def opts(self, hand: bool) -> Options:
+        return Options(size=self.size, hand=hand, rotate=3.0, perspective=0.03, dice=False)
+
+    def show(self, pos: Position, ref: Referee, out: list[dict], hand: bool = False, frames: int = 12) -> None:
+        img = render(_scene(pos), self.seed, self.opts(hand))[0]
+        for _ in range(frames):
+            frame = np.clip(img + self.noise.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+            ev = self.pipe.process(frame, self.t)
+            self.t += 1 / 30
+            key = (ev["stable"], ev["light"], ev["dark"], ev["bar"])
+            if key != self.key:
+                self.key = key
+                out.extend(ref.feed(ev))
+
+
+def replay_match(path: Path, size: tuple[int, int], seed: int) -> tuple[int, int, int]:
+    record = read_mat(path.read_text())
+    replay(record)
+    ref = Referee()
+    ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
+    video = Video(seed, size)
+    expected = inferred = wrong = 0
+    for game in record.games:
+        out: list[dict] = []
+        video.show(Position.start(), ref, out, frames=120)  # setting up a new game takes a few seconds
+        first = True
+        for action in game.actions:
+            side = action.side.value if action.side else None
+            if action.kind == MOVE and action.dice and action.position is not None:
+                d1, d2 = action.dice
+                if first:  # the referee takes the opener from the dice order
+                    d1, d2 = (max(d1, d2), min(d1, d2)) if side == "light" else (min(d1, d2), max(d1, d2))
+                first = False
+                out.extend(ref.feed({"event": "roll", "dice": [d1, d2], "cocked": [False, False]}))
+                after = action.position.play(action.dice, action.play) if action.play else action.position
+                expected += 1
+                video.show(action.position, ref, out, hand=True, frames=6)
+                video.show(after, ref, out)
+            elif action.kind in (DOUBLE, TAKE, DROP):
+                out.extend(ref.feed({"event": "cube", "action": action.kind, "side": side}))
+            elif action.kind == RESIGN:
+                out.extend(ref.feed({"event": "resign", "side": side, "value": action.value or 1}))
+            elif action.kind in (ACCEPT, REJECT):
+                out.extend(ref.feed({"event": "resign_reply", "accept": action.kind == ACCEPT}))
+        if ref.public_state()["phase"] == "moving":
+            out.extend(ref.feed({"event": "button", "name": "end_turn"}))  # the last play, committed by hand
+        result = game.result
+        if ref.public_state()["phase"] not in ("game_over", "match_over") and result is not None \
+                and result.how == "resign":  # the file states the resignation only in its result
+            loser = result.winner.other.value
+            out.extend(ref.feed({"event": "resign", "side": loser, "value": result.value or 1}))
+            out.extend(ref.feed({"event": "resign_reply", "accept": True}))
+        plays = [v for v in out if v["verdict"] == "play"]
+        inferred += sum(1 for v in plays if v["legal"])
+        wrong += sum(1 for v in out if v["verdict"] in ("illegal", "uncertain"))
+        if VERBOSE:
+            odd = [(v["at"], v["verdict"], v.get("reason")) for v in out if v["verdict"] in ("illegal", "uncertain")]
+            print(f"  game: {sum(1 for v in plays if v['legal'])} plays inferred; first problems {odd[:4]}")
+    return expected, inferred, wrong
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("matches", nargs="*", type=Path)
+    parser.add_argument("--size", default="640x360")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    size = tuple(int(v) for v in args.size.split("x"))
+    paths = args.matches or sorted(DEFAULT.glob("*.mat"))[:2]
+    for i, path in enumerate(paths):
+        t0 = time.perf_counter()
+        expected, inferred, wrong = replay_match(path, size, seed=i)
+        print(f"{path.name}: {inferred} of {expected} plays inferred, {wrong} illegal/uncertain verdicts "
+              f"({time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
