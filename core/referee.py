@@ -129,6 +129,8 @@ class Referee(RefereeBase):
             self.awaiting_ack = n
             self._reroll(out, at, "cocked_die", n=n, dice=list(dice))
             return
+        if self.phase == "moving" and self.held is not None and self.held[1]["event"] == "roll":
+            self._release_held_roll(out)
         if self.phase == "moving":
             if self.premature(dice):
                 self._reroll(out, at, "roll_out_of_turn", side=self.turn.value, dice_prev=list(self.dice))
@@ -153,6 +155,29 @@ class Referee(RefereeBase):
             return
         self._v(out, at, "roll", side=self.turn.value, dice=list(dice))
         self._begin_turn(at, self.turn, dice, out)
+
+    def _release_held_roll(self, out: list[Verdict]) -> None:
+        """A roll waits on an unclear play and another roll comes: the first roll's turn is over.
+
+        With no board in between, the first roll was not played at all: of the plays the board fitted,
+        the one after which that roll has no legal play is the one made (R25); otherwise the likeliest.
+        """
+        assert self.held is not None and self.model is not None
+        held_at, held_ev = self.held
+        self.held = None
+        dice = (held_ev["dice"][0], held_ev["dice"][1])
+        obs = self.last_turn_obs
+        rivals = []
+        if obs is not None:
+            inf = self.model.explain(obs, committing=True)
+            rivals = [c for c in (inf.rivals or [inf.best]) if c is not None and c.legal is not None]
+        if rivals:
+            dancing = [c for c in rivals if len(c.legal.result.legal_plays(dice)) == 0]  # type: ignore[union-attr]
+            pick = dancing[0] if len(dancing) == 1 else rivals[0]
+            self.last_turn_obs = Observation(pick.vec)
+            self.last_fault = None
+        if self._commit(held_at, held_ev, out):
+            self._on_roll(held_at, held_ev, out)
 
     def _set_up_again(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """The board was set up for a new game while the last play of this one was unclear.

@@ -119,10 +119,11 @@ class PendingMixin:
         best = order[0]
         decided = costs[best] <= ACCEPT and totals[order[1]] - totals[best] >= PENDING_MARGIN
         if not decided and not force:
-            # Rule on this board from the likeliest position so far (not yet a verdict on the play).
-            self.pos = p.hyps[best].new_pos.with_turn(self.turn)
-            if self.phase == "moving" and best < len(p.models) and p.models[best] is not None:
-                self.model = p.models[best]
+            # Rule on this board from the position that explains it best (not yet a verdict on the play).
+            here = min(range(len(costs)), key=lambda k: (costs[k], totals[k], k))
+            self.pos = p.hyps[here].new_pos.with_turn(self.turn)
+            if self.phase == "moving" and here < len(p.models) and p.models[here] is not None:
+                self.model = p.models[here]
             return False
         self._resolve(at, best, out, sure=decided)
         return True
