@@ -38,6 +38,7 @@ from typing import Any
 from core.events import RULE_DEFAULTS, parse_event
 from core.inference import (
     ACCEPT,
+    MARGIN,
     OFF_IDX,
     Inference,
     Observation,
@@ -156,6 +157,32 @@ class Referee(RefereeBase):
         self._v(out, at, "roll", side=self.turn.value, dice=list(dice))
         self._begin_turn(at, self.turn, dice, out)
 
+    def _held_roll_board(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
+        """A roll waits on an unclear play, and the opponent may already be moving: a board that only
+        one of the plays (then that roll) explains settles it. True when this board needs no more ruling."""
+        assert self.held is not None and self.model is not None
+        mover_inf = self.model.explain(obs, committing=True)
+        if mover_inf.kind == "play" or not self.held_rivals:
+            return False
+        held_at, ev = self.held
+        dice = (ev["dice"][0], ev["dice"][1])
+        costs = [TurnModel(c.legal.result, dice).explain(obs).cost for c in self.held_rivals]
+        order = sorted(range(len(costs)), key=lambda k: (costs[k], k))
+        best = order[0]
+        others = [costs[k] for k in order[1:]] + [mover_inf.cost]
+        if costs[best] <= ACCEPT and min(others) - costs[best] >= MARGIN:
+            self.last_turn_obs = Observation(self.held_rivals[best].vec)
+            self.last_fault = None
+            self.held = None
+            if self._commit(held_at, ev, out):
+                self._on_roll(held_at, ev, out)
+            if self.phase == "moving" and self.model is not None:
+                self.last_turn_obs = obs
+                self._rule_moving(at, obs, out)
+            return True
+        # Neither the mover's play nor clearly the opponent's: no verdict while the roll waits.
+        return mover_inf.kind == "unexplained"
+
     def _release_held_roll(self, out: list[Verdict]) -> None:
         """A roll waits on an unclear play and another roll comes: the first roll's turn is over.
 
@@ -222,6 +249,8 @@ class Referee(RefereeBase):
             self._try_resolve(at, obs, out)
         if self.phase == "moving" and self.model is not None:
             if self._set_up_again(at, obs, out):
+                return
+            if self.held is not None and self.held[1]["event"] == "roll" and self._held_roll_board(at, obs, out):
                 return
             self.last_turn_obs = obs
             self._rule_moving(at, obs, out)

@@ -71,6 +71,7 @@ class RefereeBase(PendingMixin):
         self.moves: list[dict[str, Any]] = []
         self.awaiting_ack = 0
         self.held: tuple[int, dict[str, Any]] | None = None
+        self.held_rivals: list[Any] = []
         self.pending = None
         self.resignation: tuple[Side, int] | None = None
         self.suspects: dict[tuple[int, int], int] = {}
@@ -161,6 +162,7 @@ class RefereeBase(PendingMixin):
                 return True
         if fault is None and inf is not None and inf.kind == "uncertain":
             self.held = (at, dict(trigger))
+            self.held_rivals = [c for c in inf.rivals if c.legal is not None]
             self._v(out, at, "uncertain", side=mover.value, dice=list(self.dice), committing=True,
                     candidates=[self._cand_text(c) for c in inf.rivals],
                     message={"pt": "Não consigo ver qual foi a jogada: afastem as mãos do tabuleiro.",
