@@ -64,6 +64,8 @@ class StillnessConfig:
     arm_area_fraction: float = 0.03
     rebase_seconds: float = 1.0
     rebase_skin_seconds: float = 3.0
+    frame_band: float = 0.02
+    frame_crossing: float = 0.03
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ class Stillness:
             self.ref, self.ref_skin = grey, skin
         changed = np.abs(grey - self.ref).max(axis=2) > cfg.diff_threshold
         new_skin = float(np.mean(skin & ~self.ref_skin & changed))
-        arm = _arm_from_edge(changed, cfg.arm_area_fraction)
+        arm = _arm_from_edge(changed, cfg.arm_area_fraction) or \
+            _crosses_frame(changed, cfg.frame_band, cfg.frame_crossing)
         moving = motion > cfg.moving_fraction
         if moving:
             self.motionless_since = None
@@ -95,3 +96,20 @@ def _arm_from_edge(changed: np.ndarray, min_area: float) -> bool:
     touching = np.unique(labels[edge & changed])
     areas = stats[touching[touching > 0], cv2.CC_STAT_AREA] / changed.size
     return bool((areas > min_area).any())
+
+
+def _crosses_frame(changed: np.ndarray, band: float, width: float) -> bool:
+    """Something wide changed on the outer frame at the players' sides (top and bottom of the canonical
+    board): no checker goes there, an arm must cross it, even a hand the colour of the board."""
+    h, w = changed.shape
+    k = max(1, int(round(band * h)))
+    need = max(2, int(round(width * w)))
+    for rows in (changed[:k], changed[-k:]):
+        cols = rows.any(axis=0).astype(np.int8)
+        run = best = 0
+        for v in cols:
+            run = run + 1 if v else 0
+            best = max(best, run)
+        if best >= need:
+            return True
+    return False
