@@ -45,7 +45,7 @@ class DetectConfig:
     bar_step: float = 0.25
     layer_threshold: float = 0.7
     layer_margin: float = 0.15
-    tall_stack_tail: float = 0.25
+    tall_stack_tail: float = 0.01
     lean_retry: float = 0.1
     support: float = 0.9
     bar_threshold: float = 0.6

@@ -37,15 +37,19 @@ def _side_probs(col: ColumnReading, side: str) -> dict[str, float]:
     return {k: v for k, v in out.items() if v > 0}
 
 
-def board_event(reading: BoardReading, light_home: str, stable: bool = True) -> dict:
+def board_event(reading: BoardReading, light_home: str, stable: bool = True, sure: float = 0.98) -> dict:
+    """The contract's board event. `uncertainty` lists a distribution only for doubtful points (the best
+    count below `sure`); a sure point has `{}`, which the referee reads as "take the count as seen"."""
     top_pts, bottom_pts = columns_to_points(light_home)
     light, dark = [0] * 24, [0] * 24
-    unc_l: list[dict[str, float]] = [{"0": 1.0}] * 24
-    unc_d: list[dict[str, float]] = [{"0": 1.0}] * 24
+    unc_l: list[dict[str, float]] = [{} for _ in range(24)]
+    unc_d: list[dict[str, float]] = [{} for _ in range(24)]
     for cols, pts in ((reading.top, top_pts), (reading.bottom, bottom_pts)):
         for col, p in zip(cols, pts, strict=True):
             light[p - 1], dark[p - 1] = col.light, col.dark
-            unc_l[p - 1], unc_d[p - 1] = _side_probs(col, "light"), _side_probs(col, "dark")
+            for side, unc in (("light", unc_l), ("dark", unc_d)):
+                dist = _side_probs(col, side)
+                unc[p - 1] = dist if max(dist.values()) < sure else {}
     bar = dict(reading.bar)
     off = {"light": max(0, 15 - sum(light) - bar["light"]), "dark": max(0, 15 - sum(dark) - bar["dark"])}
     return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "stable": stable,

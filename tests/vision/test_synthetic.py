@@ -79,8 +79,10 @@ def test_board_event_has_the_contract_shape() -> None:
     for side in ("light", "dark"):
         assert len(ev["uncertainty"][side]) == 24
         for point, dist in enumerate(ev["uncertainty"][side]):
+            if not dist:
+                continue  # a sure point: the referee takes the count as seen
             assert abs(sum(dist.values()) - 1.0) < 0.01
-            assert max(dist, key=dist.get) == str(ev[side][point])
+            assert max(dist, key=dist.get) == str(ev[side][point]) and max(dist.values()) < 0.98
 
 
 def test_tall_and_second_layer_stacks_keep_the_true_count_possible() -> None:
