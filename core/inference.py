@@ -39,6 +39,8 @@ MARGIN = 0.75
 #: Candidates a single count apart on the board (in the bear-off a checker borne off and one left on
 #: the 1-point, when the camera derives the borne-off count) need more than one misread count between them.
 NEAR_MARGIN = 1.25
+#: A per-point probability at least this high for the stated count is no uncertainty at all.
+CERTAIN = 0.999
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
 COMMIT_PREFIX_PENALTY = 1.0
 
@@ -155,7 +157,11 @@ class Observation:
         for side, base in (("light", 0), ("dark", 24)):
             for i, dist in enumerate(unc.get(side) or ()):
                 if dist:
-                    dists[base + i] = {int(k): float(p) for k, p in dist.items()}
+                    table = {int(k): float(p) for k, p in dist.items()}
+                    # A table sure of the stated count says no more than the count itself.
+                    if table.get(v[base + i], 0.0) >= CERTAIN:
+                        continue
+                    dists[base + i] = table
         return cls(tuple(v), dists)
 
     def totals(self) -> tuple[int, int]:

@@ -158,3 +158,15 @@ def test_candidates_precomputed_fast_enough_for_doubles() -> None:
     # Not a timing assertion (bench/ measures): the candidate list stays a few hundred entries.
     model = TurnModel(START, (1, 1))
     assert len(model.candidates) < 500
+
+
+def test_a_probability_table_sure_of_the_stated_count_is_no_uncertainty() -> None:
+    from core.inference import Observation
+
+    board = {"light": [0] * 5 + [5] + [0] + [3] + [0] * 4 + [5] + [0] * 10 + [2],
+             "dark": [2] + [0] * 10 + [5] + [0] * 4 + [3] + [0] + [5] + [0] * 5,
+             "bar": {"light": 0, "dark": 0}, "off": {"light": 0, "dark": 0}, "stable": True}
+    sure = {"light": [{str(n): 1.0} for n in board["light"]], "dark": [{str(n): 1.0} for n in board["dark"]]}
+    assert Observation.from_event({**board, "uncertainty": sure}).dists == {}
+    doubtful = {"light": [{}] * 5 + [{"5": 0.6, "6": 0.4}] + [{}] * 18, "dark": []}
+    assert Observation.from_event({**board, "uncertainty": doubtful}).dists == {5: {5: 0.6, 6: 0.4}}
