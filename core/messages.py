@@ -222,6 +222,12 @@ _CUBE_PT = {"double": "dobram para {value}", "take": "aceitam o cubo ({value})",
 _CUBE_EN = {"double": "doubles to {value}", "take": "takes the cube ({value})", "drop": "drops the cube",
             "beaver": "beavers to {value}", "raccoon": "raccoons to {value}"}
 
+# What committed an illegal play that stands (R23), by the event's name.
+_COMMITTED_BY = {"roll": ("o adversário já lançou os dados", "the opponent has rolled"),
+                 "button": ("a vez foi dada por terminada", "the turn was ended"),
+                 "cube": ("o adversário já dobrou", "the opponent has doubled"),
+                 "resign": ("houve uma desistência", "a resignation was offered")}
+
 
 def describe(verdict: dict[str, Any]) -> dict[str, str]:
     """{"pt", "en"} for an informative verdict (opening, roll, in_progress, play, uncertain, cube, ...)."""
@@ -242,12 +248,19 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
                 "en": f"{sen.capitalize()} is playing {dice}: so far {play}."}
     if name == "play":
         play = verdict.get("play") or ""
+        if verdict.get("legal") is False:
+            # Checked before the empty play: an illegal play of no checker is not a turn without a legal move.
+            by = verdict.get("committed_by", "roll")
+            why_pt, why_en = _COMMITTED_BY.get(by, _COMMITTED_BY["roll"])
+            what_pt = f"jogaram {play}" if play else "não moveram nenhuma peça"
+            what_en = f"played {play}" if play else "moved no checker"
+            return {"pt": f"As {spt} {what_pt} com {dice}. A jogada não era permitida, mas fica feita porque "
+                          f"{why_pt} (R23).",
+                    "en": f"{sen.capitalize()} {what_en} with {dice}. The play was not allowed, but it stands "
+                          f"because {why_en} (R23)."}
         if not play:
             return {"pt": f"As {spt} não têm jogada possível com {dice}: passam a vez.",
                     "en": f"{sen.capitalize()} cannot move with {dice} and loses the turn."}
-        if verdict.get("legal") is False:
-            return {"pt": f"Jogada das {spt} com {dice}: {play}. Não era permitida, mas fica feita (R23).",
-                    "en": f"{sen.capitalize()}'s play with {dice}: {play}. It was not allowed but stands (R23)."}
         return {"pt": f"Jogada das {spt} com {dice}: {play}.", "en": f"{sen.capitalize()}'s play with {dice}: {play}."}
     if name == "uncertain":
         options = " / ".join(verdict.get("candidates") or ())

@@ -16,8 +16,8 @@ Every verdict has ``at`` (the index of the event that caused it), ``verdict`` an
 - ``reroll``: reason (cocked_die, tied_opening, roll_out_of_turn, roll_not_expected), dice; the roll
   does not count.
 - ``in_progress``: side, dice, play (so far), complete (a whole legal play is on the board), used.
-- ``play``: side, dice, play, legal, position_id and match_id after it; ``reason`` when a flagged play
-  was let stand (casual), ``guessed`` when the game ended before the boards could decide it.
+- ``play``: side, dice, play, legal, position_id and match_id after it; ``reason`` (and ``committed_by``,
+  the event that committed it) when a flagged play was let stand (casual), ``guessed`` when the game ended before the boards could decide it.
 - ``uncertain``: side, dice, candidates; ``committing`` when it happened at a commit, ``pending`` when
   the game goes on and the following boards will decide.
 - ``illegal`` / ``unplayed_die``: side, reason (core.messages.REASONS), point/move/unplayed/die when
@@ -335,6 +335,8 @@ class Referee(RefereeBase):
         self.last_fault: Fault | None = None
         self.last_vec: Vec | None = None
         self.used: list[int] = []
+        # The board as the last confident inference of this turn reads it (None: as at the turn's start).
+        self.shown_pos: Position | None = None
 
     def _pass_turn(self, new_pos: Position) -> None:
         self.history.append(self.pos)
@@ -373,6 +375,8 @@ class Referee(RefereeBase):
             return
         assert inf.best is not None
         self.used = list(inf.best.used)
+        # The kiosk draws the board as it stands; built here, once per ruled board, not on every push.
+        self.shown_pos = None if inf.kind == "nothing" else position_of_vec(inf.best.vec, self.turn, type(self.pos))
         key = (inf.kind, inf.best.vec)
         if key == self.last_key:
             return

@@ -201,7 +201,7 @@ class RefereeBase(PendingMixin):
                 self._fault_verdict(out, at, fault)
             return False
         text = fault.play_text() if fault.moves else ""
-        self._finish_play(at, mover, text, new, False, out, reason=fault.reason)
+        self._finish_play(at, mover, text, new, False, out, reason=fault.reason, by=trigger.get("event"))
         return True
 
     def _hypotheses(self, inf: Inference, strict: bool) -> list[Hypothesis] | None:
@@ -236,14 +236,14 @@ class RefereeBase(PendingMixin):
         return position_of_vec(obs.vec, self.turn.other, type(self.pos))
 
     def _finish_play(self, at: int, mover: Side, text: str, new: Position, legal: bool,
-                     out: list[Verdict], reason: str | None = None) -> None:
+                     out: list[Verdict], reason: str | None = None, by: str | None = None) -> None:
         self._push_undo()
         dice = self.dice
         assert dice is not None
         self._record({"kind": "move", "side": mover.value, "dice": list(dice), "play": text,
                       **({} if legal else {"illegal": True})})
         self.moves.append(self._move_row(mover, dice, text))
-        extra: dict[str, Any] = {} if legal else {"reason": reason}
+        extra: dict[str, Any] = {} if legal else {"reason": reason, **({"committed_by": by} if by else {})}
         self._pass_turn(new)
         self._v(out, at, "play", side=mover.value, dice=list(dice), play=text, legal=legal,
                 position_id=new.position_id(new.turn), match_id=self._match_id(new.turn, passed=True), **extra)
@@ -271,7 +271,7 @@ class RefereeBase(PendingMixin):
     # ----- undo (both players agree, R23) ---------------------------------------------------------------------
     def _push_undo(self) -> None:
         keep = ("pos", "turn", "phase", "dice", "model", "history", "moves", "rolls", "last_turn_obs",
-                "last_inf", "last_fault", "last_kind", "last_key", "used")
+                "last_inf", "last_fault", "last_kind", "last_key", "used", "shown_pos")
         snap = {k: copy.copy(getattr(self, k)) for k in keep}
         snap["games_actions"] = len(self.games[-1]["actions"])
         snap["cube"] = copy.deepcopy(self.cube)
@@ -375,11 +375,12 @@ class RefereeBase(PendingMixin):
     # ----- what the kiosk shows -----------------------------------------------------------------------------
     def public_state(self) -> dict[str, Any]:
         """GET /api/state and the WebSocket pushes (docs/CONTRACTS.md)."""
-        pos = self.pos
+        # The board as it stands (the referee's reading of this turn's play so far), and as the turn began.
+        shown = self.shown_pos if self.phase == "moving" and self.shown_pos is not None else self.pos
         m = self.match
-        state_pos = pos.to_dict()
-        state_pos["position_id"] = pos.position_id(self.turn)
-        state_pos["match_id"] = self._match_id()
+        match_id = self._match_id()
+        state_pos, start_pos = ({**p.to_dict(), "position_id": p.position_id(self.turn), "match_id": match_id}
+                                for p in (shown, self.pos))
         return {
             "match": {
                 "length": self.length, "players": dict(self.players),
@@ -389,6 +390,7 @@ class RefereeBase(PendingMixin):
                 "rules": dict(self.rules),
             },
             "position": state_pos,
+            "position_at_turn_start": start_pos,
             "turn": self.turn.value,
             "phase": self.phase,
             "dice": {"values": list(self.dice) if self.dice else [],
@@ -397,7 +399,7 @@ class RefereeBase(PendingMixin):
             "cube": {"value": self.cube.value, "owner": self.cube.owner.value if self.cube.owner else None,
                      "offered_by": self.cube.offered_by.value if self.cube.offered_by else None,
                      "offered": self.cube.offered or None},
-            "pips": {s.value: pos.pips(s) for s in Side},
+            "pips": {s.value: shown.pips(s) for s in Side},
             "verdicts": [dict(v) for v in self.verdicts],
             "moves": [dict(r) for r in self.moves],
             "resignation": ({"side": self.resignation[0].value, "value": self.resignation[1]}

@@ -105,6 +105,8 @@ class StateOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [EXAMPLE_STATE]})
     match: MatchOut = MatchOut()
     position: PositionOut = PositionOut()
+    position_at_turn_start: PositionOut | None = Field(
+        None, description="the committed position the turn began from; position is the board as it stands")
     turn: SideName | None = None
     phase: str = "opening"
     dice: DiceOut | None = None
