@@ -32,6 +32,7 @@ Every verdict has ``at`` (the index of the event that caused it), ``verdict`` an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -183,6 +184,42 @@ class Referee(RefereeBase):
         # Neither the mover's play nor clearly the opponent's: no verdict while the roll waits.
         return mover_inf.kind == "unexplained"
 
+    def _pending_held_roll_board(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
+        """The play before the mover's is still open, so the next roll waits, and its player may already be
+        moving: a board that the held roll, played from just one of the open positions (after the mover's
+        finished play), explains settles the open play, the mover's play and the roll at once."""
+        p = self.pending
+        assert p is not None and self.held is not None
+        last = self.last_turn_obs
+        if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
+            return False
+        held_at, ev = self.held
+        dice = (ev["dice"][0], ev["dice"][1])
+        costs: list[float] = []
+        still = math.inf  # the board as the mover's own play (not yet committed) under any open position
+        for model in p.models:
+            assert model is not None
+            still = min(still, model.explain(obs, committing=True).cost)
+            inf = model.explain(last, committing=True)
+            if inf.kind != "play" or inf.best is None or inf.best.legal is None:
+                costs.append(math.inf)
+                continue
+            costs.append(TurnModel(inf.best.legal.result, dice).explain(obs).cost)
+        order = sorted(range(len(costs)), key=lambda k: (costs[k], k))
+        best = order[0]
+        others = [costs[k] for k in order[1:]] + [still]
+        if not (costs[best] <= ACCEPT and min(others) - costs[best] >= MARGIN):
+            return False
+        self._resolve(at, best, out)
+        self.held = None
+        self.last_fault = None
+        if self.phase != "moving" or self._commit(held_at, ev, out):
+            self._on_roll(held_at, ev, out)
+        if self.phase == "moving" and self.model is not None:
+            self.last_turn_obs = obs
+            self._rule_moving(at, obs, out)
+        return True
+
     def _release_held_roll(self, out: list[Verdict]) -> None:
         """A roll waits on an unclear play and another roll comes: the first roll's turn is over.
 
@@ -250,8 +287,11 @@ class Referee(RefereeBase):
         if self.phase == "moving" and self.model is not None:
             if self._set_up_again(at, obs, out):
                 return
-            if self.held is not None and self.held[1]["event"] == "roll" and self._held_roll_board(at, obs, out):
-                return
+            if self.held is not None and self.held[1]["event"] == "roll":
+                if self.pending is not None and self._pending_held_roll_board(at, obs, out):
+                    return
+                if self._held_roll_board(at, obs, out):
+                    return
             self.last_turn_obs = obs
             self._rule_moving(at, obs, out)
             if self.held is not None:

@@ -516,3 +516,32 @@ def test_unclear_last_bear_off_decided_when_the_board_is_set_up_again() -> None:
     assert kinds(ref.feed(ev)) == ["uncertain"]
     out = ref.feed(bd(START))
     assert kinds(out) == ["play", "game_over"] and out[0]["play"] == "1/off(2)"
+
+
+def test_r23_open_play_and_held_roll_settled_by_the_game_ending_board() -> None:
+    # From a rendered real match: a bear-off read one count from another play, committed as open (pending);
+    # the opponent's play and the next roll wait on it, and the board where that roll bears off the last
+    # checkers fits only one of the open plays: all three are ruled on and the game ends.
+    light = [1, 1, 0, 1, 1] + [0] * 19
+    dark = [0] * 24
+    dark[10], dark[15], dark[18], dark[19], dark[20] = 1, 1, 7, 3, 3
+    pos = Position.from_physical(light, dark, turn=Side.LIGHT)
+    table: list[dict[str, float]] = [{} for _ in range(24)]
+    table[18] = {"6": 0.15, "7": 0.6, "8": 0.2, "9": 0.05}  # a tall stack the camera is unsure of
+
+    def seen(p: Position) -> dict[str, Any]:
+        return {**bd(p), "uncertainty": {"light": [{} for _ in range(24)], "dark": table}}
+
+    ref = at_position(pos, length=7)
+    ref.feed(roll(6, 4))
+    played = after(pos, (6, 4), "5/off 4/off")
+    assert kinds(ref.feed(seen(played))) == ["uncertain"]  # 5/1 4/off is one count away, the tray uncounted
+    assert kinds(ref.feed(roll(3, 2))) == ["uncertain", "roll"]
+    dark_played = after(played.with_turn(Side.DARK), (3, 2), "14/11/9")
+    assert kinds(ref.feed(seen(dark_played))) == ["in_progress"]
+    assert kinds(ref.feed(roll(5, 4))) == ["uncertain"]  # light's roll waits on the open play
+    out = ref.feed(seen(after(dark_played.with_turn(Side.LIGHT), (5, 4), "2/off 1/off")))
+    assert [(v["verdict"], v.get("play")) for v in out] == [
+        ("play", "5/off 4/off"), ("play", "14/11/9"), ("roll", None), ("in_progress", "2/off 1/off"),
+        ("play", "2/off 1/off"), ("game_over", None)]
+    assert ref.public_state()["phase"] == "game_over"
