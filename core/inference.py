@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from core import movegen
 from core.position import LegalPlay, Position, Side
 
 Step = tuple[int, int, bool]  # (from, to, hit) in the mover's own numbering: 25 = bar, 0 = off
@@ -93,40 +94,17 @@ def vec_name(index: int) -> tuple[Side, str | int]:
     return (Side.LIGHT if index % 2 == 0 else Side.DARK), ("bar" if index < 50 else "off")
 
 
-@cache
 def cross_table(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
     """For the side's own points 1..24: the opponent's own number of the same physical point."""
-    other = side.other
-    table = [0] * 26
-    for own in range(1, 25):
-        phys = cls.routes[side][24 - own]
-        table[own] = 24 - cls.routes[other].index(phys)
-    return tuple(table)
+    return cls._cross(side)
 
 
 def single_steps(me: Sequence[int], opp: Sequence[int], die: int, cross: Sequence[int], block_at: int = 2) -> list[Step]:
-    """Every legal single-checker move with one die (R04-R07, R10), in the mover's own numbering."""
-    if me[25]:
-        to = 25 - die  # R07: the bar first
-        o = opp[cross[to]]
-        return [(25, to, o == 1)] if o < block_at else []
-    out = []
-    for i in range(24, die, -1):
-        if me[i]:
-            o = opp[cross[i - die]]
-            if o < block_at:
-                out.append((i, i - die, o == 1))
-    if sum(me[7:25]) == 0:
-        # R10: bear off from the die's point, or from the highest point when the die is larger.
-        if me[die]:
-            out.append((die, 0, False))
-        else:
-            for i in range(die - 1, 0, -1):
-                if me[i]:
-                    if not any(me[i + 1:7]):
-                        out.append((i, 0, False))
-                    break
-    return out
+    """Every legal single-checker move with one die (R04-R07, R10), with the opponent's own board.
+
+    The rules live in ``core.movegen.steps``; this only turns the opponent's board into the mover's view.
+    """
+    return movegen.steps(me, movegen.opponent_at(opp, cross), die, block_at)
 
 
 def apply_step(me: Sequence[int], opp: Sequence[int], step: Step, cross: Sequence[int]) -> tuple[list[int], list[int]]:
