@@ -22,7 +22,7 @@ from core.cube import Cube, CubeError
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from core.match import Match
 from core.notation import Move, Play
-from core.position import LegalPlay, Position, Side
+from core.position import Position, Side
 from core.record import (
     ACCEPT,
     BEAVER,
@@ -205,12 +205,10 @@ class _GameReplay:
         try:
             lp = self.pos.parse_play(play, dice, marks_hits=self.r.marks_hits)
         except AmbiguousPlayError as exc:
-            resolved = self.resolve_written_steps(play, dice)
-            if resolved is None:
-                self.problem(action.line, "ambiguous_play", str(exc))
-                self.apply_as_played(action, play)
-                return
-            lp = resolved
+            # parse_play already follows every written stop; what is left could be either play.
+            self.problem(action.line, "ambiguous_play", str(exc))
+            self.apply_as_played(action, play)
+            return
         except IllegalPlayError as exc:
             if not play:
                 # Written without a play although one existed: a resignation if the game ends here.
@@ -228,21 +226,6 @@ class _GameReplay:
         self.pos = lp.result
         if self.pos.is_game_over():
             self.finish_bear_off()
-
-    def resolve_written_steps(self, play: Play, dice: tuple[int, int]) -> LegalPlay | None:
-        """Pick the legal play that moves exactly as written, hitting on every written stop.
-
-        ``24/22 22/18`` names the stop on 22, so it hits a blot there even when the file marks no hits
-        (Galaxy); a combined ``24/18`` hits nothing on the way, as gnubg's importer assumes.
-        """
-        try:
-            after = self.pos.apply_unchecked(play)
-        except (IllegalPlayError, InvalidPlayError):
-            return None
-        for lp in self.pos.legal_plays(dice):
-            if lp.result == after:
-                return lp
-        return None
 
     def apply_as_played(self, action: Action, play: Play) -> None:
         action.play = play
