@@ -87,40 +87,47 @@ def _pair(obj: Event, key: str, index: int | None) -> dict[str, int]:
     return out
 
 
-def _uncertainty(obj: Event, index: int | None) -> dict[str, list[dict[int, float]]] | None:
+def _table(dist: object, field: str, index: int | None) -> dict[int, float]:
+    """One {count: probability} table, checked."""
+    if dist is None:
+        return {}
+    if not isinstance(dist, dict):
+        raise _fail(index, f"{field} must be an object {{count: probability}}")
+    clean: dict[int, float] = {}
+    for k, p in dist.items():
+        try:
+            count = int(k)
+        except (TypeError, ValueError):
+            raise _fail(index, f"{field} has a count that is not a number: {json.dumps(k)}") from None
+        if not 0 <= count <= 15:
+            raise _fail(index, f"{field} has a count out of range 0-15: {count}")
+        if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:
+            raise _fail(index, f"{field} probability for {count} must be from 0 to 1, got {json.dumps(p)}")
+        clean[count] = float(p)
+    return clean
+
+
+def _uncertainty(obj: Event, index: int | None) -> dict[str, Any] | None:
     value = obj.get("uncertainty")
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise _fail(index, '"uncertainty" must be an object {"light": [24 x {count: prob}], "dark": [...]}')
-    out: dict[str, list[dict[int, float]]] = {}
+        raise _fail(index, '"uncertainty" must be an object {"light": [24 x {count: prob}], "dark": [...], '
+                           '"bar": {"light": {count: prob}, "dark": {...}}}')
+    out: dict[str, Any] = {}
     for side in SIDES:
         points = value.get(side)
         if points is None:
             continue
         if not isinstance(points, list) or len(points) != 24:
             raise _fail(index, f'"uncertainty.{side}" must be a list of 24 objects {{count: probability}}')
-        side_out: list[dict[int, float]] = []
-        for i, dist in enumerate(points):
-            field = f'"uncertainty.{side}"[{i}] (point {i + 1})'
-            if dist is None:
-                side_out.append({})
-                continue
-            if not isinstance(dist, dict):
-                raise _fail(index, f"{field} must be an object {{count: probability}}")
-            clean: dict[int, float] = {}
-            for k, p in dist.items():
-                try:
-                    count = int(k)
-                except (TypeError, ValueError):
-                    raise _fail(index, f"{field} has a count that is not a number: {json.dumps(k)}") from None
-                if not 0 <= count <= 15:
-                    raise _fail(index, f"{field} has a count out of range 0-15: {count}")
-                if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:
-                    raise _fail(index, f"{field} probability for {count} must be from 0 to 1, got {json.dumps(p)}")
-                clean[count] = float(p)
-            side_out.append(clean)
-        out[side] = side_out
+        out[side] = [_table(dist, f'"uncertainty.{side}"[{i}] (point {i + 1})', index)
+                     for i, dist in enumerate(points)]
+    bar = value.get("bar")
+    if bar is not None:
+        if not isinstance(bar, dict):
+            raise _fail(index, '"uncertainty.bar" must be an object {"light": {count: prob}, "dark": {...}}')
+        out["bar"] = {side: _table(bar.get(side), f'"uncertainty.bar.{side}"', index) for side in SIDES}
     return out
 
 
@@ -191,6 +198,10 @@ def parse_event(obj: object, index: int | None = None) -> Event:
         if not isinstance(stable, bool):
             raise _fail(index, f'"stable" must be true or false, got {json.dumps(stable)}')
         ev["stable"] = stable
+        off_seen = obj.get("off_seen", True)
+        if not isinstance(off_seen, bool):
+            raise _fail(index, f'"off_seen" must be true or false (false: the borne-off counts were derived, '
+                               f'not seen), got {json.dumps(off_seen)}')
         unc = _uncertainty(obj, index)
         if unc is not None:
             ev["uncertainty"] = unc

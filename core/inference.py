@@ -125,6 +125,9 @@ class Observation:
 
     vec: Vec
     dists: Mapping[int, Mapping[int, float]] = field(default_factory=dict)
+    #: The borne-off counts were not seen but derived (15 - board - bar), as a camera does: they carry no
+    #: evidence of their own. True when the event says ``"off_seen": false`` or carries probability tables.
+    derived_off: bool = False
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> Observation:
@@ -132,15 +135,20 @@ class Observation:
         v += [event["bar"]["light"], event["bar"]["dark"], event["off"]["light"], event["off"]["dark"]]
         dists: dict[int, dict[int, float]] = {}
         unc = event.get("uncertainty") or {}
+        tables: list[tuple[int, Mapping[str, float]]] = []
         for side, base in (("light", 0), ("dark", 24)):
-            for i, dist in enumerate(unc.get(side) or ()):
-                if dist:
-                    table = {int(k): float(p) for k, p in dist.items()}
-                    # A table sure of the stated count says no more than the count itself.
-                    if table.get(v[base + i], 0.0) >= CERTAIN:
-                        continue
-                    dists[base + i] = table
-        return cls(tuple(v), dists)
+            tables += [(base + i, dist) for i, dist in enumerate(unc.get(side) or ())]
+        bar = unc.get("bar") or {}
+        tables += [(BAR_IDX[Side(side)], bar.get(side) or {}) for side in ("light", "dark")]
+        for i, dist in tables:
+            if dist:
+                table = {int(k): float(p) for k, p in dist.items()}
+                # A table sure of the stated count says no more than the count itself.
+                if table.get(v[i], 0.0) >= CERTAIN:
+                    continue
+                dists[i] = table
+        derived = event.get("off_seen") is False or bool(dists)
+        return cls(tuple(v), dists, derived)
 
     def totals(self) -> tuple[int, int]:
         v = self.vec
@@ -171,15 +179,16 @@ class Inference:
 class _Costs:
     """Per-entry costs of an observation, memoised per (index, value)."""
 
-    __slots__ = ("obs", "dists", "memo")
+    __slots__ = ("obs", "dists", "derived_off", "memo")
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs.vec
         self.dists = obs.dists
+        self.derived_off = obs.derived_off
         self.memo: dict[tuple[int, int], float] = {}
 
     def __call__(self, i: int, value: int) -> float:
-        if i >= 50 and self.dists:
+        if i >= 50 and self.derived_off:
             # A camera (a board with probability tables) derives the borne-off counts as 15 - board - bar:
             # no evidence beyond the points. Boards without tables were counted, tray included.
             return 0.0

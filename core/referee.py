@@ -235,6 +235,8 @@ class Referee(RefereeBase):
         if obs is not None:
             inf = self.model.explain(obs, committing=True)
             rivals = [c for c in (inf.rivals or [inf.best]) if c is not None and c.legal is not None]
+            if inf.kind == "unexplained":
+                rivals = self.held_rivals  # held on a board that could not stand: the nearest legal plays
         if rivals:
             dancing = [c for c in rivals if len(c.legal.result.legal_plays(dice)) == 0]  # type: ignore[union-attr]
             pick = dancing[0] if len(dancing) == 1 else rivals[0]
@@ -445,7 +447,7 @@ class Referee(RefereeBase):
                 code = "checker_added" if sign > 0 else "checker_missing"
                 params: dict[str, Any] = {"side": side.value, "point": where}
                 off = OFF_IDX[side]
-                if (code == "checker_missing" and self.phase == "moving" and side is self.turn and not obs.dists
+                if (code == "checker_missing" and self.phase == "moving" and side is self.turn and not obs.derived_off
                         and obs.vec[off] > inf.best.vec[off] and isinstance(where, int)
                         and not self._all_home(inf.best.vec, side)):
                     # Gone from the board into the tray while checkers are still outside: borne off too early.

@@ -11,7 +11,15 @@ import copy
 from typing import Any
 
 from core.cube import Cube
-from core.inference import Inference, Observation, TurnModel, Vec, play_text_of_steps, position_of_vec
+from core.inference import (
+    Inference,
+    Observation,
+    TurnModel,
+    Vec,
+    observation_cost,
+    play_text_of_steps,
+    position_of_vec,
+)
 from core.match import RESULT_NAMES, Match
 from core.matchid import MatchIdState
 from core.messages import message
@@ -199,6 +207,12 @@ class RefereeBase(PendingMixin):
         if new is None:
             if fault.verdict != "unplayed_die":
                 self._fault_verdict(out, at, fault)
+            if trigger.get("event") in ("roll", "cube"):
+                # A board that cannot stand (a checker missing or added, the wrong side moved) is held, not
+                # dropped: the roll counts once the board is put right, or once the following boards show
+                # that roll played after one of the legal plays nearest the board (a camera misread).
+                self.held = (at, dict(trigger))
+                self.held_rivals = self._nearest_legal()
             return False
         text = fault.play_text() if fault.moves else ""
         self._finish_play(at, mover, text, new, False, out, reason=fault.reason, by=trigger.get("event"))
@@ -223,6 +237,17 @@ class RefereeBase(PendingMixin):
                 hyps.append(Hypothesis(c, position_of_vec(c.vec, mover.other, type(self.pos)), self._cand_text(c),
                                        False, unplayed[: self.model.max_dice - len(c.used)]))
         return hyps if len(hyps) >= 2 else None
+
+    def _nearest_legal(self, slack: float = 1.0, worst: float = 3.0, most: int = 8) -> list[Any]:
+        """The legal plays that come nearest the last board of the turn (at most ``worst`` counts off)."""
+        obs = self.last_turn_obs
+        if obs is None or self.model is None:
+            return []
+        scored = sorted(((observation_cost(obs, c.vec), n, c) for n, c in enumerate(self.model.candidates)
+                         if c.legal is not None), key=lambda t: (t[0], t[1]))
+        if not scored or scored[0][0] > worst:
+            return []
+        return [c for cost, _, c in scored[: most] if cost <= scored[0][0] + slack]
 
     def _standing_position(self, fault: Fault) -> Position | None:
         """Where the board stands after a flagged play that is let stand (casual mode), if it can."""

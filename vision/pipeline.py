@@ -52,8 +52,8 @@ def board_event(reading: BoardReading, light_home: str, stable: bool = True, sur
                 unc[p - 1] = dist if max(dist.values()) < sure else {}
     bar = dict(reading.bar)
     off = {"light": max(0, 15 - sum(light) - bar["light"]), "dark": max(0, 15 - sum(dark) - bar["dark"])}
-    return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "stable": stable,
-            "uncertainty": {"light": unc_l, "dark": unc_d}}
+    return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "off_seen": False,
+            "stable": stable, "uncertainty": {"light": unc_l, "dark": unc_d}}
 
 
 def is_start(event: dict) -> bool:
