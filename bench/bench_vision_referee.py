@@ -8,6 +8,7 @@ with the rolls and cube actions; counts the plays the referee infers correctly.
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from pathlib import Path
 
@@ -53,14 +54,20 @@ class Video:
                 out.extend(ref.feed(ev))
 
 
-def replay_match(path: Path, size: tuple[int, int], seed: int) -> tuple[int, int, int]:
+def replay_match(path: Path, size: tuple[int, int], seed: int,
+                 games: list[int] | None = None) -> tuple[int, int, int]:
     record = read_mat(path.read_text())
     replay(record)
     ref = Referee()
     ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
     video = Video(seed, size)
     expected = inferred = wrong = 0
-    for game in record.games:
+    for g, game in enumerate(record.games, start=1):
+        if games and g not in games:
+            continue
+        if games:  # a game on its own: the referee starts it at that game's score
+            ref = Referee()
+            ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
         out: list[dict] = []
         video.show(Position.start(), ref, out, frames=120)  # setting up a new game takes a few seconds
         first = True
@@ -73,7 +80,8 @@ def replay_match(path: Path, size: tuple[int, int], seed: int) -> tuple[int, int
                 first = False
                 out.extend(ref.feed({"event": "roll", "dice": [d1, d2], "cocked": [False, False]}))
                 after = action.position.play(action.dice, action.play) if action.play else action.position
-                expected += 1
+                # a roll the player resigned on instead of playing is no play; a dance (no legal play) is one
+                expected += 1 if action.play or not action.position.legal_plays(action.dice).count() else 0
                 video.show(action.position, ref, out, hand=True, frames=6)
                 video.show(after, ref, out)
             elif action.kind in (DOUBLE, TAKE, DROP):
@@ -103,15 +111,30 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("matches", nargs="*", type=Path)
     parser.add_argument("--size", default="640x360")
+    parser.add_argument("--seed", type=int, default=None, help="render seed (default: the match's index)")
+    parser.add_argument("--game", type=int, action="append", help="only this game (1-based), from a fresh referee")
+    parser.add_argument("--corpus", type=int, default=0, help="also N matches drawn from ../shared/matches")
+    parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
     cv2.setNumThreads(1)
     size = tuple(int(v) for v in args.size.split("x"))
     paths = args.matches or sorted(DEFAULT.glob("*.mat"))[:2]
+    if args.corpus:
+        corpus = sorted((DEFAULT.parents[1] / "corpus").rglob("*.txt"))
+        paths = paths + random.Random(2026).sample(corpus, args.corpus)
+    totals = [0, 0, 0]
     for i, path in enumerate(paths):
         t0 = time.perf_counter()
-        expected, inferred, wrong = replay_match(path, size, seed=i)
-        print(f"{path.name}: {inferred} of {expected} plays inferred, {wrong} illegal/uncertain verdicts "
-              f"({time.perf_counter() - t0:.0f} s)")
+        seed = i if args.seed is None else args.seed
+        expected, inferred, wrong = replay_match(path, size, seed=seed, games=args.game)
+        for k, v in enumerate((expected, inferred, wrong)):
+            totals[k] += v
+        print(f"{path.name} (seed {seed}): {inferred} of {expected} plays inferred, {wrong} illegal/uncertain "
+              f"verdicts ({time.perf_counter() - t0:.0f} s)", flush=True)
+    if len(paths) > 1:
+        print(f"all: {totals[1]} of {totals[0]} plays inferred, {totals[2]} illegal/uncertain verdicts")
 
 
 if __name__ == "__main__":
