@@ -50,6 +50,9 @@ class DetectConfig:
     support: float = 0.9
     bar_threshold: float = 0.6
     bar_colour_match: float = 40.0
+    bar_colour_ratio: float = 0.45
+    bar_softness: float = 0.05
+    bar_separation: float = 0.7
     colour_match: float = 70.0
     colour_match_softness: float = 8.0
 

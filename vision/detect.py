@@ -48,6 +48,7 @@ class BoardReading:
     top: list[ColumnReading]
     bottom: list[ColumnReading]
     bar: dict[str, int] = field(default_factory=lambda: {"light": 0, "dark": 0})
+    bar_probs: dict[str, dict[int, float]] = field(default_factory=dict)  # side -> count -> probability
 
     def as_json(self) -> dict:
         return {"top": [c.as_dict() for c in self.top], "bottom": [c.as_dict() for c in self.bottom],
@@ -208,8 +209,8 @@ class Detector:
             side, conf = colour_of(c, n)
             readings.append(ColumnReading(light=n if side == "light" else 0, dark=n if side == "dark" else 0,
                                           probs=probs, colour_confidence=conf))
-        bar = self._bar(gx, gy, scale, lab, colours or self._last_model)
-        return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar)
+        bar, bar_probs = self._bar(gx, gy, scale, lab, colours or self._last_model)
+        return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar, bar_probs=bar_probs)
 
     def _slots(self, gx: np.ndarray, gy: np.ndarray, scale: float, image: np.ndarray,
                lean: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -298,8 +299,11 @@ class Detector:
         out[:, :-1] *= keep
         return out
 
-    def _bar(self, gx: np.ndarray, gy: np.ndarray, scale: float, lab: np.ndarray, model: ColourModel) -> dict[str, int]:
-        """Checkers on the bar: ring peaks along the bar's axis, at least a checker apart."""
+    def _bar(self, gx: np.ndarray, gy: np.ndarray, scale: float, lab: np.ndarray,
+             model: ColourModel) -> tuple[dict[str, int], dict[str, dict[int, float]]]:
+        """Checkers on the bar: ring peaks along the bar's axis, at least a checker apart. Each peak is a
+        checker with a probability from its roundness and its colour; the counts are the likeliest, and the
+        distribution over counts (the sum of those chances) goes to the referee."""
         cfg, cw, lay = self.cfg, self.cw, self.layout
         ys = np.arange(lay.top_y + 0.5 * cw, lay.bottom_y - 0.5 * cw + 1, cfg.bar_step * cw, dtype=np.float32)
         xs = np.full_like(ys, lay.bar_x)
@@ -307,23 +311,51 @@ class Detector:
         up = ok[:, :, self.arc_top].mean(axis=2)
         down = ok[:, :, self.arc_bottom].mean(axis=2)
         s, bx, by = self._best(np.minimum(np.minimum(up, down), ok.mean(axis=2)), xs, ys)
-        out = {"light": 0, "dark": 0}
-        order = np.argsort(-s)
+        chances: dict[str, list[float]] = {"light": [], "dark": []}
         taken: list[float] = []
-        protos = [q for q in (model.light, model.dark) if q is not None]
-        for i in order:
-            if s[i] <= cfg.bar_threshold:
+        floor = cfg.bar_threshold - 4 * cfg.bar_softness
+        found: list[tuple[float, float, str]] = []  # (y, chance, side) of every round enough peak
+        for i in np.argsort(-s):
+            if s[i] <= floor:
                 break
-            if all(abs(by[i] - t) >= 0.9 * cw for t in taken):
-                colour = self.disc_colours(lab, bx[i:i + 1], by[i:i + 1])[0]
-                # hinges and latches sit on the bar too: round enough, but no checker's colour
-                if protos and min(float(np.linalg.norm((colour - q) * CHROMA_WEIGHT)) for q in protos) \
-                        > cfg.bar_colour_match:
-                    continue
-                taken.append(float(by[i]))
-                side, _ = model.classify(colour)
-                out[side] += 1
-        return out
+            colour = self.disc_colours(lab, bx[i:i + 1], by[i:i + 1])[0]
+            p_round = 1.0 / (1.0 + np.exp(-(float(s[i]) - cfg.bar_threshold) / cfg.bar_softness))
+            found.append((float(by[i]), min(p_round, self._checker_colour_chance(colour, model)),
+                          model.classify(colour)[0]))
+        # likely checkers first (they alone keep others away), then doubtful ones in the gaps; a ring's score
+        # is flat within about 0.15 of a checker of its centre, so two touching checkers (1 apart) can be
+        # found 0.7 apart, while a ring 0.7 off one checker crosses its inside
+        for sure in (True, False):
+            for y, p, side in found:
+                if (p > 0.5) == sure and p >= 0.02 and all(abs(y - t) >= cfg.bar_separation * cw for t in taken):
+                    taken.append(y)
+                    chances[side].append(p)
+        counts = {side: sum(1 for p in ps if p > 0.5) for side, ps in chances.items()}
+        return counts, {side: sum_of_chances(ps) for side, ps in chances.items()}
+
+    def _checker_colour_chance(self, colour: np.ndarray, model: ColourModel) -> float:
+        """How much a disc's colour looks like a checker's rather than a hinge's or latch's (also round, also
+        on the bar). Near a prototype, or much nearer one prototype than the other: the middle of a board
+        is often lit differently from the edges where the colours were learnt."""
+        protos = [q for q in (model.light, model.dark) if q is not None]
+        if not protos:
+            return 1.0
+        d = sorted(float(np.linalg.norm((colour - q) * CHROMA_WEIGHT)) for q in protos)
+        cfg = self.cfg
+        near = 1.0 / (1.0 + np.exp((d[0] - cfg.bar_colour_match) / cfg.colour_match_softness))
+        if len(d) < 2:
+            return float(near)
+        ratio = d[0] / max(d[1], 1e-6)
+        nearer = 1.0 / (1.0 + np.exp((ratio - cfg.bar_colour_ratio) / 0.05))
+        return float(max(near, nearer))
+
+
+def sum_of_chances(chances: list[float]) -> dict[int, float]:
+    """P(n) for the number of independent events with these chances (a Poisson-binomial distribution)."""
+    dist = np.array([1.0])
+    for p in chances:
+        dist = np.append(dist * (1 - p), 0.0) + np.append(0.0, dist * p)
+    return {n: float(q) for n, q in enumerate(dist) if q > 1e-4}
 
 
 def count_distribution(p: np.ndarray, tail: float = 0.0) -> dict[int, float]:

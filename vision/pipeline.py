@@ -52,8 +52,11 @@ def board_event(reading: BoardReading, light_home: str, stable: bool = True, sur
                 unc[p - 1] = dist if max(dist.values()) < sure else {}
     bar = dict(reading.bar)
     off = {"light": max(0, 15 - sum(light) - bar["light"]), "dark": max(0, 15 - sum(dark) - bar["dark"])}
+    unc_bar = {side: (dist if dist and max(dist.values()) < sure else {})
+               for side, dist in ((s, {str(n): round(p, 4) for n, p in reading.bar_probs.get(s, {}).items()})
+                                  for s in ("light", "dark"))}
     return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "off_seen": False,
-            "stable": stable, "uncertainty": {"light": unc_l, "dark": unc_d}}
+            "stable": stable, "uncertainty": {"light": unc_l, "dark": unc_d, "bar": unc_bar}}
 
 
 def is_start(event: dict) -> bool:

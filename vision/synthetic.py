@@ -8,9 +8,9 @@ from vision.render import Options, Scene
 
 
 def random_scene(rng: np.random.Generator, max_per_point: int = 6) -> Scene:
-    """15 checkers a side spread over points (no point shared by both sides), some on the bar or off."""
+    """15 checkers a side spread over points (no point shared by both sides), up to 3 on the bar, some off."""
     light, dark = [0] * 24, [0] * 24
-    bar = {"light": int(rng.random() < 0.15), "dark": int(rng.random() < 0.15)}
+    bar = {side: int(rng.choice(4, p=[0.7, 0.15, 0.1, 0.05])) for side in ("light", "dark")}  # after hits
     off = {"light": int(rng.integers(0, 3)) if rng.random() < 0.2 else 0,
            "dark": int(rng.integers(0, 3)) if rng.random() < 0.2 else 0}
     for counts, other, side in ((light, dark, "light"), (dark, light, "dark")):
