@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -22,6 +23,7 @@ from core.referee import Referee
 from core.replay import replay
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
+from vision.synthetic import random_options
 
 VERBOSE = False
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "matches" / "samples" / "gnubg"
@@ -33,14 +35,22 @@ def _scene(pos: Position) -> Scene:
 
 
 class Video:
-    def __init__(self, seed: int, size: tuple[int, int]) -> None:
+    """One board filmed by one camera; ``varied`` draws the camera and lighting from the synthetic test's
+    ranges (perspective, rotation, blur, noise, glare, gradient, bar width...), else a mild fixed view.
+    Dice are never on the board: they are thrown in the dice unit's tray."""
+
+    def __init__(self, seed: int, size: tuple[int, int], varied: bool = False) -> None:
         self.seed, self.size, self.t, self.key = seed, size, 0.0, None
+        base = Options(size=size, rotate=3.0, perspective=0.03, dice=False)
+        if varied:
+            base = replace(random_options(np.random.default_rng([seed, 7]), size), dice=False)
+        self.base = base
         _, corners = render(Scene.start(), seed, self.opts(False))
         self.pipe = Pipeline(corners=corners)
         self.noise = np.random.default_rng(seed)
 
     def opts(self, hand: bool) -> Options:
-        return Options(size=self.size, hand=hand, rotate=3.0, perspective=0.03, dice=False)
+        return replace(self.base, hand=hand)
 
     def show(self, pos: Position, ref: Referee, out: list[dict], hand: bool = False, frames: int = 12) -> None:
         img = render(_scene(pos), self.seed, self.opts(hand))[0]
@@ -54,13 +64,13 @@ class Video:
                 out.extend(ref.feed(ev))
 
 
-def replay_match(path: Path, size: tuple[int, int], seed: int,
-                 games: list[int] | None = None) -> tuple[int, int, int]:
+def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] | None = None,
+                 varied: bool = False) -> tuple[int, int, int]:
     record = read_mat(path.read_text())
     replay(record)
     ref = Referee()
     ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
-    video = Video(seed, size)
+    video = Video(seed, size, varied)
     expected = inferred = wrong = 0
     for g, game in enumerate(record.games, start=1):
         if games and g not in games:
@@ -114,6 +124,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None, help="render seed (default: the match's index)")
     parser.add_argument("--game", type=int, action="append", help="only this game (1-based), from a fresh referee")
     parser.add_argument("--corpus", type=int, default=0, help="also N matches drawn from ../shared/matches")
+    parser.add_argument("--varied", action="store_true", help="camera and lighting drawn per match")
+    parser.add_argument("--seeds", type=int, default=1, help="render each match this many times")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     global VERBOSE
@@ -125,15 +137,16 @@ def main() -> None:
         corpus = sorted((DEFAULT.parents[1] / "corpus").rglob("*.txt"))
         paths = paths + random.Random(2026).sample(corpus, args.corpus)
     totals = [0, 0, 0]
-    for i, path in enumerate(paths):
+    runs = [(i * args.seeds + k, path) for i, path in enumerate(paths) for k in range(args.seeds)]
+    for i, path in runs:
         t0 = time.perf_counter()
         seed = i if args.seed is None else args.seed
-        expected, inferred, wrong = replay_match(path, size, seed=seed, games=args.game)
+        expected, inferred, wrong = replay_match(path, size, seed=seed, games=args.game, varied=args.varied)
         for k, v in enumerate((expected, inferred, wrong)):
             totals[k] += v
         print(f"{path.name} (seed {seed}): {inferred} of {expected} plays inferred, {wrong} illegal/uncertain "
               f"verdicts ({time.perf_counter() - t0:.0f} s)", flush=True)
-    if len(paths) > 1:
+    if len(runs) > 1:
         print(f"all: {totals[1]} of {totals[0]} plays inferred, {totals[2]} illegal/uncertain verdicts")
 
 

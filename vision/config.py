@@ -63,6 +63,7 @@ class StillnessConfig:
     diff_threshold: int = 18
     moving_fraction: float = 0.004
     skin_fraction: float = 0.02
+    skin_blob_checkers: float = 1.5
     downscale_px: int = 160
     arm_area_fraction: float = 0.03
     rebase_seconds: float = 1.0

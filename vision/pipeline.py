@@ -72,7 +72,7 @@ class Pipeline:
         self.cfg = cfg or load_config()
         self.reader = BoardReader(self.cfg)
         self.registrar = Registrar(self.cfg.registration, corners)
-        self.stillness = Stillness(self.cfg.stillness)
+        self.stillness = Stillness(self.cfg.stillness, self.reader.detector.cw)
         self.light_home = light_home or self.cfg.geometry.light_home
         self.learn_start = learn_start
         self.last: dict | None = None
@@ -85,7 +85,7 @@ class Pipeline:
             return None
         if reg.bumped:
             self.bumped = True
-            self.stillness = Stillness(self.cfg.stillness)  # a new view: wait for it to settle again
+            self.stillness = Stillness(self.cfg.stillness, self.reader.detector.cw)  # a new view: wait for it to settle again
         canonical = self.reader.canonical(frame, reg.corners)
         still = self.stillness.update(canonical, t)
         if not still.stable:

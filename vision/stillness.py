@@ -33,8 +33,13 @@ def skin_mask(small_bgr: np.ndarray) -> np.ndarray:
 
 
 class Stillness:
-    def __init__(self, cfg: StillnessConfig) -> None:
+    """``checker_px``: a checker's width in the images fed (the canonical board), if known. Skin-coloured
+    checkers (orange, tan, wood) then do not count as skin where they moved: only new skin wider than a
+    checker chain, or reaching the picture's edge (an arm), is a hand."""
+
+    def __init__(self, cfg: StillnessConfig, checker_px: float | None = None) -> None:
         self.cfg = cfg
+        self.checker_px = checker_px
         self.prev: np.ndarray | None = None
         self.ref: np.ndarray | None = None
         self.ref_skin: np.ndarray | None = None
@@ -59,7 +64,7 @@ class Stillness:
         if self.ref is None:
             self.ref, self.ref_skin = grey, skin
         changed = np.abs(grey - self.ref).max(axis=2) > cfg.diff_threshold
-        new_skin = float(np.mean(skin & ~self.ref_skin & changed))
+        new_skin = self._hand_skin(skin & ~self.ref_skin & changed, image.shape[:2])
         arm = _arm_from_edge(changed, cfg.arm_area_fraction) or \
             _crosses_frame(changed, cfg.frame_band, cfg.frame_crossing)
         moving = motion > cfg.moving_fraction
@@ -82,6 +87,23 @@ class Stillness:
         if stable:
             self.ref, self.ref_skin = grey, skin
         return StillnessState(stable=stable, moving=moving, hand=hand, motion=motion, skin=new_skin)
+
+
+    def _hand_skin(self, mask: np.ndarray, full_shape: tuple[int, ...]) -> float:
+        """Share of the picture that is new skin shaped like a hand. A moved skin-coloured checker, or a
+        chain of them along a point (as wide as one checker), is not; a blob wider than
+        ``skin_blob_checkers`` checkers, or one reaching the picture's edge, is."""
+        if self.checker_px is None or not mask.any():
+            return float(np.mean(mask))
+        cw = self.checker_px * mask.shape[1] / full_shape[1]
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        h, w = mask.shape
+        area = 0
+        for x, y, bw, bh, a in stats[1:]:
+            edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+            if edge or min(bw, bh) > self.cfg.skin_blob_checkers * cw:
+                area += int(a)
+        return area / mask.size
 
 
 def _arm_from_edge(changed: np.ndarray, min_area: float) -> bool:

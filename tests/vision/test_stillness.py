@@ -110,3 +110,31 @@ def test_real_webcam_hand_blocks_and_a_start_up_hand_does_not_block_forever() ->
         started_with_hand.update(hand, i / FPS)
     states = [started_with_hand.update(clean, 1 + i / FPS) for i in range(60)]
     assert states[-1].stable  # the hand has gone: after a while the clean board is accepted
+
+
+def test_moved_skin_coloured_checkers_are_not_a_hand() -> None:
+    """Orange acrylic checkers on grey felt are skin-coloured. After a 2-2 that moves four of them the board
+    must settle after the still time like any other play, not wait for the long re-base (four moved checkers
+    cover 2% of the board, as much as a hand); the hand making
+    the play still blocks it."""
+    from core.position import Position
+
+    opts = Options(size=(640, 360), field="felt_grey", checkers="acrylic", dice=False)
+    before = Position.start().with_turn(Position.start().turn.other)
+    after = before.play((2, 2), "13/11(2) 6/4(2)")
+    scenes = [Scene.start()] + [Scene(list(p.light), list(p.dark)) for p in (before, after)]
+    image0, corners = render(scenes[0], 11, opts)
+    pipe = Pipeline(corners=corners)
+    t = 0.0
+    for _ in range(15):
+        pipe.process(image0, t)
+        t += 1 / FPS
+    hand = render(scenes[1], 11, Options(**{**opts.__dict__, "hand": True}))[0]
+    assert not any(pipe.process(hand, t + i / FPS)["stable"] for i in range(10))
+    t += 10 / FPS
+    image1 = render(scenes[2], 11, opts)[0]
+    flags = [pipe.process(image1, t + i / FPS)["stable"] for i in range(20)]
+    assert True in flags, "the board never settled after the play"
+    assert flags.index(True) / FPS <= load_config().stillness.still_seconds + 2 / FPS
+    ev = pipe.process(image1, t + 1)
+    assert ev["dark"] == list(after.dark) and ev["light"] == list(after.light)
