@@ -1,8 +1,12 @@
 """Vision with the referee on whole matches: each game of a match record is rendered as a video on one board
 (hands while a play is made, then a still board), run through the vision pipeline and fed to the referee
-with the rolls and cube actions; counts the plays the referee infers correctly.
+with the rolls and cube actions; counts the plays the referee infers correctly (the position after each
+equals the record's), plays ruled legal but wrong, and illegal/uncertain verdicts.
 
-    .venv/bin/python bench/bench_vision_referee.py [MATCH.mat ...] [--size 640x360]
+    .venv/bin/python bench/bench_vision_referee.py [MATCH.mat ...] [--size 640x360] [--game N] [--seed S]
+        [--seeds K] [--varied] [--corpus N] [-v]
+
+tests/vision/test_with_referee.py runs a few single games of this in the default test run.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -64,21 +68,42 @@ class Video:
                 out.extend(ref.feed(ev))
 
 
+@dataclass
+class MatchRun:
+    """What the referee made of a rendered match: plays expected, plays inferred and right (the position
+    after each equals the record's), plays ruled legal but wrong, and the illegal/uncertain verdicts."""
+
+    expected: int = 0
+    right: int = 0
+    wrong_plays: int = 0
+    flagged: int = 0
+    problems: list[tuple] = field(default_factory=list)
+
+
+def _same(v: dict, truth: tuple[Side, Position]) -> bool:
+    side, after = truth
+    if v["side"] != side.value or not v["legal"]:
+        return False
+    got = Position.from_position_id(v["position_id"], side.other)
+    return (got.light, got.dark, got.bar, got.off) == (after.light, after.dark, after.bar, after.off)
+
+
 def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] | None = None,
-                 varied: bool = False) -> tuple[int, int, int]:
+                 varied: bool = False) -> MatchRun:
     record = read_mat(path.read_text())
     replay(record)
     ref = Referee()
     ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
     video = Video(seed, size, varied)
-    expected = inferred = wrong = 0
+    run = MatchRun()
     for g, game in enumerate(record.games, start=1):
         if games and g not in games:
             continue
-        if games:  # a game on its own: the referee starts it at that game's score
+        if games:  # a game on its own, from a fresh referee (the match score is not carried over)
             ref = Referee()
             ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
         out: list[dict] = []
+        truths: list[tuple[Side, Position]] = []
         video.show(Position.start(), ref, out, frames=120)  # setting up a new game takes a few seconds
         first = True
         for action in game.actions:
@@ -91,7 +116,8 @@ def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] 
                 out.extend(ref.feed({"event": "roll", "dice": [d1, d2], "cocked": [False, False]}))
                 after = action.position.play(action.dice, action.play) if action.play else action.position
                 # a roll the player resigned on instead of playing is no play; a dance (no legal play) is one
-                expected += 1 if action.play or not action.position.legal_plays(action.dice).count() else 0
+                if action.play or not action.position.legal_plays(action.dice).count():
+                    truths.append((action.position.turn, after))
                 video.show(action.position, ref, out, hand=True, frames=6)
                 video.show(after, ref, out)
             elif action.kind in (DOUBLE, TAKE, DROP):
@@ -108,13 +134,22 @@ def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] 
             loser = result.winner.other.value
             out.extend(ref.feed({"event": "resign", "side": loser, "value": result.value or 1}))
             out.extend(ref.feed({"event": "resign_reply", "accept": True}))
-        plays = [v for v in out if v["verdict"] == "play"]
-        inferred += sum(1 for v in plays if v["legal"])
-        wrong += sum(1 for v in out if v["verdict"] in ("illegal", "uncertain"))
+        right = j = 0
+        for v in (v for v in out if v["verdict"] == "play"):
+            k = next((k for k in range(j, len(truths)) if _same(v, truths[k])), None)
+            if k is None:
+                run.wrong_plays += 1
+                run.problems.append((g, v["at"], "wrong play", v["play"]))
+            else:
+                right, j = right + 1, k + 1
+        run.expected += len(truths)
+        run.right += right
+        odd = [(g, v["at"], v["verdict"], v.get("reason")) for v in out if v["verdict"] in ("illegal", "uncertain")]
+        run.flagged += len(odd)
+        run.problems += odd
         if VERBOSE:
-            odd = [(v["at"], v["verdict"], v.get("reason")) for v in out if v["verdict"] in ("illegal", "uncertain")]
-            print(f"  game: {sum(1 for v in plays if v['legal'])} plays inferred; first problems {odd[:4]}")
-    return expected, inferred, wrong
+            print(f"  game {g}: {right} of {len(truths)} plays inferred; first problems {odd[:4]}")
+    return run
 
 
 def main() -> None:
@@ -136,18 +171,19 @@ def main() -> None:
     if args.corpus:
         corpus = sorted((DEFAULT.parents[1] / "corpus").rglob("*.txt"))
         paths = paths + random.Random(2026).sample(corpus, args.corpus)
-    totals = [0, 0, 0]
     runs = [(i * args.seeds + k, path) for i, path in enumerate(paths) for k in range(args.seeds)]
+    total = MatchRun()
     for i, path in runs:
         t0 = time.perf_counter()
         seed = i if args.seed is None else args.seed
-        expected, inferred, wrong = replay_match(path, size, seed=seed, games=args.game, varied=args.varied)
-        for k, v in enumerate((expected, inferred, wrong)):
-            totals[k] += v
-        print(f"{path.name} (seed {seed}): {inferred} of {expected} plays inferred, {wrong} illegal/uncertain "
-              f"verdicts ({time.perf_counter() - t0:.0f} s)", flush=True)
+        run = replay_match(path, size, seed=seed, games=args.game, varied=args.varied)
+        for name in ("expected", "right", "wrong_plays", "flagged"):
+            setattr(total, name, getattr(total, name) + getattr(run, name))
+        print(f"{path.name} (seed {seed}): {run.right} of {run.expected} plays inferred, {run.wrong_plays} wrong, "
+              f"{run.flagged} illegal/uncertain verdicts ({time.perf_counter() - t0:.0f} s)", flush=True)
     if len(runs) > 1:
-        print(f"all: {totals[1]} of {totals[0]} plays inferred, {totals[2]} illegal/uncertain verdicts")
+        print(f"all ({len(runs)} videos): {total.right} of {total.expected} plays inferred, {total.wrong_plays} wrong, "
+              f"{total.flagged} illegal/uncertain verdicts")
 
 
 if __name__ == "__main__":
