@@ -159,6 +159,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None, help="render seed (default: the match's index)")
     parser.add_argument("--game", type=int, action="append", help="only this game (1-based), from a fresh referee")
     parser.add_argument("--corpus", type=int, default=0, help="also N matches drawn from ../shared/matches")
+    parser.add_argument("--draw", type=int, default=2026, help="random seed of the corpus draw")
     parser.add_argument("--varied", action="store_true", help="camera and lighting drawn per match")
     parser.add_argument("--seeds", type=int, default=1, help="render each match this many times")
     parser.add_argument("-v", "--verbose", action="store_true")
@@ -170,7 +171,7 @@ def main() -> None:
     paths = args.matches or sorted(DEFAULT.glob("*.mat"))[:2]
     if args.corpus:
         corpus = sorted((DEFAULT.parents[1] / "corpus").rglob("*.txt"))
-        paths = paths + random.Random(2026).sample(corpus, args.corpus)
+        paths = paths + random.Random(args.draw).sample(corpus, args.corpus)
     runs = [(i * args.seeds + k, path) for i, path in enumerate(paths) for k in range(args.seeds)]
     total = MatchRun()
     for i, path in runs:
