@@ -44,6 +44,10 @@ NEAR_MARGIN = 1.25
 CERTAIN = 0.999
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
 COMMIT_PREFIX_PENALTY = 1.0
+#: A camera sees one row of checkers on a point; from the seventh on they lie on a second layer that it
+#: often cannot count. On a camera's board each checker of a tall stack it did not see costs this much.
+TALL_ROW = 6
+HIDDEN_COST = 0.35
 
 START, PREFIX, LEGAL = "start", "prefix", "legal"
 
@@ -179,13 +183,15 @@ class Inference:
 class _Costs:
     """Per-entry costs of an observation, memoised per (index, value)."""
 
-    __slots__ = ("obs", "dists", "derived_off", "memo")
+    __slots__ = ("obs", "dists", "derived_off", "memo", "start", "base")
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, start: Vec | None = None, baseline: Observation | None = None) -> None:
         self.obs = obs.vec
         self.dists = obs.dists
         self.derived_off = obs.derived_off
         self.memo: dict[tuple[int, int], float] = {}
+        self.start = start
+        self.base = baseline.vec if baseline is not None and start is not None else None
 
     def __call__(self, i: int, value: int) -> float:
         if i >= 50 and self.derived_off:
@@ -204,6 +210,14 @@ class _Costs:
                 p = dist.get(value, 0.0)
                 if p > 0:
                     c = min(c, -math.log(p / pmax))
+            if self.derived_off and value > TALL_ROW and self.obs[i] < value and i < 48:
+                seen = self.obs[i]
+                c = min(c, HIDDEN_COST * (value - max(seen, TALL_ROW)) + max(0, TALL_ROW - seen))
+            if self.base is not None and self.start is not None and i < 50:
+                # What changed: a camera that misread a point before the roll (a tall stack it cannot count)
+                # misreads it the same way after; a change it sees is weighed against the change the
+                # candidate makes there.
+                c = min(c, float(abs((self.obs[i] - self.base[i]) - (value - self.start[i]))))
             self.memo[key] = c
         return c
 
@@ -222,6 +236,9 @@ class TurnModel:
         self.by_vec: dict[Vec, Candidate] = {}
         self._build()
         self.candidates = list(self.by_vec.values())
+        #: The camera's board at the turn's start (before any checker moved), if it came from a camera: boards
+        #: are then also judged by what changed since (see _Costs).
+        self.baseline: Observation | None = None
 
     def _vec(self, me: Sequence[int], opp: Sequence[int]) -> Vec:
         return vec_of_own(me, opp, self.mover, self.cls)
@@ -296,7 +313,7 @@ class TurnModel:
         exact = None if obs.dists else self.by_vec.get(obs.vec)
         if exact is not None:
             return Inference(_kind(exact), exact, 0.0)
-        cost = _Costs(obs)
+        cost = _Costs(obs, self.start, self.baseline)
         start = self.start
         base = 0.0
         for i in range(VEC_LEN):

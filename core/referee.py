@@ -41,6 +41,7 @@ from core.inference import (
     ACCEPT,
     MARGIN,
     OFF_IDX,
+    TALL_ROW,
     Inference,
     Observation,
     TurnModel,
@@ -284,6 +285,8 @@ class Referee(RefereeBase):
             return  # hands and motion: never ruled on
         obs = Observation.from_event(ev)
         self.last_obs = obs
+        self.obs_log.append((at, obs))
+        del self.obs_log[:-16]
         if self.pending is not None and self.phase in ("moving", "awaiting_roll", "cube_offered"):
             self._try_resolve(at, obs, out)
         if self.phase == "moving" and self.model is not None:
@@ -353,11 +356,22 @@ class Referee(RefereeBase):
         self.phase = "moving"
         if self.pending is not None:
             self._pending_models(side, dice)
+        else:
+            # Not while the previous play is open: the open plays differ exactly where this turn's boards
+            # show no change, and reading changes would hide that difference.
+            self.model.baseline = self._baseline(at)
         self._reset_turn_view()
         if self.pending is not None and any(m is not None and len(m.legal) == 0 for m in self.pending.models):
             # Rare (a double came between): the roll cannot wait for the boards, take the likeliest play.
             self._try_resolve(at, self.last_obs or Observation(vec_of_position(self.pos)), out, force=True)
         self._dance(at, out)
+
+    def _baseline(self, roll_at: int) -> Observation | None:
+        """The camera's last board before the roll (event ``roll_at``; a roll held on an unclear play is
+        taken up later), if it came from a camera (borne-off counts derived): the turn's boards are also
+        read as changes from it."""
+        obs = next((o for i, o in reversed(self.obs_log) if i < roll_at), None)
+        return obs if obs is not None and obs.derived_off else None
 
     def _dance(self, at: int, out: list[Verdict]) -> None:
         """R25: no legal play; the turn passes at once, nothing to commit."""
@@ -436,8 +450,9 @@ class Referee(RefereeBase):
             return
         now: dict[tuple[int, int], int] = {}
         for i, d in inf.residual.items():
-            if d == -1 and inf.best.vec[i] >= 6:
-                continue  # a checker hidden under a tall stack: the camera's blind spot, not a fault
+            if d < 0 and (inf.best.vec[i] >= 6 and d == -1 or obs.derived_off and inf.best.vec[i] > TALL_ROW
+                          and obs.vec[i] >= TALL_ROW - 1):
+                continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             now[key] = self.suspects.get(key, 0) + 1
         self.suspects = now

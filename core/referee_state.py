@@ -84,6 +84,7 @@ class RefereeBase(PendingMixin):
         self.resignation: tuple[Side, int] | None = None
         self.suspects: dict[tuple[int, int], int] = {}
         self.last_obs: Observation | None = None
+        self.obs_log: list[tuple[int, Observation]] = []  # (event index, board) of the last stable boards
         self.last_turn_obs: Observation | None = None
         self._reset_turn_view()
         self.games.append({"number": self.match.game_number, "crawford": self.match.crawford,

@@ -110,3 +110,48 @@ def test_bar_probability_table_is_read_and_checked() -> None:
         assert '"off_seen" must be true or false' in str(e)
     else:
         raise AssertionError("accepted off_seen 'no'")
+
+
+def test_r04_tall_stack_read_short_by_the_camera_is_its_blind_spot_not_a_bear_off() -> None:
+    """Dark's eight on its 6-point (a second layer) seen as six, the play elsewhere seen exactly: the play is
+    inferred; two dark checkers are not taken as borne off too early (R10)."""
+    light = [2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 3]
+    dark = [0] * 24
+    dark[18], dark[12], dark[16] = 8, 5, 2  # physical 19 is dark's 6-point
+    pos = Position.from_physical(light, dark, turn=Side.DARK)
+    ref = Referee()
+    ref.feed({"event": "new_match", "length": 7, "players": {"light": "A", "dark": "B"}})
+    ref.pos, ref.phase, ref.turn = pos, "awaiting_roll", Side.DARK
+    ref.feed({"event": "roll", "dice": [5, 2], "cocked": [False, False]})
+    played = pos.play((5, 2), "12/7 8/6")  # onto the tall stack: nine there now
+    board = camera(played)
+    board["dark"][18] = 6
+    board["off"]["dark"] = 15 - sum(board["dark"])
+    out = ref.feed(board)
+    # seen as six, nine and eight on the stack are near: the half play 12/7 is a rival until the commit
+    assert [v["verdict"] for v in out] in (["in_progress"], ["uncertain"]), out
+    out = ref.feed({"event": "roll", "dice": [6, 1], "cocked": [False, False]})
+    assert plays(out) == [("12/7 8/6", True)], out
+    assert not [v for v in out if v["verdict"] == "illegal"]
+
+
+def test_a_count_the_camera_misreads_before_and_after_the_roll_is_read_as_no_change() -> None:
+    """The camera reads light's 8-point three as two and dark's 6-point five as four, on the board before the
+    roll and after the play: what changed is what counts, and the play is inferred (cost 0, not 2)."""
+    ref = midgame()
+    before = camera(BEFORE)
+    before["light"][7] -= 1
+    before["dark"][18] -= 1
+    for side in ("light", "dark"):
+        before["off"][side] = 15 - sum(before[side]) - before["bar"][side]
+    ref.feed(before)
+    ref.feed({"event": "roll", "dice": list(DICE), "cocked": [False, False]})
+    board = camera(AFTER)
+    board["light"][7] -= 1
+    board["dark"][18] -= 1
+    for side in ("light", "dark"):
+        board["off"][side] = 15 - sum(board[side]) - board["bar"][side]
+    out = ref.feed(board)
+    assert [v["verdict"] for v in out] == ["in_progress"] and out[0]["complete"], out
+    out = ref.feed({"event": "roll", "dice": [3, 2], "cocked": [False, False]})
+    assert plays(out) == [("7/3* 5/3", True)]
