@@ -65,7 +65,31 @@ class Video:
             key = (ev["stable"], ev["light"], ev["dark"], ev["bar"])
             if key != self.key:
                 self.key = key
-                out.extend(ref.feed(ev))
+                got = ref.feed(ev)
+                out.extend(got)
+                if self.trace and ev["stable"] and not hand:
+                    seen = (ev["light"], ev["dark"], ev["bar"])
+                    truth = (list(pos.light), list(pos.dark), {"light": pos.bar[Side.LIGHT], "dark": pos.bar[Side.DARK]})
+                    if seen != truth:
+                        print(f"    misread: {_misread(seen, truth)}")
+                    _trace(got)
+
+    trace = False
+
+
+def _misread(seen: tuple, truth: tuple) -> str:
+    out = [f"{side} {p + 1}: {t} seen as {s}" for side, a, b in (("light", seen[0], truth[0]), ("dark", seen[1], truth[1]))
+           for p, (s, t) in enumerate(zip(a, b, strict=True)) if s != t]
+    out += [f"{side} bar: {truth[2][side]} seen as {seen[2][side]}" for side in ("light", "dark")
+            if seen[2][side] != truth[2][side]]
+    return "; ".join(out)
+
+
+def _trace(verdicts: list[dict]) -> None:
+    for v in verdicts:
+        extra = v.get("play", v.get("candidates", v.get("reason", "")))
+        print(f"    {v['verdict']} {v.get('side', '')} {v.get('dice', '')} {extra}"
+              f"{' (pending)' if v.get('pending') else ''}{' legal' if v.get('legal') else ''}")
 
 
 @dataclass
@@ -89,7 +113,7 @@ def _same(v: dict, truth: tuple[Side, Position]) -> bool:
 
 
 def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] | None = None,
-                 varied: bool = False) -> MatchRun:
+                 varied: bool = False, trace: tuple[int, ...] = ()) -> MatchRun:
     record = read_mat(path.read_text())
     replay(record)
     ref = Referee()
@@ -102,8 +126,9 @@ def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] 
         if games:  # a game on its own, from a fresh referee (the match score is not carried over)
             ref = Referee()
             ref.feed({"event": "new_match", "length": record.length, "players": {"light": "L", "dark": "D"}})
+        video.trace = g in trace
         out: list[dict] = []
-        truths: list[tuple[Side, Position]] = []
+        truths: list[tuple[Side, Position, bool]] = []  # (mover, position after, a play that must be seen)
         video.show(Position.start(), ref, out, frames=120)  # setting up a new game takes a few seconds
         first = True
         for action in game.actions:
@@ -113,22 +138,30 @@ def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] 
                 if first:  # the referee takes the opener from the dice order
                     d1, d2 = (max(d1, d2), min(d1, d2)) if side == "light" else (min(d1, d2), max(d1, d2))
                 first = False
-                out.extend(ref.feed({"event": "roll", "dice": [d1, d2], "cocked": [False, False]}))
+                got = ref.feed({"event": "roll", "dice": [d1, d2], "cocked": [False, False]})
+                out.extend(got)
+                if video.trace:
+                    print(f"  {side} rolls {d1}{d2}, plays {action.play}")
+                    _trace(got)
                 after = action.position.play(action.dice, action.play) if action.play else action.position
-                # a roll the player resigned on instead of playing is no play; a dance (no legal play) is one
-                if action.play or not action.position.legal_plays(action.dice).count():
-                    truths.append((action.position.turn, after))
+                # a roll the player resigned on instead of playing is not counted as a play (the referee may
+                # record it as an empty one, as the file does); a dance (no legal play) is one
+                required = bool(action.play) or not action.position.legal_plays(action.dice).count()
+                truths.append((action.position.turn, after, required))
                 video.show(action.position, ref, out, hand=True, frames=6)
                 video.show(after, ref, out)
             elif action.kind in (DOUBLE, TAKE, DROP):
                 out.extend(ref.feed({"event": "cube", "action": action.kind, "side": side}))
             elif action.kind == RESIGN:
-                out.extend(ref.feed({"event": "resign", "side": side, "value": action.value or 1}))
+                # Galaxy's "Losses N points" counts the cube in; the event wants 1, 2 or 3
+                level = game.result.value if game.result is not None and game.result.how == "resign" else 1
+                out.extend(ref.feed({"event": "resign", "side": side, "value": level}))
             elif action.kind in (ACCEPT, REJECT):
                 out.extend(ref.feed({"event": "resign_reply", "accept": action.kind == ACCEPT}))
-        if ref.public_state()["phase"] == "moving":
-            out.extend(ref.feed({"event": "button", "name": "end_turn"}))  # the last play, committed by hand
         result = game.result
+        rolled_then_resigned = bool(truths) and not truths[-1][2]
+        if ref.public_state()["phase"] == "moving" and not rolled_then_resigned:
+            out.extend(ref.feed({"event": "button", "name": "end_turn"}))  # the last play, committed by hand
         if ref.public_state()["phase"] not in ("game_over", "match_over") and result is not None \
                 and result.how == "resign":  # the file states the resignation only in its result
             loser = result.winner.other.value
@@ -136,19 +169,21 @@ def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] 
             out.extend(ref.feed({"event": "resign_reply", "accept": True}))
         right = j = 0
         for v in (v for v in out if v["verdict"] == "play"):
-            k = next((k for k in range(j, len(truths)) if _same(v, truths[k])), None)
+            k = next((k for k in range(j, len(truths)) if _same(v, truths[k][:2])), None)
             if k is None:
                 run.wrong_plays += 1
                 run.problems.append((g, v["at"], "wrong play", v["play"]))
             else:
-                right, j = right + 1, k + 1
-        run.expected += len(truths)
+                right, j = right + truths[k][2], k + 1
+        expected = sum(t[2] for t in truths)
+        run.expected += expected
         run.right += right
-        odd = [(g, v["at"], v["verdict"], v.get("reason")) for v in out if v["verdict"] in ("illegal", "uncertain")]
+        odd = [(g, v["at"], v["verdict"], v.get("reason") or v.get("candidates"))
+               for v in out if v["verdict"] in ("illegal", "uncertain")]
         run.flagged += len(odd)
         run.problems += odd
         if VERBOSE:
-            print(f"  game {g}: {right} of {len(truths)} plays inferred; first problems {odd[:4]}")
+            print(f"  game {g}: {right} of {expected} plays inferred; first problems {odd[:4]}")
     return run
 
 
@@ -162,6 +197,7 @@ def main() -> None:
     parser.add_argument("--draw", type=int, default=2026, help="random seed of the corpus draw")
     parser.add_argument("--varied", action="store_true", help="camera and lighting drawn per match")
     parser.add_argument("--seeds", type=int, default=1, help="render each match this many times")
+    parser.add_argument("--trace", type=int, action="append", default=[], help="print every verdict of game N")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     global VERBOSE
@@ -177,7 +213,8 @@ def main() -> None:
     for i, path in runs:
         t0 = time.perf_counter()
         seed = i if args.seed is None else args.seed
-        run = replay_match(path, size, seed=seed, games=args.game, varied=args.varied)
+        run = replay_match(path, size, seed=seed, games=args.game, varied=args.varied,
+                           trace=tuple(args.trace))
         for name in ("expected", "right", "wrong_plays", "flagged"):
             setattr(total, name, getattr(total, name) + getattr(run, name))
         print(f"{path.name} (seed {seed}): {run.right} of {run.expected} plays inferred, {run.wrong_plays} wrong, "

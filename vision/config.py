@@ -46,6 +46,7 @@ class DetectConfig:
     layer_threshold: float = 0.7
     layer_margin: float = 0.15
     tall_stack_tail: float = 0.01
+    regrid: float = 0.25
     lean_retry: float = 0.1
     support: float = 0.9
     bar_threshold: float = 0.6

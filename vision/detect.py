@@ -225,6 +225,14 @@ class Detector:
         offsets: list[np.ndarray] = []
         for k in range(self.slots):
             s, bx, by = self.disc_scores(gx, gy, scale, x, y, self.arcs)
+            # following the stack can drift half a checker onto a junction (a disc on a second layer pulls the
+            # fit): where nothing is found off the grid, look on the grid as well
+            grid = self.edge_y + self.inward * (k + 0.5) * cw
+            redo = np.flatnonzero((s < cfg.disc_threshold) & (np.abs(y - grid) > cfg.regrid * cw))
+            if len(redo):
+                s2, bx2, by2 = self.disc_scores(gx, gy, scale, x[redo], grid[redo].astype(np.float32), self.arcs[redo])
+                better = s2 > s[redo]
+                s[redo[better]], bx[redo[better]], by[redo[better]] = s2[better], bx2[better], by2[better]
             raw[:, k] = s
             p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
             cols[:, k] = self.disc_colours(image, bx, by)
@@ -261,9 +269,9 @@ class Detector:
             clearer = float(s[c, :top].mean() - raw[c, :top].mean()) > cfg.layer_margin
             if not (hidden or clearer):
                 continue  # the row below shows its outlines as well: junctions of flat checkers, not a layer
-            covered = p[c, :-1] > 0.5
-            covered[: top + 1] = True  # each disc on top rests on two below
-            bottom = int(np.cumprod(covered).sum())
+            # each disc on top rests on two below, and checkers do not float: the row runs to the last one seen
+            seen = np.flatnonzero(p[c, :-1] > 0.5)
+            bottom = max(top + 1, int(seen[-1]) + 1 if len(seen) else 0)
             n = bottom + top
             out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
         return out
