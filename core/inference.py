@@ -13,6 +13,12 @@ Scores are costs (lower is better): a count that differs from the candidate by k
 per-point probability table from the camera, a count costs -ln(p / p_max), capped. The costs of a
 candidate are computed from the few entries where it differs from the start, so a board is ruled on in
 a few milliseconds even for doubles with thousands of candidates.
+
+A camera's board (``off_seen: false``) gets three allowances for what a camera cannot see: its borne-off
+counts are derived, so they cost nothing; checkers of a stack taller than one row that it did not count
+cost ``HIDDEN_COST`` each; and, given the camera's board from before the roll (``TurnModel.baseline``), a
+point also costs no more than the difference between the change seen there and the change the candidate
+makes, so a count misread the same way before and after is no evidence at all.
 """
 
 from __future__ import annotations
