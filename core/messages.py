@@ -83,6 +83,12 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Há uma peça das {side} a mais na {where_pt}. Tire-a do tabuleiro.",
         "There is an extra {side} checker on {where_en}. Take it off the board.",
     ),
+    "new_setup_mid_game": (
+        "O tabuleiro está montado para um novo jogo, mas este jogo ainda não acabou. Se acabou, o perdedor "
+        "desiste e o resultado fica registado; «novo jogo» deixa-o por acabar, sem pontos.",
+        "The board is set up for a new game, but this game is not over. If it is over, the loser resigns "
+        "and the result is recorded; New game leaves it unfinished, with no points.",
+    ),
     "takeback": (
         "O tabuleiro voltou a uma posição anterior. Uma jogada feita só se desfaz se ambos concordarem: "
         "reponha as peças como estavam ou carreguem em «desfazer».",

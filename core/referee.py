@@ -290,7 +290,7 @@ class Referee(RefereeBase):
         if self.pending is not None and self.phase in ("moving", "awaiting_roll", "cube_offered"):
             self._try_resolve(at, obs, out)
         if self.phase == "moving" and self.model is not None:
-            if self._set_up_again(at, obs, out):
+            if self._set_up_again(at, obs, out) or self._new_setup_seen(at, obs, out):
                 return
             if self.held is not None and self.held[1]["event"] == "roll":
                 if self.pending is not None and self._pending_held_roll_board(at, obs, out):
@@ -303,6 +303,21 @@ class Referee(RefereeBase):
                 self._retry_held(at, out)
         elif self.phase in ("awaiting_roll", "cube_offered"):
             self._rule_waiting(at, obs, out)
+
+    def _new_setup_seen(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
+        """The board shows the starting position in the middle of a game (and not after the game's last
+        play, which _set_up_again settles): say so once, rule on nothing else. True when it was that."""
+        start = vec_of_position(Position.start())
+        if vec_of_position(self.pos) == start or observation_cost(obs, start) > ACCEPT:
+            return False
+        if any(vec_of_position(p) == start for p in self.history[-2:]):
+            return False  # a play or two into the game the start is the last position: a takeback, said as such
+        key = ("new_setup", obs.vec)
+        if key != self.last_key:
+            self.last_key = key
+            self._v(out, at, "illegal", side=self.turn.value, reason="new_setup_mid_game",
+                    message=message("new_setup_mid_game"))
+        return True
 
     def _on_cube(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         self._cube(at, ev["action"], Side(ev["side"]), out)
@@ -338,6 +353,15 @@ class Referee(RefereeBase):
             self._undo()
         elif name == "new_game":
             if self.phase == "game_over":
+                self._next_game()
+            elif self.phase in ("moving", "awaiting_roll", "cube_offered") and self.games[-1]["actions"]:
+                # The players start again before this game ended (the referee lost track of it, or they
+                # gave it up): it stays in the record unfinished, with no points.
+                self.games[-1]["abandoned"] = True
+                self._v(out, at, "abandoned", number=self.games[-1]["number"],
+                        message={"pt": "Jogo deixado por acabar, sem pontos. Novo jogo: lancem para ver quem começa.",
+                                 "en": "Game left unfinished, with no points. New game: roll to see who starts."})
+                self.match.game_number += 1
                 self._next_game()
         elif name == "double":
             side = self.turn if self.phase == "awaiting_roll" else self.turn.other
@@ -478,6 +502,8 @@ class Referee(RefereeBase):
 
     def _rule_waiting(self, at: int, obs: Observation, out: list[Verdict]) -> None:
         """Between turns the board must stay as it is."""
+        if self._new_setup_seen(at, obs, out):
+            return
         pos_vec = vec_of_position(self.pos)
         diff = observation_cost(obs, pos_vec)
         if diff <= ACCEPT:

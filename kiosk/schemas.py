@@ -169,6 +169,22 @@ class CubeIn(Strict):
     side: SideName
 
 
+class ResignationIn(Strict):
+    """offer: ``side`` resigns a single (1), gammon (2) or backgammon (3); accept / reject: the opponent's answer."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"action": "offer", "side": "dark", "value": 1}, {"action": "accept"}]})
+    action: Literal["offer", "accept", "reject"]
+    side: SideName | None = None
+    value: Annotated[int, Field(ge=1, le=3)] = 1
+
+    @model_validator(mode="after")
+    def _side_with_offer(self) -> ResignationIn:
+        if self.action == "offer" and self.side is None:
+            raise ValueError("side is required when action is offer (who resigns)")
+        return self
+
+
 class BoardIn(Strict):
     light: Points
     dark: Points
@@ -177,7 +193,8 @@ class BoardIn(Strict):
 
 
 class CorrectionIn(Strict):
-    """undo / end_turn / ack_cocked / new_game press that button; set_board replaces what the camera saw."""
+    """undo / end_turn / ack_cocked / new_game press that button (new_game in the middle of a game leaves it
+    unfinished, with no points); set_board replaces what the camera saw."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"action": "undo"}]})
     action: Literal["undo", "end_turn", "ack_cocked", "new_game", "set_board"]

@@ -1,4 +1,5 @@
-"""Control from the touch screen, all behind the PIN: PIN set-up, match set-up, cube, corrections, calibration."""
+"""Control from the touch screen, all behind the PIN: PIN set-up, match set-up, cube, resignation, corrections,
+calibration."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, status
 
 from kiosk.dependencies import CameraDep, KioskService, PinHeader, PinsDep, ServiceDep, require_pin
 from kiosk.pin import PinError
-from kiosk.schemas import CalibrationIn, ControlOut, CorrectionIn, CubeIn, NewMatchIn, PinIn
+from kiosk.schemas import CalibrationIn, ControlOut, CorrectionIn, CubeIn, NewMatchIn, PinIn, ResignationIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"description": "No PIN, or a wrong PIN, in the X-Gamao-PIN header"},
@@ -46,6 +47,14 @@ def new_match(body: NewMatchIn, service: ServiceDep) -> dict[str, Any]:
 @router.post("/cube", response_model=ControlOut, dependencies=guarded, summary="Cube action from the touch screen")
 def cube_action(body: CubeIn, service: ServiceDep) -> dict[str, Any]:
     return _submit(service, {"event": "cube", "action": body.action, "side": body.side})
+
+
+@router.post("/resignation", response_model=ControlOut, dependencies=guarded,
+             summary="A resignation offered (single, gammon or backgammon), or the opponent's answer")
+def resignation(body: ResignationIn, service: ServiceDep) -> dict[str, Any]:
+    if body.action == "offer":
+        return _submit(service, {"event": "resign", "side": body.side, "value": body.value})
+    return _submit(service, {"event": "resign_reply", "accept": body.action == "accept"})
 
 
 @router.post("/correction", response_model=ControlOut, dependencies=guarded,

@@ -45,6 +45,10 @@ export function openControls(dialog, t, state, info) {
       row(button(t.undoBtn, act("/api/correction", { action: "undo" })),
           button(t.endTurnBtn, act("/api/correction", { action: "end_turn" })),
           button(t.ackBtn, act("/api/correction", { action: "ack_cocked" }))),
+      row(...[1, 2, 3].map((value) => button(t.resignBtn[value - 1], act("/api/resignation", { action: "offer", side: turn, value }))),
+          button(t.acceptBtn, act("/api/resignation", { action: "accept" })),
+          button(t.rejectBtn, act("/api/resignation", { action: "reject" }))),
+      row(button(t.newGameBtn, act("/api/correction", { action: "new_game" }))),
     );
     const length = document.createElement("input");
     length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);

@@ -22,7 +22,9 @@ export const TEXT = {
     verdicts: {
       legal: (v) => `Jogada legal${v.play ? ": " + v.play : ""}`,
       in_progress: (v) => `Jogada em curso${v.play ? ": " + v.play : ""}`,
-      illegal: (v) => `Jogada ilegal${v.play ? ": " + v.play : ""}`,
+      illegal: (v) => (v.reason === "new_setup_mid_game" ? "Tabuleiro montado para um novo jogo?"
+        : `Jogada ilegal${v.play ? ": " + v.play : ""}`),
+      abandoned: () => "Jogo deixado por acabar, sem pontos",
       unplayed_die: (v) => ((v.unplayed || []).length > 1 ? "Os dados ficaram por jogar" : "Falta jogar um dado"),
       reroll: (v) => ({ cocked_die: "Dado inclinado: lance de novo", tied_opening: "Dados iguais: lance de novo",
                         roll_out_of_turn: "Lançamento fora de tempo" })[v.reason] || "Lance de novo",
@@ -41,6 +43,8 @@ export const TEXT = {
     pinTitle: "PIN de controlo", pinSet: "Definir PIN (4 a 12 algarismos)", pinEnter: "Introduza o PIN",
     doubleBtn: "Dobrar", takeBtn: "Aceitar", dropBtn: "Recusar", undoBtn: "Desfazer", endTurnBtn: "Fim da jogada",
     ackBtn: "Dado inclinado visto", newMatchBtn: "Nova partida", lengthLbl: "Pontos", close: "Fechar",
+    resignBtn: ["Desiste (simples)", "Desiste (gamão)", "Desiste (gamão duplo)"], acceptBtn: "Aceita a desistência",
+    rejectBtn: "Recusa a desistência", newGameBtn: "Novo jogo",
   },
   en: {
     title: "Gamão", light: "Light", dark: "Dark", score: "Score", matchTo: (n) => `Match to ${n} points`,
@@ -59,7 +63,9 @@ export const TEXT = {
     verdicts: {
       legal: (v) => `Legal play${v.play ? ": " + v.play : ""}`,
       in_progress: (v) => `Play in progress${v.play ? ": " + v.play : ""}`,
-      illegal: (v) => `Illegal play${v.play ? ": " + v.play : ""}`,
+      illegal: (v) => (v.reason === "new_setup_mid_game" ? "Board set up for a new game?"
+        : `Illegal play${v.play ? ": " + v.play : ""}`),
+      abandoned: () => "Game left unfinished, with no points",
       unplayed_die: (v) => ((v.unplayed || []).length > 1 ? "The dice were left unplayed" : "A die is left unplayed"),
       reroll: (v) => ({ cocked_die: "Cocked die: roll again", tied_opening: "Equal dice: roll again",
                         roll_out_of_turn: "Roll out of turn" })[v.reason] || "Roll again",
@@ -78,6 +84,8 @@ export const TEXT = {
     pinTitle: "Control PIN", pinSet: "Set a PIN (4 to 12 digits)", pinEnter: "Enter the PIN",
     doubleBtn: "Double", takeBtn: "Take", dropBtn: "Drop", undoBtn: "Undo", endTurnBtn: "End turn",
     ackBtn: "Cocked die seen", newMatchBtn: "New match", lengthLbl: "Points", close: "Close",
+    resignBtn: ["Resigns (single)", "Resigns (gammon)", "Resigns (backgammon)"], acceptBtn: "Accept resignation",
+    rejectBtn: "Reject resignation", newGameBtn: "New game",
   },
 };
 

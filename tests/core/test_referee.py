@@ -545,3 +545,50 @@ def test_r23_open_play_and_held_roll_settled_by_the_game_ending_board() -> None:
         ("play", "5/off 4/off"), ("play", "14/11/9"), ("roll", None), ("in_progress", "2/off 1/off"),
         ("play", "2/off 1/off"), ("game_over", None)]
     assert ref.public_state()["phase"] == "game_over"
+
+
+# ----- a new set-up in the middle of a game ---------------------------------------------------------------------
+def test_r23_new_setup_mid_game_is_said_and_new_game_leaves_the_game_unfinished() -> None:
+    """The players set the board up again while the game is not over (the referee lost track, or they gave
+    it up): the referee says so instead of calling every board a wrong move; New game leaves the game in the
+    record unfinished, with no points, and the next roll is an opening roll."""
+    from core.formats.mat import read_mat, write_mat
+    from core.referee_record import to_match_record
+
+    ref = referee(length=5)
+    ref.feed(roll(5, 2))
+    p1 = after(START, (5, 2), "13/8 13/11")
+    ref.feed(bd(p1))
+    ref.feed(roll(6, 4))  # dark's roll commits light's play
+    p2 = after(p1.with_turn(Side.DARK), (6, 4), "24/18 13/9")
+    ref.feed(bd(p2))
+    ref.feed(roll(3, 1))
+    p3 = after(p2.with_turn(Side.LIGHT), (3, 1), "8/5 6/5")
+    ref.feed(bd(p3))
+    ref.feed(roll(2, 1))
+    ref.feed(bd(after(p3.with_turn(Side.DARK), (2, 1), "13/11 6/5")))
+    out = ref.feed(bd(START))
+    assert [(v["verdict"], v.get("reason")) for v in out] == [("illegal", "new_setup_mid_game")]
+    assert "this game is not over" in out[0]["message"]["en"] and "não acabou" in out[0]["message"]["pt"]
+    assert ref.feed(bd(START)) == []  # said once
+    out = ref.feed({"event": "button", "name": "new_game"})
+    assert [v["verdict"] for v in out] == ["abandoned"]
+    assert ref.public_state()["phase"] == "opening"
+    assert kinds(ref.feed(roll(4, 1))) == ["opening"]
+    ref.feed(bd(after(START, (4, 1), "24/23 13/9")))
+    assert [v["play"] for v in ref.feed(roll(3, 2)) if v["verdict"] == "play"] == ["24/23 13/9"]
+    record = to_match_record(ref)
+    assert [g.number for g in record.games] == [1, 2] and record.games[0].result is None
+    assert [a.text for a in record.games[0].actions if a.text] == ["13/11 13/8", "24/18 13/9", "8/5 6/5"]
+    again = read_mat(write_mat(record))
+    assert len(again.games) == 2 and again.games[0].result is None
+
+
+def test_r23_takeback_to_the_start_is_still_a_takeback() -> None:
+    ref = referee()
+    ref.feed(roll(5, 2))
+    p1 = after(START, (5, 2), "13/8 13/11")
+    ref.feed(bd(p1))
+    ref.feed(roll(6, 4))
+    out = ref.feed(bd(START))
+    assert [v.get("reason") for v in out if v["verdict"] == "illegal"] != ["new_setup_mid_game"]

@@ -14,6 +14,7 @@ CONTROL = [
     ("/api/match", {"length": 5}),
     ("/api/cube", {"action": "double", "side": "light"}),
     ("/api/correction", {"action": "undo"}),
+    ("/api/resignation", {"action": "offer", "side": "dark", "value": 2}),
     ("/api/calibration", {"corners": [[0, 0], [10, 0], [10, 10], [0, 10]]}),
 ]
 
@@ -135,6 +136,20 @@ def test_cube_and_corrections_become_contract_events(pinned: TestClient, fake: F
     assert fake.events[0] == {"event": "cube", "action": "take", "side": "dark"}
     assert fake.events[1] == {"event": "button", "name": "ack_cocked"}
     assert fake.events[2]["event"] == "board" and fake.events[2]["light"][23] == 15
+
+
+def test_resignation_offer_and_answer_become_contract_events(pinned: TestClient, fake: FakeService) -> None:
+    h = {"X-Gamao-PIN": PIN}
+    assert pinned.post("/api/resignation", json={"action": "offer", "side": "dark", "value": 2}, headers=h).status_code == 200
+    assert pinned.post("/api/resignation", json={"action": "accept"}, headers=h).status_code == 200
+    pinned.post("/api/resignation", json={"action": "reject"}, headers=h)
+    pinned.post("/api/correction", json={"action": "new_game"}, headers=h)
+    assert fake.events == [{"event": "resign", "side": "dark", "value": 2}, {"event": "resign_reply", "accept": True},
+                           {"event": "resign_reply", "accept": False}, {"event": "button", "name": "new_game"}]
+    r = pinned.post("/api/resignation", json={"action": "offer", "value": 1}, headers=h)
+    assert r.status_code == 422 and "side is required when action is offer" in r.json()["message"]
+    r = pinned.post("/api/resignation", json={"action": "offer", "side": "light", "value": 4}, headers=h)
+    assert r.status_code == 422 and r.json()["message"].startswith("value: Input should be less than or equal to 3")
 
 
 def test_422_names_the_field(pinned: TestClient) -> None:

@@ -181,6 +181,33 @@ def test_resignation_offer_is_shown_until_answered(live) -> None:
         assert page.get_attribute("[data-testid=verdict]", "data-severity") == "legal"
 
 
+def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
+    """The control panel has the resignation (single / gammon / backgammon for the player on roll), its answer,
+    and New game (which leaves an unfinished game unfinished); a new set-up mid-game is said as such."""
+    url, fake = live
+    with chromium_page(locale="pt-PT") as page:
+        page.goto(url + "/?lang=pt")
+        page.wait_for_selector("[data-testid=dice] .die")
+        page.click("#controls-btn")
+        page.fill("#controls input", "4321")
+        page.click("#controls button:has-text('OK')")
+        page.wait_for_selector("#controls input[placeholder='Introduza o PIN']")
+        page.fill("#controls input", "4321")
+        page.click("#controls button:has-text('Desiste (gamão)')")
+        page.wait_for_selector("#controls", state="hidden")
+        for label in ("Aceita a desistência", "Novo jogo"):
+            page.click("#controls-btn")
+            page.fill("#controls input", "4321")
+            page.click(f"#controls button:has-text('{label}')")
+            page.wait_for_selector("#controls", state="hidden")
+        assert fake.events == [{"event": "resign", "side": "light", "value": 2},
+                               {"event": "resign_reply", "accept": True}, {"event": "button", "name": "new_game"}]
+        fake.update(verdicts=[{"at": 9, "verdict": "illegal", "side": "light", "reason": "new_setup_mid_game",
+                               "message": message("new_setup_mid_game")}])
+        page.wait_for_selector("#verdict-head:has-text('Tabuleiro montado para um novo jogo?')", timeout=5000)
+        assert "não acabou" in page.inner_text("#verdict-detail")
+
+
 def test_page_says_when_the_referee_is_unreachable_and_reconnects(tmp_path: Path) -> None:
     chromium_or_skip()
     fake = FakeService()
