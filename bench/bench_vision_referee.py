@@ -101,6 +101,7 @@ class MatchRun:
     right: int = 0
     wrong_plays: int = 0
     flagged: int = 0
+    resets: int = 0  # New game pressed because the referee had not seen the last game end
     problems: list[tuple] = field(default_factory=list)
 
 
@@ -130,6 +131,10 @@ def replay_match(path: Path, size: tuple[int, int], seed: int, games: list[int] 
         out: list[dict] = []
         truths: list[tuple[Side, Position, bool]] = []  # (mover, position after, a play that must be seen)
         video.show(Position.start(), ref, out, frames=120)  # setting up a new game takes a few seconds
+        if ref.public_state()["phase"] in ("moving", "awaiting_roll", "cube_offered"):
+            # the referee lost the last game: the players see it say so and press New game
+            out.extend(ref.feed({"event": "button", "name": "new_game"}))
+            run.resets += 1
         first = True
         for action in game.actions:
             side = action.side.value if action.side else None
@@ -215,13 +220,14 @@ def main() -> None:
         seed = i if args.seed is None else args.seed
         run = replay_match(path, size, seed=seed, games=args.game, varied=args.varied,
                            trace=tuple(args.trace))
-        for name in ("expected", "right", "wrong_plays", "flagged"):
+        for name in ("expected", "right", "wrong_plays", "flagged", "resets"):
             setattr(total, name, getattr(total, name) + getattr(run, name))
         print(f"{path.name} (seed {seed}): {run.right} of {run.expected} plays inferred, {run.wrong_plays} wrong, "
-              f"{run.flagged} illegal/uncertain verdicts ({time.perf_counter() - t0:.0f} s)", flush=True)
+              f"{run.flagged} illegal/uncertain verdicts, {run.resets} New game presses "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
     if len(runs) > 1:
         print(f"all ({len(runs)} videos): {total.right} of {total.expected} plays inferred, {total.wrong_plays} wrong, "
-              f"{total.flagged} illegal/uncertain verdicts")
+              f"{total.flagged} illegal/uncertain verdicts, {total.resets} New game presses")
 
 
 if __name__ == "__main__":
