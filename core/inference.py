@@ -15,8 +15,8 @@ candidate are computed from the few entries where it differs from the start, so 
 a few milliseconds even for doubles with thousands of candidates.
 
 A camera's board (``off_seen: false``) gets three allowances for what a camera cannot see: its borne-off
-counts are derived, so they cost nothing; checkers of a stack taller than one row that it did not count
-cost ``HIDDEN_COST`` each; and, given the camera's board from before the roll (``TurnModel.baseline``), a
+counts are derived, so they cost nothing; checkers above the first row of a tall stack that it did not
+count, or counted too many, cost ``HIDDEN_COST`` each; and, given the camera's board from before the roll (``TurnModel.baseline``), a
 point also costs no more than the difference between the change seen there and the change the candidate
 makes, so a count misread the same way before and after is no evidence at all.
 """
@@ -51,7 +51,7 @@ CERTAIN = 0.999
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
 COMMIT_PREFIX_PENALTY = 1.0
 #: A camera sees one row of checkers on a point; from the seventh on they lie on a second layer that it
-#: often cannot count. On a camera's board each checker of a tall stack it did not see costs this much.
+#: often cannot count. On a camera's board each checker above the row it saw or did not see costs this much.
 TALL_ROW = 6
 HIDDEN_COST = 0.35
 
@@ -216,9 +216,11 @@ class _Costs:
                 p = dist.get(value, 0.0)
                 if p > 0:
                     c = min(c, -math.log(p / pmax))
-            if self.derived_off and value > TALL_ROW and self.obs[i] < value and i < 48:
+            if self.derived_off and i < 48 and max(value, self.obs[i]) > TALL_ROW:
+                # above one row the camera counts discs on a second layer, both too few and too many
                 seen = self.obs[i]
-                c = min(c, HIDDEN_COST * (value - max(seen, TALL_ROW)) + max(0, TALL_ROW - seen))
+                c = min(c, abs(min(seen, TALL_ROW) - min(value, TALL_ROW))
+                        + HIDDEN_COST * abs(max(seen, TALL_ROW) - max(value, TALL_ROW)))
             if self.base is not None and self.start is not None and i < 50:
                 # What changed: a camera that misread a point before the roll (a tall stack it cannot count)
                 # misreads it the same way after; a change it sees is weighed against the change the

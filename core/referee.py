@@ -474,8 +474,8 @@ class Referee(RefereeBase):
             return
         now: dict[tuple[int, int], int] = {}
         for i, d in inf.residual.items():
-            if d < 0 and (inf.best.vec[i] >= 6 and d == -1 or obs.derived_off and inf.best.vec[i] > TALL_ROW
-                          and obs.vec[i] >= TALL_ROW - 1):
+            if d == -1 and inf.best.vec[i] >= 6 or obs.derived_off and min(inf.best.vec[i], obs.vec[i]) >= TALL_ROW - 1 \
+                    and max(inf.best.vec[i], obs.vec[i]) > TALL_ROW:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             now[key] = self.suspects.get(key, 0) + 1

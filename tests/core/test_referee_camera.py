@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from core.events import EventError, parse_event
 from core.inference import BAR_IDX, Observation
 from core.position import Position, Side
@@ -112,9 +114,10 @@ def test_bar_probability_table_is_read_and_checked() -> None:
         raise AssertionError("accepted off_seen 'no'")
 
 
-def test_r04_tall_stack_read_short_by_the_camera_is_its_blind_spot_not_a_bear_off() -> None:
-    """Dark's eight on its 6-point (a second layer) seen as six, the play elsewhere seen exactly: the play is
-    inferred; two dark checkers are not taken as borne off too early (R10)."""
+@pytest.mark.parametrize("seen", [6, 11])
+def test_r04_tall_stack_miscounted_by_the_camera_is_its_blind_spot_not_a_bear_off(seen: int) -> None:
+    """Dark's nine on its 6-point (a second layer) seen as six or as eleven, the play elsewhere seen exactly:
+    the play is inferred; dark checkers are not taken as borne off too early (R10) or added."""
     light = [2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 3]
     dark = [0] * 24
     dark[18], dark[12], dark[16] = 8, 5, 2  # physical 19 is dark's 6-point
@@ -125,8 +128,8 @@ def test_r04_tall_stack_read_short_by_the_camera_is_its_blind_spot_not_a_bear_of
     ref.feed({"event": "roll", "dice": [5, 2], "cocked": [False, False]})
     played = pos.play((5, 2), "12/7 8/6")  # onto the tall stack: nine there now
     board = camera(played)
-    board["dark"][18] = 6
-    board["off"]["dark"] = 15 - sum(board["dark"])
+    board["dark"][18] = seen
+    board["off"]["dark"] = max(0, 15 - sum(board["dark"]))
     out = ref.feed(board)
     # seen as six, nine and eight on the stack are near: the half play 12/7 is a rival until the commit
     assert [v["verdict"] for v in out] in (["in_progress"], ["uncertain"]), out
