@@ -32,7 +32,8 @@ export const TEXT = {
       roll: (v, n) => `${n(v.side)} lançou ${dice(v.dice)}`,
       play: (v, n) => (v.legal === false ? `${n(v.side)} jogou ${v.play || "nada"}: jogada ilegal, mas fica (R23)`
         : v.play ? `${n(v.side)} jogou ${v.play}` : `${n(v.side)} não pode jogar ${dice(v.dice)}: perde a vez`),
-      uncertain: () => "Não vejo bem o tabuleiro: acertem as peças",
+      uncertain: (v) => (v.pending ? "Jogada a confirmar pelos próximos tabuleiros: o jogo continua"
+        : "Não vejo bem o tabuleiro: acertem as peças"),
       cube: (v, n) => ({ double: `${n(v.side)} dobra para ${v.value}`, take: `${n(v.side)} aceita: o cubo vale ${v.value}`,
                          drop: `${n(v.side)} recusa a dobra`, beaver: `${n(v.side)} castor: ${v.value}`,
                          raccoon: `${n(v.side)} guaxinim: ${v.value}` })[v.action] || "Cubo",
@@ -73,7 +74,8 @@ export const TEXT = {
       roll: (v, n) => `${n(v.side)} rolled ${dice(v.dice)}`,
       play: (v, n) => (v.legal === false ? `${n(v.side)} played ${v.play || "nothing"}: illegal, but it stands (R23)`
         : v.play ? `${n(v.side)} played ${v.play}` : `${n(v.side)} cannot play ${dice(v.dice)}: turn passes`),
-      uncertain: () => "The board is unclear: straighten the checkers",
+      uncertain: (v) => (v.pending ? "Play to be confirmed by the next boards: play on"
+        : "The board is unclear: straighten the checkers"),
       cube: (v, n) => ({ double: `${n(v.side)} doubles to ${v.value}`, take: `${n(v.side)} takes: the cube is ${v.value}`,
                          drop: `${n(v.side)} drops`, beaver: `${n(v.side)} beavers: ${v.value}`,
                          raccoon: `${n(v.side)} raccoons: ${v.value}` })[v.action] || "Cube",

@@ -206,6 +206,10 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
                                "message": message("new_setup_mid_game")}])
         page.wait_for_selector("#verdict-head:has-text('Tabuleiro montado para um novo jogo?')", timeout=5000)
         assert "não acabou" in page.inner_text("#verdict-detail")
+        # an open play left for the next boards is no call to straighten the checkers
+        fake.update(verdicts=[{"at": 10, "verdict": "uncertain", "side": "light", "pending": True,
+                               "candidates": ["5/off 4/off", "5/1 4/off"], "message": {"pt": "p", "en": "e"}}])
+        page.wait_for_selector("#verdict-head:has-text('Jogada a confirmar pelos próximos tabuleiros')", timeout=5000)
 
 
 def test_page_says_when_the_referee_is_unreachable_and_reconnects(tmp_path: Path) -> None:
