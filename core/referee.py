@@ -188,7 +188,8 @@ class Referee(RefereeBase):
     def _pending_held_roll_board(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """The play before the mover's is still open, so the next roll waits, and its player may already be
         moving: a board that the held roll, played from just one of the open positions (after the mover's
-        finished play), explains settles the open play, the mover's play and the roll at once."""
+        finished play, or one of the plays the mover's board left unclear), explains settles the open play,
+        the mover's play and the roll at once."""
         p = self.pending
         assert p is not None and self.held is not None
         last = self.last_turn_obs
@@ -196,24 +197,32 @@ class Referee(RefereeBase):
             return False
         held_at, ev = self.held
         dice = (ev["dice"][0], ev["dice"][1])
-        costs: list[float] = []
+        options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
         still = math.inf  # the board as the mover's own play (not yet committed) under any open position
-        for model in p.models:
+        for k, model in enumerate(p.models):
             assert model is not None
             still = min(still, model.explain(obs, committing=True).cost)
             inf = model.explain(last, committing=True)
-            if inf.kind != "play" or inf.best is None or inf.best.legal is None:
-                costs.append(math.inf)
-                continue
-            costs.append(TurnModel(inf.best.legal.result, dice).explain(obs).cost)
-        order = sorted(range(len(costs)), key=lambda k: (costs[k], k))
-        best = order[0]
-        others = [costs[k] for k in order[1:]] + [still]
-        if not (costs[best] <= ACCEPT and min(others) - costs[best] >= MARGIN):
+            plays = inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else []
+            for cand in plays:
+                if cand is not None and cand.legal is not None:
+                    options.append((TurnModel(cand.legal.result, dice).explain(obs).cost, k, cand))
+        if not options:
             return False
-        self._resolve(at, best, out)
+        # The boards since the open play was committed have been weighing its options: that evidence counts
+        # too (a point the camera is unsure of tells a little on each board).
+        prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
+        floor = min(prior)
+        scored = sorted(((prior[k] - floor + cost, cost, k, cand) for cost, k, cand in options), key=lambda o: (o[0], o[2]))
+        score, best_cost, k, cand = scored[0]
+        others = [o[0] for o in scored[1:]] + [still]
+        if not (best_cost <= ACCEPT and min(others) - score >= MARGIN):
+            return False
+        self._resolve(at, k, out)
         self.held = None
         self.last_fault = None
+        if self.phase == "moving":
+            self.last_turn_obs = Observation(cand.vec)  # the mover's play, as the roll's board shows it
         if self.phase != "moving" or self._commit(held_at, ev, out):
             self._on_roll(held_at, ev, out)
         if self.phase == "moving" and self.model is not None:

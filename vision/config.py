@@ -47,6 +47,7 @@ class DetectConfig:
     layer_margin: float = 0.15
     tall_stack_tail: float = 0.01
     regrid: float = 0.25
+    empty_match: float = 6.0
     lean_retry: float = 0.1
     support: float = 0.9
     bar_threshold: float = 0.6

@@ -64,6 +64,8 @@ class ColourModel:
 
     light: np.ndarray | None
     dark: np.ndarray | None
+    #: column -> (slots, h, w, 3) float32: each slot of a column seen empty on the starting board
+    empty: dict[int, np.ndarray] | None = None
 
     def classify(self, lab: np.ndarray) -> tuple[str, float]:
         """'light' or 'dark' for one disc colour, with a confidence in 0.5..1."""
@@ -182,7 +184,33 @@ class Detector:
             ys = self.edge_y[c] + self.inward[c] * (k + 0.5) * self.cw
             xs = np.full_like(ys, self.col_x[c])
             (light if nl else dark).extend(self.disc_colours(lab, xs, ys))
-        return ColourModel(np.median(light, axis=0), np.median(dark, axis=0))
+        empty = {c: self.slot_patches(canonical, c) for c, point in enumerate(top_points + bottom_points)
+                 if start.light[point - 1] + start.dark[point - 1] == 0}
+        return ColourModel(np.median(light, axis=0), np.median(dark, axis=0), empty)
+
+    def slot_patches(self, canonical: np.ndarray, c: int) -> np.ndarray:
+        """(slots, h, w, 3) float32: the middle of each slot of column c, on the grid (half a checker wide)."""
+        h = max(2, int(0.25 * self.cw))
+        x = int(round(self.col_x[c]))
+        out = []
+        for k in range(self.slots):
+            y = int(round(self.edge_y[c] + self.inward[c] * (k + 0.5) * self.cw))
+            out.append(canonical[max(0, y - h): y + h, max(0, x - h): x + h].astype(np.float32))
+        shape = min(p.shape for p in out)
+        return np.stack([p[: shape[0], : shape[1]] for p in out])
+
+    def _seen_empty(self, canonical: np.ndarray, colours: ColourModel | None) -> np.ndarray:
+        """(24, slots) bool: the slot looks as it did empty on the starting board (columns empty then), so a
+        ring found there is the point's own drawing (a white point's base under noise), not a checker."""
+        out = np.zeros((24, self.slots), bool)
+        if colours is None or not colours.empty:
+            return out
+        for c, empty in colours.empty.items():
+            now = self.slot_patches(canonical, c)
+            if now.shape != empty.shape:
+                continue
+            out[c] = np.abs(now - empty).mean(axis=(1, 2, 3)) < self.cfg.empty_match
+        return out
 
     # -- reading -------------------------------------------------------------------------------------
     def read(self, canonical: np.ndarray, colours: ColourModel | None = None) -> BoardReading:
@@ -196,6 +224,7 @@ class Detector:
             if (p2[:, :-1] > 0.5).sum() > (p[:, :-1] > 0.5).sum():
                 p, raw, cols = p2, raw2, cols2
         readings = []
+        p[:, :-1][self._seen_empty(canonical, colours)] = 0.0
         layered = self._second_layer(gx, gy, scale, p, raw)
         colour_of = self._colour_assigner(p, cols, colours)
         p = self._unlike_checkers(p, cols, self._last_model)
