@@ -158,3 +158,35 @@ def test_a_count_the_camera_misreads_before_and_after_the_roll_is_read_as_no_cha
     assert [v["verdict"] for v in out] == ["in_progress"] and out[0]["complete"], out
     out = ref.feed({"event": "roll", "dice": [3, 2], "cocked": [False, False]})
     assert plays(out) == [("7/3* 5/3", True)]
+
+
+def test_r23_open_play_unclear_mover_and_held_roll_settled_by_the_opponents_next_board() -> None:
+    """From a rendered real match (corpus match5147336): dark's 5/off 3/off is one hidden checker on a
+    7-stack from 5/2 3/off, so it stays open; light's 3/off(2) is one count from 3/off, so light's board is
+    unclear too; dark's 1-1 waits on both. The board of dark's 1-1 fits only the open play 5/off 3/off,
+    then light's 3/off(2), then 2/1/off 1/off(2): all three are ruled on and the game goes on."""
+    def camera(pos: Position) -> dict[str, Any]:  # the 7-stack on dark's 2-point is a second layer: unsure
+        ev = globals()["camera"](pos)
+        stack = {str(n): p for n, p in ((pos.dark[22], 0.6), (pos.dark[22] + 1, 0.4))}
+        ev["uncertainty"] = {"light": [{}] * 24, "dark": [{}] * 22 + [stack, {}]}
+        return ev
+
+    ref = Referee()
+    ref.feed({"event": "new_match", "length": 7, "players": {"light": "A", "dark": "B"}})
+    start = Position.from_position_id("7w0AALi/CQAAAA", Side.DARK)
+    ref.pos, ref.phase, ref.turn = start, "awaiting_roll", Side.DARK
+    ref.feed(camera(start))
+    ref.feed({"event": "roll", "dice": [6, 3], "cocked": [False, False]})
+    dark1 = start.play((6, 3), "5/off 3/off")
+    ref.feed(camera(dark1))
+    out = ref.feed({"event": "roll", "dice": [6, 5], "cocked": [False, False]})
+    assert [v.get("pending") for v in out if v["verdict"] == "uncertain"] == [True]
+    light1 = dark1.with_turn(Side.LIGHT).play((6, 5), "3/off(2)")
+    ref.feed(camera(light1))
+    out = ref.feed({"event": "roll", "dice": [1, 1], "cocked": [False, False]})
+    assert plays(out) == []  # dark's roll waits
+    dark2 = light1.with_turn(Side.DARK).play((1, 1), "2/1/off 1/off(2)")
+    out = ref.feed(camera(dark2))
+    assert plays(out) == [("5/off 3/off", True), ("3/off(2)", True)], out
+    assert [v["verdict"] for v in out if v["verdict"] == "roll"] == ["roll"] and ref.public_state()["turn"] == "dark"
+    assert not [v for v in out if v["verdict"] == "illegal"]
