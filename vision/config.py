@@ -48,6 +48,7 @@ class DetectConfig:
     tall_stack_tail: float = 0.01
     regrid: float = 0.25
     empty_match: float = 6.0
+    empty_risk: float = 0.2
     lean_retry: float = 0.1
     support: float = 0.9
     bar_threshold: float = 0.6

@@ -64,8 +64,9 @@ class ColourModel:
 
     light: np.ndarray | None
     dark: np.ndarray | None
-    #: column -> (slots, h, w, 3) float32: each slot of a column seen empty on the starting board
-    empty: dict[int, np.ndarray] | None = None
+    #: column -> ((slots, h, w, 3) float32 patches, (slots,) bool): each slot of a column seen empty on the
+    #: starting board, and whether that empty slot already looked somewhat like a checker there
+    empty: dict[int, tuple[np.ndarray, np.ndarray]] | None = None
 
     def classify(self, lab: np.ndarray) -> tuple[str, float]:
         """'light' or 'dark' for one disc colour, with a confidence in 0.5..1."""
@@ -184,13 +185,20 @@ class Detector:
             ys = self.edge_y[c] + self.inward[c] * (k + 0.5) * self.cw
             xs = np.full_like(ys, self.col_x[c])
             (light if nl else dark).extend(self.disc_colours(lab, xs, ys))
-        empty = {c: self.slot_patches(canonical, c) for c, point in enumerate(top_points + bottom_points)
-                 if start.light[point - 1] + start.dark[point - 1] == 0}
+        gx, gy, scale = self.gradients(canonical)
+        empty = {}
+        for c, point in enumerate(top_points + bottom_points):
+            if start.light[point - 1] + start.dark[point - 1]:
+                continue
+            ys = (self.edge_y[c] + self.inward[c] * (np.arange(self.slots) + 0.5) * self.cw).astype(np.float32)
+            xs = np.full_like(ys, self.col_x[c])
+            score, _, _ = self.disc_scores(gx, gy, scale, xs, ys, np.repeat(self.arcs[c:c + 1], self.slots, axis=0))
+            empty[c] = (self.slot_patches(canonical, c), score > self.cfg.disc_threshold - self.cfg.empty_risk)
         return ColourModel(np.median(light, axis=0), np.median(dark, axis=0), empty)
 
     def slot_patches(self, canonical: np.ndarray, c: int) -> np.ndarray:
-        """(slots, h, w, 3) float32: the middle of each slot of column c, on the grid (half a checker wide)."""
-        h = max(2, int(0.25 * self.cw))
+        """(slots, h, w, 3) float32: each slot of column c on the grid, nine tenths of a checker square."""
+        h = max(2, int(0.45 * self.cw))
         x = int(round(self.col_x[c]))
         out = []
         for k in range(self.slots):
@@ -200,16 +208,20 @@ class Detector:
         return np.stack([p[: shape[0], : shape[1]] for p in out])
 
     def _seen_empty(self, canonical: np.ndarray, colours: ColourModel | None) -> np.ndarray:
-        """(24, slots) bool: the slot looks as it did empty on the starting board (columns empty then), so a
-        ring found there is the point's own drawing (a white point's base under noise), not a checker."""
+        """(24, slots) bool: a slot that already looked somewhat like a checker when empty on the starting board
+        (a white point's base between dark frames) and looks the same now: a ring found there is the point's
+        own drawing under noise, not a checker. Slots that looked plain when empty are left to the rings,
+        since a black checker on a black point can look like the point at its middle."""
         out = np.zeros((24, self.slots), bool)
         if colours is None or not colours.empty:
             return out
-        for c, empty in colours.empty.items():
+        for c, (empty, risky) in colours.empty.items():
+            if not risky.any():
+                continue
             now = self.slot_patches(canonical, c)
             if now.shape != empty.shape:
                 continue
-            out[c] = np.abs(now - empty).mean(axis=(1, 2, 3)) < self.cfg.empty_match
+            out[c] = risky & (np.abs(now - empty).mean(axis=(1, 2, 3)) < self.cfg.empty_match)
         return out
 
     # -- reading -------------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from vision.pipeline import board_event
 from vision.reader import BoardReader
-from vision.render import Scene, render
+from vision.render import Options, Scene, render
 from vision.synthetic import random_options
 
 # From a rendered real match (corpus match6050379, game 2): light bearing off, point 7 an empty white point
@@ -39,3 +40,22 @@ def test_empty_points_learnt_from_the_start_stay_empty_under_noise() -> None:
         wrong_without += (ev["light"], ev["dark"]) != (LIGHT, DARK)
     assert wrong_with == 0  # light's checkers on points 2 and 3 (empty at the start) are counted every time
     assert wrong_without >= 1  # what it was before: the regression this guards
+
+
+@pytest.mark.parametrize("field", ["wood", "felt_green", "felt_grey", "leather_cream", "leather_navy"])
+@pytest.mark.parametrize("checkers", ["red_white", "black_white", "acrylic"])
+def test_checkers_put_on_points_empty_at_the_start_are_counted(field: str, checkers: str) -> None:
+    """Remembering the empty points must not hide a checker put there later, black on a black point included:
+    one or two checkers on each of the 16 points empty at the start, on every board style."""
+    opts = Options(size=(640, 360), field=field, checkers=checkers, dice=False)
+    start, corners = render(Scene.start(), 8, opts)
+    reader = BoardReader()
+    reader.learn_start(start, corners)
+    empty_at_start = [p for p in range(1, 25) if Scene.start().light[p - 1] + Scene.start().dark[p - 1] == 0]
+    light, dark = [0] * 24, [0] * 24
+    for i, p in enumerate(empty_at_start):
+        (light if i % 2 else dark)[p - 1] = 1 + i % 3 // 2
+    image = render(Scene(light, dark, {"light": 0, "dark": 0},
+                         {"light": 15 - sum(light), "dark": 15 - sum(dark)}), 8, opts)[0]
+    ev = board_event(reader.read(image, corners), "br")
+    assert (ev["light"], ev["dark"]) == (light, dark)
