@@ -364,10 +364,9 @@ class Detector:
         taken: list[float] = []
         floor = cfg.bar_threshold - 4 * cfg.bar_softness
         found: list[tuple[float, float, str]] = []  # (y, chance, side) of every round enough peak
-        for i in np.argsort(-s):
-            if s[i] <= floor:
-                break
-            colour = self.disc_colours(lab, bx[i:i + 1], by[i:i + 1])[0]
+        peaks = [i for i in np.argsort(-s) if s[i] > floor]
+        colours = self.disc_colours(lab, bx[peaks], by[peaks]) if peaks else []
+        for i, colour in zip(peaks, colours, strict=True):
             p_round = 1.0 / (1.0 + np.exp(-(float(s[i]) - cfg.bar_threshold) / cfg.bar_softness))
             found.append((float(by[i]), min(p_round, self._checker_colour_chance(colour, model)),
                           model.classify(colour)[0]))
