@@ -1,7 +1,7 @@
 """Vision speed on one core: ms per 1280x720 frame for registration + counting, and for the whole pipeline
 (registration, warp, stillness, counting). Optionally a larger synthetic accuracy run.
 
-    .venv/bin/python bench/bench_vision.py [--frames 200] [--accuracy 5000]
+    .venv/bin/python bench/bench_vision.py [--frames 200] [--accuracy 5000] [--hands 100] [--stacks 30]
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from vision.geometry import columns_to_points
 from vision.pipeline import Pipeline, board_event
 from vision.reader import BoardReader
 from vision.registration import _detector, find_marker_corners
-from vision.render import Options, render
+from vision.render import Options, Scene, render
 from vision.synthetic import random_options, random_scene
 
 # CPU time of this thread: the machine is shared, and wall-clock time there measures the neighbours too.
@@ -120,11 +120,52 @@ def hands(videos: int) -> None:
     print(f"hands: {stable_with_hand} stable boards emitted in {hand_frames} frames with a hand ({videos} videos)")
 
 
+def stacks(boards: int, size: tuple[int, int] = (640, 360)) -> None:
+    """Tall stacks: one dark stack of 5-9 on a random point of a varied board (colours learnt from the start
+    position, as in a game); how often the count is exact, per height."""
+    from dataclasses import replace
+
+    exact = {n: 0 for n in range(5, 10)}
+    reads: dict[int, list[int]] = {n: [] for n in exact}
+    for seed in range(boards):
+        rng = np.random.default_rng(seed + 500)
+        opts = replace(random_options(np.random.default_rng([seed, 7]), size), dice=False)
+        start, corners = render(Scene.start(), seed, opts)
+        reader = BoardReader()
+        reader.learn_start(start, corners)
+        for n in exact:
+            point = int(rng.integers(13, 25))
+            dark = [0] * 24
+            dark[point - 1] = n
+            left = 15 - n
+            while left:
+                p = int(rng.integers(1, 25))
+                if p != point:
+                    k = min(left, 2)
+                    dark[p - 1] += k
+                    left -= k
+            light = [0] * 24
+            left = 15
+            while left:
+                p = int(rng.integers(1, 25))
+                if not dark[p - 1] and light[p - 1] < 5:
+                    k = min(left, 3, 5 - light[p - 1])
+                    light[p - 1] += k
+                    left -= k
+            image, _ = render(Scene(light, dark), seed, opts)
+            seen = board_event(reader.read(image, corners), "br")["dark"][point - 1]
+            exact[n] += seen == n
+            reads[n].append(seen)
+    for n in exact:
+        print(f"stacks of {n}: exact on {exact[n]}/{boards} boards; read as {sorted(reads[n])}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--accuracy", type=int, default=0, help="renders for a larger synthetic accuracy run")
     parser.add_argument("--hands", type=int, default=0, help="hand videos for a larger stillness run")
+    parser.add_argument("--stacks", type=int, default=0, help="varied boards for the tall-stack count")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     speed(args.frames)
@@ -132,6 +173,8 @@ def main() -> None:
         accuracy(args.accuracy)
     if args.hands:
         hands(args.hands)
+    if args.stacks:
+        stacks(args.stacks)
 
 
 if __name__ == "__main__":
