@@ -101,7 +101,9 @@ class Registrar:
             self.reference = thumb
             return False
         (dx, dy), response = cv2.phaseCorrelate(self.reference, thumb)
-        shifted = response > 0.4 and float(np.hypot(dx, dy)) / scale > self.cfg.bump_px
+        # a shift of less than a thumbnail pixel is noise (in a 1280-wide frame one is 13 pixels: more than
+        # bump_px, and a hand over the frame then looked like a bump that reset the stillness)
+        shifted = response > 0.4 and float(np.hypot(dx, dy)) > max(self.cfg.bump_px * scale, 1.0)
         self.moved_frames = self.moved_frames + 1 if shifted else 0
         if self.moved_frames < self.cfg.bump_frames:
             return False

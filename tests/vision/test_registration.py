@@ -112,3 +112,30 @@ def test_clicked_corners_follow_a_bumped_camera_but_not_a_passing_hand() -> None
     flags = [reg.update(nudged).bumped for _ in range(30)]
     assert flags.count(True) == 1
     assert np.abs(reg.last - (corners + [24, 0])).max() < 4.0
+
+
+def test_no_bump_from_noise_and_hands_on_a_1280_wide_frame() -> None:
+    """At 1280x720 a thumbnail pixel is 13 frame pixels: noise, hands and a tray filling up must not add up to
+    a bump. (The rendered match where a false bump reset the stillness with a hand in its reference is
+    replayed in test_with_referee.py; this is the cheap guard.)"""
+    from dataclasses import replace
+
+    from vision.synthetic import random_options
+
+    opts = replace(random_options(np.random.default_rng([4, 7]), (1280, 720)), dice=False)
+    light = [0, 3, 3, 2, 1] + [0] * 19
+    dark = [0] * 18 + [3, 3, 3, 2, 2, 2]
+    before = Scene(light, dark, {"light": 0, "dark": 0}, {"light": 6, "dark": 0})
+    after = Scene([0, 1, 1, 1, 1] + [0] * 19, dark, {"light": 0, "dark": 0}, {"light": 11, "dark": 0})
+    image, corners = render(before, 4, opts)
+    reg = Registrar(load_config().registration, corners)
+    noise = np.random.default_rng(0)
+    bumps = 0
+    for scene in (before, after):  # a bear-off fills the tray beside the field
+        still = render(scene, 4, opts)[0]
+        hand = render(scene, 4, replace(opts, hand=True))[0]
+        for i in range(60):
+            base = hand if i % 20 < 6 else still  # a hand every 20 frames, 6 frames long
+            frame = np.clip(base + noise.normal(0, 1.5, base.shape), 0, 255).astype(np.uint8)
+            bumps += reg.update(frame).bumped
+    assert bumps == 0
