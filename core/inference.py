@@ -16,9 +16,9 @@ a few milliseconds even for doubles with thousands of candidates.
 
 A camera's board (``off_seen: false``) gets three allowances for what a camera cannot see: its borne-off
 counts are derived, so they cost nothing; checkers above the first row of a tall stack that it did not
-count, or counted too many, cost ``HIDDEN_COST`` each; and, given the camera's board from before the roll (``TurnModel.baseline``), a
-point also costs no more than the difference between the change seen there and the change the candidate
-makes, so a count misread the same way before and after is no evidence at all.
+count, or counted too many, cost ``HIDDEN_COST`` each; and, given the camera's board from before the roll
+(``TurnModel.baseline``), a point also costs no more than the difference between the change seen there and
+the change the candidate makes, so a count misread the same way before and after is no evidence at all.
 """
 
 from __future__ import annotations
@@ -189,20 +189,20 @@ class Inference:
 class _Costs:
     """Per-entry costs of an observation, memoised per (index, value)."""
 
-    __slots__ = ("obs", "dists", "derived_off", "memo", "start", "base")
+    __slots__ = ("obs", "dists", "derived_off", "memo", "base")
 
     def __init__(self, obs: Observation, start: Vec | None = None, baseline: Observation | None = None) -> None:
         self.obs = obs.vec
         self.dists = obs.dists
         self.derived_off = obs.derived_off
         self.memo: dict[tuple[int, int], float] = {}
-        self.start = start
-        self.base = baseline.vec if baseline is not None and start is not None else None
+        # (start, board before the roll): both or neither
+        self.base = (start, baseline.vec) if baseline is not None and start is not None else None
 
     def __call__(self, i: int, value: int) -> float:
         if i >= 50 and self.derived_off:
-            # A camera (a board with probability tables) derives the borne-off counts as 15 - board - bar:
-            # no evidence beyond the points. Boards without tables were counted, tray included.
+            # A camera derives the borne-off counts as 15 - board - bar: no evidence beyond the points.
+            # Other boards were counted, tray included.
             return 0.0
         key = (i, value)
         c = self.memo.get(key)
@@ -221,11 +221,12 @@ class _Costs:
                 seen = self.obs[i]
                 c = min(c, abs(min(seen, TALL_ROW) - min(value, TALL_ROW))
                         + HIDDEN_COST * abs(max(seen, TALL_ROW) - max(value, TALL_ROW)))
-            if self.base is not None and self.start is not None and i < 50:
+            if self.base is not None and i < 50:
                 # What changed: a camera that misread a point before the roll (a tall stack it cannot count)
                 # misreads it the same way after; a change it sees is weighed against the change the
                 # candidate makes there.
-                c = min(c, float(abs((self.obs[i] - self.base[i]) - (value - self.start[i]))))
+                start, before = self.base
+                c = min(c, float(abs((self.obs[i] - before[i]) - (value - start[i]))))
             self.memo[key] = c
         return c
 

@@ -17,7 +17,8 @@ Every verdict has ``at`` (the index of the event that caused it), ``verdict`` an
   does not count.
 - ``in_progress``: side, dice, play (so far), complete (a whole legal play is on the board), used.
 - ``play``: side, dice, play, legal, position_id and match_id after it; ``reason`` (and ``committed_by``,
-  the event that committed it) when a flagged play was let stand (casual), ``guessed`` when the game ended before the boards could decide it.
+  the event that committed it) when a flagged play was let stand (casual), ``guessed`` when the game ended
+  before the boards could decide it.
 - ``uncertain``: side, dice, candidates; ``committing`` when it happened at a commit, ``pending`` when
   the game goes on and the following boards will decide.
 - ``illegal`` / ``unplayed_die``: side, reason (core.messages.REASONS), point/move/unplayed/die when
@@ -166,21 +167,13 @@ class Referee(RefereeBase):
         mover_inf = self.model.explain(obs, committing=True)
         if mover_inf.kind == "play" or not self.held_rivals:
             return False
-        held_at, ev = self.held
-        dice = (ev["dice"][0], ev["dice"][1])
+        dice = (self.held[1]["dice"][0], self.held[1]["dice"][1])
         costs = [TurnModel(c.legal.result, dice).explain(obs).cost for c in self.held_rivals]
         order = sorted(range(len(costs)), key=lambda k: (costs[k], k))
         best = order[0]
         others = [costs[k] for k in order[1:]] + [mover_inf.cost]
         if costs[best] <= ACCEPT and min(others) - costs[best] >= MARGIN:
-            self.last_turn_obs = Observation(self.held_rivals[best].vec)
-            self.last_fault = None
-            self.held = None
-            if self._commit(held_at, ev, out):
-                self._on_roll(held_at, ev, out)
-            if self.phase == "moving" and self.model is not None:
-                self.last_turn_obs = obs
-                self._rule_moving(at, obs, out)
+            self._take_held_roll(at, obs, self.held_rivals[best].vec, out)
             return True
         # Neither the mover's play nor clearly the opponent's: no verdict while the roll waits.
         return mover_inf.kind == "unexplained"
@@ -195,8 +188,7 @@ class Referee(RefereeBase):
         last = self.last_turn_obs
         if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
             return False
-        held_at, ev = self.held
-        dice = (ev["dice"][0], ev["dice"][1])
+        dice = (self.held[1]["dice"][0], self.held[1]["dice"][1])
         options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
         still = math.inf  # the board as the mover's own play (not yet committed) under any open position
         for k, model in enumerate(p.models):
@@ -213,22 +205,30 @@ class Referee(RefereeBase):
         # too (a point the camera is unsure of tells a little on each board).
         prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
         floor = min(prior)
-        scored = sorted(((prior[k] - floor + cost, cost, k, cand) for cost, k, cand in options), key=lambda o: (o[0], o[2]))
+        scored = sorted(((prior[k] - floor + cost, cost, k, cand) for cost, k, cand in options),
+                        key=lambda o: (o[0], o[2]))
         score, best_cost, k, cand = scored[0]
         others = [o[0] for o in scored[1:]] + [still]
         if not (best_cost <= ACCEPT and min(others) - score >= MARGIN):
             return False
         self._resolve(at, k, out)
+        self._take_held_roll(at, obs, cand.vec, out)
+        return True
+
+    def _take_held_roll(self, at: int, obs: Observation, played: Vec, out: list[Verdict]) -> None:
+        """The held roll's board showed which play the mover made (``played``): commit it, let the roll
+        through, and rule on this board as the roll's first."""
+        assert self.held is not None
+        held_at, ev = self.held
         self.held = None
         self.last_fault = None
         if self.phase == "moving":
-            self.last_turn_obs = Observation(cand.vec)  # the mover's play, as the roll's board shows it
+            self.last_turn_obs = Observation(played)
         if self.phase != "moving" or self._commit(held_at, ev, out):
             self._on_roll(held_at, ev, out)
         if self.phase == "moving" and self.model is not None:
             self.last_turn_obs = obs
             self._rule_moving(at, obs, out)
-        return True
 
     def _release_held_roll(self, out: list[Verdict]) -> None:
         """A roll waits on an unclear play and another roll comes: the first roll's turn is over.
@@ -263,8 +263,7 @@ class Referee(RefereeBase):
         """
         model = self.model
         assert model is not None
-        start = vec_of_position(Position.start())
-        if self.last_turn_obs is None or observation_cost(obs, start) > ACCEPT or model.explain(obs).kind != "unexplained":
+        if self.last_turn_obs is None or not _shows_start(obs) or model.explain(obs).kind != "unexplained":
             return False
         enders = [c for c in model.candidates if c.legal is not None and c.legal.result.is_game_over()]
         if not enders:
@@ -316,10 +315,9 @@ class Referee(RefereeBase):
     def _new_setup_seen(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """The board shows the starting position in the middle of a game (and not after the game's last
         play, which _set_up_again settles): say so once, rule on nothing else. True when it was that."""
-        start = vec_of_position(Position.start())
-        if vec_of_position(self.pos) == start or observation_cost(obs, start) > ACCEPT:
+        if vec_of_position(self.pos) == START_VEC or not _shows_start(obs):
             return False
-        if any(vec_of_position(p) == start for p in self.history[-2:]):
+        if any(vec_of_position(p) == START_VEC for p in self.history[-2:]):
             return False  # a play or two into the game the start is the last position: a takeback, said as such
         key = ("new_setup", obs.vec)
         if key != self.last_key:
@@ -483,8 +481,10 @@ class Referee(RefereeBase):
             return
         now: dict[tuple[int, int], int] = {}
         for i, d in inf.residual.items():
-            if d == -1 and inf.best.vec[i] >= 6 or obs.derived_off and min(inf.best.vec[i], obs.vec[i]) >= TALL_ROW - 1 \
-                    and max(inf.best.vec[i], obs.vec[i]) > TALL_ROW:
+            expected, seen = inf.best.vec[i], obs.vec[i]
+            hidden = d == -1 and expected >= 6
+            second_layer = obs.derived_off and min(expected, seen) >= TALL_ROW - 1 and max(expected, seen) > TALL_ROW
+            if hidden or second_layer:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             now[key] = self.suspects.get(key, 0) + 1
@@ -542,6 +542,14 @@ class Referee(RefereeBase):
             code = "moved_before_roll"
         self._v(out, at, "illegal", side=self.turn.value, reason=code, message=message(code, **params),
                 **({"point": params["point"]} if "point" in params and code != "takeback" else {}))
+
+
+START_VEC = vec_of_position(Position.start())
+
+
+def _shows_start(obs: Observation) -> bool:
+    """The board is set up at the starting position (within the referee's tolerance)."""
+    return observation_cost(obs, START_VEC) <= ACCEPT
 
 
 class _Fixed:

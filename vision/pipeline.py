@@ -48,15 +48,18 @@ def board_event(reading: BoardReading, light_home: str, stable: bool = True, sur
         for col, p in zip(cols, pts, strict=True):
             light[p - 1], dark[p - 1] = col.light, col.dark
             for side, unc in (("light", unc_l), ("dark", unc_d)):
-                dist = _side_probs(col, side)
-                unc[p - 1] = dist if max(dist.values()) < sure else {}
+                unc[p - 1] = _doubtful(_side_probs(col, side), sure)
     bar = dict(reading.bar)
     off = {"light": max(0, 15 - sum(light) - bar["light"]), "dark": max(0, 15 - sum(dark) - bar["dark"])}
-    unc_bar = {side: (dist if dist and max(dist.values()) < sure else {})
-               for side, dist in ((s, {str(n): round(p, 4) for n, p in reading.bar_probs.get(s, {}).items()})
-                                  for s in ("light", "dark"))}
+    unc_bar = {side: _doubtful({str(n): round(q, 4) for n, q in reading.bar_probs.get(side, {}).items()}, sure)
+               for side in ("light", "dark")}
     return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "off_seen": False,
             "stable": stable, "uncertainty": {"light": unc_l, "dark": unc_d, "bar": unc_bar}}
+
+
+def _doubtful(dist: dict[str, float], sure: float) -> dict[str, float]:
+    """The distribution if its best count is below ``sure``; else {} ("take the count as seen")."""
+    return dist if dist and max(dist.values()) < sure else {}
 
 
 def is_start(event: dict) -> bool:
@@ -85,7 +88,8 @@ class Pipeline:
             return None
         if reg.bumped:
             self.bumped = True
-            self.stillness = Stillness(self.cfg.stillness, self.reader.detector.cw)  # a new view: wait for it to settle again
+            # a new view: wait for it to settle again
+            self.stillness = Stillness(self.cfg.stillness, self.reader.detector.cw)
         canonical = self.reader.canonical(frame, reg.corners)
         still = self.stillness.update(canonical, t)
         if not still.stable:

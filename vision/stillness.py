@@ -96,7 +96,7 @@ class Stillness:
         if self.checker_px is None or not mask.any():
             return float(np.mean(mask))
         cw = self.checker_px * mask.shape[1] / full_shape[1]
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
         h, w = mask.shape
         area = 0
         for x, y, bw, bh, a in stats[1:]:

@@ -12,6 +12,7 @@ from core.events import EventError, parse_event
 from core.inference import BAR_IDX, Observation
 from core.position import Position, Side
 from core.referee import Referee
+from tests.core.test_referee import at_position
 
 BEFORE = Position.from_position_id("cOeGAURjtwYDCA", Side.LIGHT)  # dark already has one on the bar
 DICE = (4, 2)
@@ -35,14 +36,9 @@ def camera(pos: Position, bar_dark: int | None = None, off_seen: bool = False,
     return parse_event(ev)
 
 
-def midgame(length: int = 7) -> Referee:
-    """A referee with light to play 4-2 from BEFORE (the position set up as a new game would be)."""
-    ref = Referee()
-    ref.feed({"event": "new_match", "length": length, "players": {"light": "A", "dark": "B"}})
-    ref.pos = BEFORE
-    ref.phase = "awaiting_roll"
-    ref.turn = Side.LIGHT
-    return ref
+def midgame() -> Referee:
+    """A referee with light to play 4-2 from BEFORE."""
+    return at_position(BEFORE, length=7)
 
 
 def plays(verdicts: list[dict[str, Any]]) -> list[tuple[str, bool]]:
@@ -122,9 +118,7 @@ def test_r04_tall_stack_miscounted_by_the_camera_is_its_blind_spot_not_a_bear_of
     dark = [0] * 24
     dark[18], dark[12], dark[16] = 8, 5, 2  # physical 19 is dark's 6-point
     pos = Position.from_physical(light, dark, turn=Side.DARK)
-    ref = Referee()
-    ref.feed({"event": "new_match", "length": 7, "players": {"light": "A", "dark": "B"}})
-    ref.pos, ref.phase, ref.turn = pos, "awaiting_roll", Side.DARK
+    ref = at_position(pos, length=7)
     ref.feed({"event": "roll", "dice": [5, 2], "cocked": [False, False]})
     played = pos.play((5, 2), "12/7 8/6")  # onto the tall stack: nine there now
     board = camera(played)
@@ -171,10 +165,8 @@ def test_r23_open_play_unclear_mover_and_held_roll_settled_by_the_opponents_next
         ev["uncertainty"] = {"light": [{}] * 24, "dark": [{}] * 22 + [stack, {}]}
         return ev
 
-    ref = Referee()
-    ref.feed({"event": "new_match", "length": 7, "players": {"light": "A", "dark": "B"}})
     start = Position.from_position_id("7w0AALi/CQAAAA", Side.DARK)
-    ref.pos, ref.phase, ref.turn = start, "awaiting_roll", Side.DARK
+    ref = at_position(start, length=7)
     ref.feed(camera(start))
     ref.feed({"event": "roll", "dice": [6, 3], "cocked": [False, False]})
     dark1 = start.play((6, 3), "5/off 3/off")

@@ -190,12 +190,10 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
         page.wait_for_selector("[data-testid=dice] .die")
         page.click("#controls-btn")
         page.fill("#controls input", "4321")
-        page.click("#controls button:has-text('OK')")
+        page.click("#controls button:has-text('OK')")  # the first PIN
         page.wait_for_selector("#controls input[placeholder='Introduza o PIN']")
-        page.fill("#controls input", "4321")
-        page.click("#controls button:has-text('Desiste (gamão)')")
-        page.wait_for_selector("#controls", state="hidden")
-        for label in ("Aceita a desistência", "Novo jogo"):
+        page.click("#controls button:has-text('Fechar')")
+        for label in ("Desiste (gamão)", "Aceita a desistência", "Novo jogo"):
             page.click("#controls-btn")
             page.fill("#controls input", "4321")
             page.click(f"#controls button:has-text('{label}')")
