@@ -10,7 +10,7 @@ Streams are built first (not timed); then every event is fed and timed (wall clo
 time; on a shared machine a wall-clock peak is often a wait for a core). Figures: per kind of event
 (stable board, roll - which precomputes the candidates of the roll -, everything else), the worst case,
 the 99.9th percentile and the mean, plus the slowest board's position and dice. With --noise every other
-stable board is perturbed as in tests/core/test_referee_noise.py, and boards that no play explains
+stable board is perturbed as in tests/core/referee/test_referee_noise.py, and boards that no play explains
 (illegal ones) are measured too by replacing one board in ten with a wrong-distance board.
 """
 
@@ -28,15 +28,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.referee import Referee  # noqa: E402
-from tests.core.referee_streams import (  # noqa: E402
+from tests.core.referee.referee_streams import (  # noqa: E402
     board_event,  # noqa: E402
     corpus_files,
     load,
     match_stream,
     subset,
 )
-from tests.core.test_referee_faults import wrong_distance_board  # noqa: E402
-from tests.core.test_referee_noise import perturb  # noqa: E402
+from tests.core.referee.test_referee_faults import wrong_distance_board  # noqa: E402
+from tests.core.referee.test_referee_noise import perturb  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.formats import decode_text  # noqa: E402
-from core.formats.mat import read_mat  # noqa: E402
-from core.replay import replay  # noqa: E402
+from core.match.formats import decode_text  # noqa: E402
+from core.match.formats.mat import read_mat  # noqa: E402
+from core.match.replay import replay  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "matches" / "corpus"
 

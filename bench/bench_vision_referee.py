@@ -20,11 +20,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from core.formats.mat import read_mat
-from core.position import Position, Side
-from core.record import ACCEPT, DOUBLE, DROP, MOVE, REJECT, RESIGN, TAKE
+from core.match.formats.mat import read_mat
+from core.match.record import ACCEPT, DOUBLE, DROP, MOVE, REJECT, RESIGN, TAKE
+from core.match.replay import replay
 from core.referee import Referee
-from core.replay import replay
+from core.rules.position import Position, Side
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
 from vision.synthetic import random_options

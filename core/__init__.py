@@ -1,10 +1,9 @@
 """The rules and the referee: pure Python, no I/O, no third-party imports.
 
 The names most callers need are exported here; the modules hold the rest (``core.referee``,
-``core.inference``, ``core.events``, ``core.messages``, ``core.formats``).
+``core.referee.inference``, ``core.referee.events``, ``core.messages``, ``core.match.formats``).
 """
 
-from core.cube import Cube, CubeError, CubeSettings
 from core.errors import (
     AmbiguousPlayError,
     GamaoError,
@@ -13,21 +12,22 @@ from core.errors import (
     InvalidPositionError,
     InvalidRollError,
 )
-from core.events import EventError, parse_event, read_lines, write_lines
-from core.formats import MatchFileError, decode_text
-from core.formats.mat import read_mat, write_mat
-from core.formats.sgf import read_sgf, write_sgf
-from core.inference import Observation, TurnModel
-from core.match import Match, MatchRules
-from core.matchid import MatchIdError, MatchIdState
+from core.match.cube import Cube, CubeError, CubeSettings
+from core.match.formats import MatchFileError, decode_text
+from core.match.formats.mat import read_mat, write_mat
+from core.match.formats.sgf import read_sgf, write_sgf
+from core.match.record import Action, GameRecord, GameResult, MatchRecord, Problem
+from core.match.replay import ReplayReport, replay
+from core.match.score import Match, MatchRules
 from core.messages import REASONS, describe, message
-from core.notation import BAR, OFF, Move, Play
-from core.position import LegalPlay, LegalPlays, Position, Side, check_dice
-from core.record import Action, GameRecord, GameResult, MatchRecord, Problem
 from core.referee import Referee
-from core.replay import ReplayReport, replay
-from core.variants import VARIANTS, variant
-from core.xgid import XGID
+from core.referee.events import EventError, parse_event, read_lines, write_lines
+from core.referee.inference import Observation, TurnModel
+from core.rules.matchid import MatchIdError, MatchIdState
+from core.rules.notation import BAR, OFF, Move, Play
+from core.rules.position import LegalPlay, LegalPlays, Position, Side, check_dice
+from core.rules.variants import VARIANTS, variant
+from core.rules.xgid import XGID
 
 __all__ = [
     "REASONS", "EventError", "Observation", "Referee", "TurnModel", "describe", "message", "parse_event",

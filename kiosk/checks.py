@@ -131,7 +131,7 @@ def check_port(settings: Settings) -> Check:
 
 def check_referee() -> Check:
     if importlib.util.find_spec("core.referee") is None or importlib.util.find_spec("kiosk.service") is None:
-        return Check("referee", False, "the referee (core/referee.py, kiosk/service.py) is not installed in this "
+        return Check("referee", False, "the referee (core/referee/machine.py, kiosk/service.py) is not installed in this "
                      "checkout; update the checkout and reinstall", blocks_start=True)
     return Check("referee", True, "rules core and referee service present")
 

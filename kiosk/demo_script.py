@@ -17,12 +17,12 @@ from importlib import resources
 from typing import Any
 
 from core.errors import IllegalPlayError
-from core.formats.mat import read_mat
-from core.inference import Observation, TurnModel
-from core.notation import Move, Play
-from core.position import Position, Side
-from core.record import DOUBLE, DROP, MOVE, RESIGN, TAKE, MatchRecord
-from core.replay import replay
+from core.match.formats.mat import read_mat
+from core.match.record import DOUBLE, DROP, MOVE, RESIGN, TAKE, MatchRecord
+from core.match.replay import replay
+from core.referee.inference import Observation, TurnModel
+from core.rules.notation import Move, Play
+from core.rules.position import Position, Side
 
 MATCHES = {"3pt": "match1787848.mat", "2pt": "match8062348.mat"}
 READ = 5.0  # seconds at speed 1 to read a fault's explanation or a result on the screen

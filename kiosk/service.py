@@ -16,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.events import parse_event
-from core.formats.mat import write_mat
-from core.formats.sgf import write_sgf
+from core.match.formats.mat import write_mat
+from core.match.formats.sgf import write_sgf
 from core.referee import Referee
-from core.referee_record import to_match_record
+from core.referee.events import parse_event
+from core.referee.record import to_match_record
 from kiosk.journal import Journal
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from core.events import EventError, read_lines
 from core.referee import Referee
+from core.referee.events import EventError, read_lines
 
 NAME = "referee"
 HELP = "rule on an event stream (rolls, boards, cube): print the referee's verdicts"

@@ -13,11 +13,11 @@ import json
 import sys
 from pathlib import Path
 
-from core.formats import MatchFileError, decode_text
-from core.formats.mat import read_mat, write_mat
-from core.formats.sgf import read_sgf, write_sgf
-from core.record import MatchRecord
-from core.replay import ReplayReport, replay
+from core.match.formats import MatchFileError, decode_text
+from core.match.formats.mat import read_mat, write_mat
+from core.match.formats.sgf import read_sgf, write_sgf
+from core.match.record import MatchRecord
+from core.match.replay import ReplayReport, replay
 
 NAME = "replay"
 HELP = "replay .mat / .sgf match files, checking every play, cube action and result against the rules"

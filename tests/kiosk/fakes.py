@@ -1,7 +1,7 @@
 """A small in-memory stand-in for the referee service, shaped like docs/CONTRACTS.md's public state.
 
 It is not a referee: it records events and produces the verdicts a test asks for, so the kiosk can be
-tested before (and independently of) core/referee.py.
+tested before (and independently of) core/referee/machine.py.
 """
 
 from __future__ import annotations

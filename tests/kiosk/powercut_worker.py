@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from core.events import read_lines
+from core.referee.events import read_lines
 from kiosk.service import RefereeService
 
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from core.events import write_lines
-from core.position import Position
+from core.referee.events import write_lines
+from core.rules.position import Position
 
 GAMAO = [sys.executable, "-m", "kiosk.cli"]
 START = Position.start()

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from core.record import MOVE
+from core.match.record import MOVE
 from core.referee import Referee
 from kiosk.demo_script import load_match, script
 

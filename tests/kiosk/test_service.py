@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from core.formats.mat import read_mat
-from core.formats.sgf import read_sgf
-from core.position import Position, Side
+from core.match.formats.mat import read_mat
+from core.match.formats.sgf import read_sgf
+from core.match.replay import replay
 from core.referee import Referee
-from core.replay import replay
+from core.rules.position import Position, Side
 from kiosk.dependencies import KioskService
 from kiosk.service import RefereeService
-from tests.core.referee_streams import CORPUS, load, match_stream, subset
+from tests.core.referee.referee_streams import CORPUS, load, match_stream, subset
 
 START = Position.start()
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from core.events import write_lines
 from core.referee import Referee
+from core.referee.events import write_lines
 from kiosk.service import RefereeService
-from tests.core.referee_streams import CORPUS, load, match_stream, subset
+from tests.core.referee.referee_streams import CORPUS, load, match_stream, subset
 
 SOAK = os.environ.get("GAMAO_SOAK") == "1"
 KILLS = 60 if SOAK else 12

@@ -7,7 +7,7 @@ import gc
 from pathlib import Path
 from typing import Any
 
-from core.position import Position
+from core.rules.position import Position
 from kiosk.schemas import StateOut
 from kiosk.service import RefereeService
 

@@ -117,7 +117,7 @@ def test_moved_skin_coloured_checkers_are_not_a_hand() -> None:
     must settle after the still time like any other play, not wait for the long re-base (four moved checkers
     cover 2% of the board, as much as a hand); the hand making
     the play still blocks it."""
-    from core.position import Position
+    from core.rules.position import Position
 
     opts = Options(size=(640, 360), field="felt_grey", checkers="acrylic", dice=False)
     before = Position.start().with_turn(Position.start().turn.other)

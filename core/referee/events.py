@@ -1,0 +1,265 @@
+"""The referee's event format: one JSON object per line (docs/CONTRACTS.md).
+
+The same format is the journal on disk, the demo's input and what ``gamao referee`` reads, so it is
+checked here once, with errors that name the event index and the field at fault:
+
+>>> parse_event({"event": "roll", "dice": [5, 2]}, 3)["cocked"]
+[False, False]
+>>> parse_event({"event": "roll", "dice": [5, 9]}, 3)
+Traceback (most recent call last):
+...
+core.referee.events.EventError: event 3: "dice" must be two numbers from 1 to 6, got [5, 9]
+
+Validated events stay plain dicts (normalised: defaults filled in, extra keys kept), because the journal
+stores and replays exactly what came in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+Event = dict[str, Any]
+
+KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button")
+CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
+BUTTONS = ("end_turn", "undo", "ack_cocked", "double", "take", "drop", "new_game")
+SIDES = ("light", "dark")
+MODES = ("casual", "strict")
+RULE_DEFAULTS: dict[str, Any] = {
+    "crawford": True,
+    "jacoby": False,
+    "beavers": False,
+    "holland": False,
+    "cube_cap": None,
+    "mode": "casual",
+    "tournament": False,
+    "premature_roll": "reject",
+}
+PREMATURE = ("reject", "commit")
+
+
+class EventError(ValueError):
+    """An event that does not follow the format; the message names the event index and the field."""
+
+    def __init__(self, index: int | None, message: str) -> None:
+        self.index = index
+        self.detail = message
+        super().__init__(f"event {index}: {message}" if index is not None else message)
+
+
+def _fail(index: int | None, message: str) -> EventError:
+    return EventError(index, message)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _side(obj: Event, key: str, index: int | None) -> str:
+    value = obj.get(key)
+    if value not in SIDES:
+        raise _fail(index, f'"{key}" must be "light" or "dark", got {json.dumps(value)}')
+    return str(value)
+
+
+def _counts(obj: Event, key: str, index: int | None) -> list[int]:
+    value = obj.get(key)
+    if not isinstance(value, list) or len(value) != 24:
+        raise _fail(index, f'"{key}" must be a list of 24 checker counts (points 1-24 as light counts them)')
+    for i, n in enumerate(value):
+        if not _is_int(n) or not 0 <= n <= 15:
+            raise _fail(index, f'"{key}"[{i}] (point {i + 1}) must be a count from 0 to 15, got {json.dumps(n)}')
+    return list(value)
+
+
+def _pair(obj: Event, key: str, index: int | None) -> dict[str, int]:
+    value = obj.get(key, {"light": 0, "dark": 0})
+    if not isinstance(value, dict):
+        raise _fail(index, f'"{key}" must be an object like {{"light": 0, "dark": 0}}')
+    out = {}
+    for side in SIDES:
+        n = value.get(side, 0)
+        if not _is_int(n) or not 0 <= n <= 15:
+            raise _fail(index, f'"{key}.{side}" must be a count from 0 to 15, got {json.dumps(n)}')
+        out[side] = n
+    return out
+
+
+def _table(dist: object, field: str, index: int | None) -> dict[int, float]:
+    """One {count: probability} table, checked."""
+    if dist is None:
+        return {}
+    if not isinstance(dist, dict):
+        raise _fail(index, f"{field} must be an object {{count: probability}}")
+    clean: dict[int, float] = {}
+    for k, p in dist.items():
+        try:
+            count = int(k)
+        except (TypeError, ValueError):
+            raise _fail(index, f"{field} has a count that is not a number: {json.dumps(k)}") from None
+        if not 0 <= count <= 15:
+            raise _fail(index, f"{field} has a count out of range 0-15: {count}")
+        if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:
+            raise _fail(index, f"{field} probability for {count} must be from 0 to 1, got {json.dumps(p)}")
+        clean[count] = float(p)
+    return clean
+
+
+def _uncertainty(obj: Event, index: int | None) -> dict[str, Any] | None:
+    value = obj.get("uncertainty")
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _fail(index, '"uncertainty" must be an object {"light": [24 x {count: prob}], "dark": [...], '
+                           '"bar": {"light": {count: prob}, "dark": {...}}}')
+    out: dict[str, Any] = {}
+    for side in SIDES:
+        points = value.get(side)
+        if points is None:
+            continue
+        if not isinstance(points, list) or len(points) != 24:
+            raise _fail(index, f'"uncertainty.{side}" must be a list of 24 objects {{count: probability}}')
+        out[side] = [_table(dist, f'"uncertainty.{side}"[{i}] (point {i + 1})', index)
+                     for i, dist in enumerate(points)]
+    bar = value.get("bar")
+    if bar is not None:
+        if not isinstance(bar, dict):
+            raise _fail(index, '"uncertainty.bar" must be an object {"light": {count: prob}, "dark": {...}}')
+        out["bar"] = {side: _table(bar.get(side), f'"uncertainty.bar.{side}"', index) for side in SIDES}
+    return out
+
+
+def _dice(obj: Event, index: int | None) -> list[int]:
+    dice = obj.get("dice")
+    if (not isinstance(dice, list) or len(dice) != 2
+            or not all(_is_int(d) and 1 <= d <= 6 for d in dice)):
+        raise _fail(index, f'"dice" must be two numbers from 1 to 6, got {json.dumps(dice)}')
+    return list(dice)
+
+
+def _rules(obj: Event, index: int | None) -> dict[str, Any]:
+    given = obj.get("rules", {})
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise _fail(index, '"rules" must be an object')
+    unknown = sorted(set(given) - set(RULE_DEFAULTS))
+    if unknown:
+        raise _fail(index, f'unknown rule "{unknown[0]}" (known: {", ".join(RULE_DEFAULTS)})')
+    rules = dict(RULE_DEFAULTS)
+    rules.update(given)
+    for key in ("crawford", "jacoby", "beavers", "holland", "tournament"):
+        if not isinstance(rules[key], bool):
+            raise _fail(index, f'"rules.{key}" must be true or false, got {json.dumps(rules[key])}')
+    cap = rules["cube_cap"]
+    if cap is not None and (not _is_int(cap) or cap < 1):
+        raise _fail(index, f'"rules.cube_cap" must be null or a cube value such as 64, got {json.dumps(cap)}')
+    if rules["mode"] not in MODES:
+        raise _fail(index, f'"rules.mode" must be "casual" or "strict", got {json.dumps(rules["mode"])}')
+    if rules["premature_roll"] not in PREMATURE:
+        raise _fail(index, f'"rules.premature_roll" must be "reject" or "commit", got {json.dumps(rules["premature_roll"])}')
+    return rules
+
+
+def parse_event(obj: object, index: int | None = None) -> Event:
+    """Check one event and return it normalised (a new dict); EventError names what is wrong."""
+    if not isinstance(obj, dict):
+        raise _fail(index, f"an event must be a JSON object, got {type(obj).__name__}")
+    kind = obj.get("event")
+    if kind not in KINDS:
+        if kind is None:
+            raise _fail(index, f'missing "event" (one of: {", ".join(KINDS)})')
+        raise _fail(index, f'unknown event kind {json.dumps(kind)} (known: {", ".join(KINDS)})')
+    ev: Event = dict(obj)
+    if kind == "new_match":
+        length = obj.get("length", 0)
+        if not _is_int(length) or length < 0:
+            raise _fail(index, f'"length" must be the match length in points (0 = money play), got {json.dumps(length)}')
+        players = obj.get("players", {"light": "Light", "dark": "Dark"})
+        if not isinstance(players, dict) or not all(isinstance(players.get(s, ""), str) for s in SIDES):
+            raise _fail(index, '"players" must be an object {"light": name, "dark": name}')
+        ev["length"] = length
+        ev["players"] = {s: players.get(s) or s.capitalize() for s in SIDES}
+        ev["rules"] = _rules(obj, index)
+    elif kind == "roll":
+        ev["dice"] = _dice(obj, index)
+        cocked = obj.get("cocked", [False, False])
+        if not isinstance(cocked, list) or len(cocked) != 2 or not all(isinstance(c, bool) for c in cocked):
+            raise _fail(index, f'"cocked" must be two true/false values, got {json.dumps(cocked)}')
+        ev["cocked"] = list(cocked)
+    elif kind == "board":
+        ev["light"] = _counts(obj, "light", index)
+        ev["dark"] = _counts(obj, "dark", index)
+        ev["bar"] = _pair(obj, "bar", index)
+        ev["off"] = _pair(obj, "off", index)
+        stable = obj.get("stable", True)
+        if not isinstance(stable, bool):
+            raise _fail(index, f'"stable" must be true or false, got {json.dumps(stable)}')
+        ev["stable"] = stable
+        off_seen = obj.get("off_seen", True)
+        if not isinstance(off_seen, bool):
+            raise _fail(index, f'"off_seen" must be true or false (false: the borne-off counts were derived, '
+                               f'not seen), got {json.dumps(off_seen)}')
+        unc = _uncertainty(obj, index)
+        if unc is not None:
+            ev["uncertainty"] = unc
+    elif kind == "cube":
+        action = obj.get("action")
+        if action not in CUBE_ACTIONS:
+            raise _fail(index, f'"action" must be one of {", ".join(CUBE_ACTIONS)}, got {json.dumps(action)}')
+        ev["side"] = _side(obj, "side", index)
+    elif kind == "resign":
+        ev["side"] = _side(obj, "side", index)
+        value = obj.get("value", 1)
+        if value not in (1, 2, 3):
+            raise _fail(index, f'"value" must be 1 (single), 2 (gammon) or 3 (backgammon), got {json.dumps(value)}')
+        ev["value"] = value
+    elif kind == "resign_reply":
+        accept = obj.get("accept")
+        if not isinstance(accept, bool):
+            raise _fail(index, f'"accept" must be true or false, got {json.dumps(accept)}')
+    elif kind == "button":
+        name = obj.get("name")
+        if name not in BUTTONS:
+            raise _fail(index, f'unknown button {json.dumps(name)} (known: {", ".join(BUTTONS)})')
+        if "side" in obj:
+            ev["side"] = _side(obj, "side", index)
+    return ev
+
+
+def parse_line(line: str, index: int | None = None) -> Event:
+    """One line of JSON text -> a checked event."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise _fail(index, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    return parse_event(obj, index)
+
+
+def read_lines(lines: Iterable[str]) -> Iterator[Event]:
+    """Checked events from JSON lines; blank lines and lines starting with # are skipped but counted.
+
+    The index of an event is its position among the events (0-based), which is what verdicts cite;
+    errors also give the 1-based line number so an editor can jump to it.
+    """
+    index = 0
+    for lineno, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            yield parse_line(text, index)
+        except EventError as exc:
+            raise EventError(index, f"line {lineno}: {exc.detail}") from None
+        index += 1
+
+
+def dumps(event: Event) -> str:
+    """One event as a single JSON line (no newline), keys in a stable order."""
+    return json.dumps(event, separators=(", ", ": "), ensure_ascii=False)
+
+
+def write_lines(events: Iterable[Event]) -> str:
+    return "".join(dumps(e) + "\n" for e in events)

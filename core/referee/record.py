@@ -1,0 +1,68 @@
+"""What the referee saw, as a match record (core.match.record) ready for the .mat and SGF writers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.match.record import (
+    ACCEPT,
+    BEAVER,
+    DOUBLE,
+    DROP,
+    MOVE,
+    RACCOON,
+    REJECT,
+    RESIGN,
+    TAKE,
+    Action,
+    GameRecord,
+    GameResult,
+    MatchRecord,
+    MatchRules,
+)
+from core.rules.notation import Play
+from core.rules.position import Side
+
+_KINDS = {"move": MOVE, "double": DOUBLE, "take": TAKE, "drop": DROP, "beaver": BEAVER, "raccoon": RACCOON,
+          "resign": RESIGN, "accept": ACCEPT, "reject": REJECT}
+
+
+def _action(a: dict[str, Any]) -> Action:
+    kind = _KINDS[a["kind"]]
+    side = Side(a["side"])
+    if kind == MOVE:
+        dice = (a["dice"][0], a["dice"][1])
+        text = a.get("play") or ""
+        return Action(MOVE, side, dice=dice, text=text, play=Play.from_text(text) if text else Play(()),
+                      note="illegal, let stand (R23)" if a.get("illegal") else "")
+    return Action(kind, side, value=a.get("value"))
+
+
+def to_match_record(referee: Any) -> MatchRecord:
+    """The games the referee has seen (finished or not) as a MatchRecord; ``source`` is "kiosk"."""
+    rules = referee.rules
+    cap = rules.get("cube_cap")
+    record = MatchRecord(
+        length=referee.length,
+        players={Side.LIGHT: referee.players["light"], Side.DARK: referee.players["dark"]},
+        rules=MatchRules(crawford=bool(rules.get("crawford")) and referee.length > 0, jacoby=bool(rules.get("jacoby")),
+                         beavers=bool(rules.get("beavers")), raccoons=bool(rules.get("beavers")),
+                         holland=bool(rules.get("holland")), cube_cap=cap if cap and cap > 1 else None,
+                         cube_use=cap != 1),
+        source="kiosk",
+    )
+    for g in referee.games:
+        if not g["actions"] and g["result"] is None:
+            continue  # a game that has not started
+        game = GameRecord(number=g["number"], score={Side(k): v for k, v in g["score"].items()},
+                          crawford=g["crawford"])
+        game.actions = [_action(a) for a in g["actions"]]
+        res = g["result"]
+        if res is not None:
+            cube = max([1] + [a.get("value", 1) for a in g["actions"] if a["kind"] in ("take", "beaver", "raccoon")
+                              and a.get("value")])
+            how = res["how"]
+            value = {"single": 1, "gammon": 2, "backgammon": 3}.get(how, 1)
+            game.result = GameResult(Side(res["winner"]), res["points"], how, value, cube)
+        record.games.append(game)
+    return record

@@ -1,0 +1,564 @@
+"""Positions: two sides, 24 points, the bar and the borne-off checkers (R01, R02).
+
+Physical points 1..24 are numbered as the light side counts them (light's home is 1-6, light moves
+24 -> 1). Each side also has its own numbering (its route): in the standard game dark's own point n is
+physical 25 - n. Routes are class-level data, so variants with other start positions, shared routes or
+other landing rules are subclasses that override a few facts (see ``core.rules.variants``).
+
+>>> pos = Position.start()
+>>> pos.position_id()
+'4HPwATDgc/ABMA'
+>>> len(pos.legal_plays((3, 1)))
+16
+>>> pos.play((3, 1), "8/5 6/5").position_id(Side.LIGHT)
+'4HPwATDgc/ABMA'
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from enum import StrEnum
+from functools import cache
+from typing import ClassVar
+
+from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, InvalidRollError
+from core.rules import movegen
+from core.rules.notation import BAR, OFF, Move, Play
+
+
+class Side(StrEnum):
+    LIGHT = "light"
+    DARK = "dark"
+
+    @property
+    def other(self) -> Side:
+        return Side.DARK if self is Side.LIGHT else Side.LIGHT
+
+    @property
+    def index(self) -> int:
+        return 0 if self is Side.LIGHT else 1
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """Validate a roll given as two numbers (or text like ``"31"``) and return it as a tuple."""
+    if isinstance(dice, str):
+        text = dice.strip()
+        if len(text) != 2 or not text.isdigit():
+            raise InvalidRollError(f"invalid roll {dice!r}: write two dice 1-6, e.g. 31 or 66")
+        dice = (int(text[0]), int(text[1]))
+    try:
+        d1, d2 = (int(d) for d in dice)
+    except (TypeError, ValueError):
+        raise InvalidRollError(f"invalid roll {dice!r}: expected two dice 1-6") from None
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise InvalidRollError(f"invalid roll {d1}{d2}: each die shows 1 to 6")
+    return d1, d2
+
+
+class Position:
+    """An immutable backgammon position with the side on roll. Hashable; equal when the boards and turn are."""
+
+    __slots__ = ("_rel", "turn", "_hash")
+
+    variant: ClassVar[str] = "standard"
+    #: For each side, the 24 physical points in the order that side travels them (its own 24-point first).
+    routes: ClassVar[Mapping[Side, tuple[int, ...]]] = {
+        Side.LIGHT: tuple(range(24, 0, -1)),
+        Side.DARK: tuple(range(1, 25)),
+    }
+    #: Start position in each side's own numbering: own point -> checkers (R02). 0 = off, 25 = bar.
+    start_layout: ClassVar[Mapping[Side, Mapping[int, int]]] = {
+        Side.LIGHT: {24: 2, 13: 5, 8: 3, 6: 5},
+        Side.DARK: {24: 2, 13: 5, 8: 3, 6: 5},
+    }
+    checkers: ClassVar[int] = 15
+    #: How many opposing checkers close a point (R05); Jacquet closes a point with one.
+    block_at: ClassVar[int] = 2
+    #: What landing on a single opposing checker does: "hit" (R06), "pin" (Plakoto, R30) or None (Jacquet).
+    capture: ClassVar[str | None] = "hit"
+
+    def __init__(self, rel: tuple[tuple[int, ...], tuple[int, ...]], turn: Side = Side.LIGHT) -> None:
+        """Build from each side's own-numbered 26 counts (0 = off, 1..24 = own points, 25 = bar)."""
+        self._rel = rel
+        self.turn = Side(turn)
+        self._hash = hash((type(self), rel, self.turn))
+
+    # ----- construction -------------------------------------------------------------------------------
+    @classmethod
+    def start(cls, turn: Side = Side.LIGHT) -> Position:
+        rel = []
+        for side in (Side.LIGHT, Side.DARK):
+            counts = [0] * 26
+            for point, n in cls.start_layout[side].items():
+                counts[point] += n
+            rel.append(tuple(counts))
+        return cls((rel[0], rel[1]), turn)
+
+    @classmethod
+    def from_physical(
+        cls,
+        light: Sequence[int],
+        dark: Sequence[int],
+        bar: Mapping[str, int] | None = None,
+        off: Mapping[str, int] | None = None,
+        turn: Side = Side.LIGHT,
+    ) -> Position:
+        """Build from 24 counts per side on physical points 1..24 (the ``board`` event's layout).
+
+        Borne-off counts default to whatever makes 15 checkers; a side with more than 15 is refused.
+        """
+        bar = bar or {}
+        off = off or {}
+        rel = []
+        for side, counts in ((Side.LIGHT, light), (Side.DARK, dark)):
+            if len(counts) != 24:
+                raise InvalidPositionError(f"{side.value} needs 24 point counts, got {len(counts)}")
+            own = [0] * 26
+            for phys, n in enumerate(counts, start=1):
+                if n < 0:
+                    raise InvalidPositionError(f"{side.value} has {n} checkers on point {phys}")
+                own[cls._own_of_phys(side)[phys]] += int(n)
+            own[BAR] = int(bar.get(side.value, bar.get(side, 0)))  # type: ignore[call-overload]
+            on_board = sum(own[1:])
+            stated_off = off.get(side.value, off.get(side))  # type: ignore[call-overload]
+            own[OFF] = cls.checkers - on_board if stated_off is None else int(stated_off)
+            if sum(own) != cls.checkers or own[OFF] < 0:
+                raise InvalidPositionError(
+                    f"{side.value} has {sum(own)} checkers ({on_board} on the board or bar, {own[OFF]} off); "
+                    f"a side has exactly {cls.checkers}"
+                )
+            rel.append(tuple(own))
+        pos = cls((rel[0], rel[1]), turn)
+        pos._check_shared_points()
+        return pos
+
+    def _check_shared_points(self) -> None:
+        for p in range(1, 25):
+            if self.light[p - 1] and self.dark[p - 1]:
+                raise InvalidPositionError(f"point {p} holds both light and dark checkers")
+
+    @classmethod
+    def from_position_id(cls, position_id: str, turn: Side = Side.LIGHT) -> Position:
+        """Decode a GNU Backgammon Position ID; ``turn`` is the side the ID is encoded for (on roll)."""
+        text = position_id.strip()
+        if text.startswith("Position ID:"):
+            text = text.split(":", 1)[1].strip()
+        if len(text) != 14:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: expected 14 characters, like 4HPwATDgc/ABMA")
+        try:
+            raw = base64.b64decode(text + "==", validate=True)
+        except (ValueError, base64.binascii.Error):  # type: ignore[attr-defined]
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: not base64 text") from None
+        bits = int.from_bytes(raw, "little")
+        boards: list[list[int]] = [[0] * 26, [0] * 26]
+        b, idx, count = 0, 0, 0
+        for i in range(80):
+            if b == 2:
+                break
+            if bits >> i & 1:
+                count += 1
+                continue
+            point = idx + 1 if idx < 24 else BAR
+            boards[b][point] = count
+            count = 0
+            idx += 1
+            if idx == 25:
+                b, idx = b + 1, 0
+        if b != 2:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: it does not describe two sides")
+        for board in boards:
+            n = sum(board)
+            if n > cls.checkers:
+                raise InvalidPositionError(f"invalid Position ID {position_id!r}: a side has {n} checkers (at most 15)")
+            board[OFF] = cls.checkers - n
+        if boards[0][OFF] == boards[1][OFF] == cls.checkers:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: both sides have borne off every checker")
+        opp, me = boards
+        turn = Side(turn)
+        rel = (tuple(me), tuple(opp)) if turn is Side.LIGHT else (tuple(opp), tuple(me))
+        pos = cls(rel, turn)
+        try:
+            pos._check_shared_points()
+        except InvalidPositionError as exc:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: {exc}") from None
+        return pos
+
+    # ----- views ------------------------------------------------------------------------------------------
+    @classmethod
+    @cache
+    def _own_of_phys(cls, side: Side) -> tuple[int, ...]:
+        """Index by physical point (1..24): the side's own point number there."""
+        table = [0] * 25
+        for k, phys in enumerate(cls.routes[side]):
+            table[phys] = 24 - k
+        return tuple(table)
+
+    @classmethod
+    @cache
+    def _cross(cls, side: Side) -> tuple[int, ...]:
+        """Index by the side's own point (1..24): the opponent's own point number on the same physical point."""
+        own_other = cls._own_of_phys(side.other)
+        table = [0] * 26
+        for k, phys in enumerate(cls.routes[side]):
+            table[24 - k] = own_other[phys]
+        return tuple(table)
+
+    def own(self, side: Side) -> tuple[int, ...]:
+        """The side's 26 counts in its own numbering (0 = off, 1..24, 25 = bar)."""
+        return self._rel[Side(side).index]
+
+    def _physical(self, side: Side) -> tuple[int, ...]:
+        own = self._rel[side.index]
+        table = self._own_of_phys(side)
+        return tuple(own[table[p]] for p in range(1, 25))
+
+    @property
+    def light(self) -> tuple[int, ...]:
+        return self._physical(Side.LIGHT)
+
+    @property
+    def dark(self) -> tuple[int, ...]:
+        return self._physical(Side.DARK)
+
+    @property
+    def bar(self) -> dict[Side, int]:
+        return {Side.LIGHT: self._rel[0][BAR], Side.DARK: self._rel[1][BAR]}
+
+    @property
+    def off(self) -> dict[Side, int]:
+        return {Side.LIGHT: self._rel[0][OFF], Side.DARK: self._rel[1][OFF]}
+
+    def physical_point(self, side: Side, own_point: int) -> int:
+        """The physical point (1..24) of the side's own point number."""
+        return self.routes[Side(side)][24 - own_point]
+
+    def own_point(self, side: Side, physical: int) -> int:
+        return self._own_of_phys(Side(side))[physical]
+
+    def to_dict(self) -> dict[str, object]:
+        """The layout of a ``board`` event (physical points)."""
+        return {
+            "light": list(self.light),
+            "dark": list(self.dark),
+            "bar": {"light": self._rel[0][BAR], "dark": self._rel[1][BAR]},
+            "off": {"light": self._rel[0][OFF], "dark": self._rel[1][OFF]},
+        }
+
+    def pips(self, side: Side) -> int:
+        own = self._rel[Side(side).index]
+        return sum(i * own[i] for i in range(1, 26))
+
+    def with_turn(self, turn: Side) -> Position:
+        return type(self)(self._rel, turn)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and type(other) is type(self) and other._rel == self._rel and other.turn is self.turn
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_position_id({self.position_id()!r}, turn=Side.{self.turn.name})"
+
+    # ----- identifiers ----------------------------------------------------------------------------------
+    def position_id(self, side: Side | None = None) -> str:
+        """GNU Backgammon Position ID, encoded for ``side`` on roll (default: the side whose turn it is)."""
+        side = self.turn if side is None else Side(side)
+        me, opp = self._rel[side.index], self._rel[side.other.index]
+        bits = 0
+        n = 0
+        for board in (opp, me):
+            for point in (*range(1, 25), BAR):
+                c = board[point]
+                bits |= ((1 << c) - 1) << n
+                n += c + 1
+        return base64.b64encode(bits.to_bytes(10, "little")).decode()[:14]
+
+    # ----- game over (R11) ----------------------------------------------------------------------------------
+    def is_game_over(self) -> bool:
+        return self._rel[0][OFF] == self.checkers or self._rel[1][OFF] == self.checkers
+
+    def result(self) -> tuple[Side, int] | None:
+        """(winner, 1 single | 2 gammon | 3 backgammon) once a side has borne off all its checkers."""
+        for winner in (Side.LIGHT, Side.DARK):
+            if self._rel[winner.index][OFF] == self.checkers:
+                loser = self._rel[winner.other.index]
+                if loser[OFF] > 0:
+                    return winner, 1
+                cross = self._cross(winner)
+                in_winners_home = any(loser[cross[i]] for i in range(1, 7))
+                return winner, 3 if loser[BAR] or in_winners_home else 2
+        return None
+
+    # ----- plays ------------------------------------------------------------------------------------------
+    def legal_plays(self, dice: Sequence[int]) -> LegalPlays:
+        """All legal plays of the side on roll, one per distinct resulting position (R04-R10, R25)."""
+        return LegalPlays(self, check_dice(dice))
+
+    def _after(self, me: Sequence[int], opp: Sequence[int]) -> Position:
+        mover = self.turn
+        rel = (tuple(me), tuple(opp)) if mover is Side.LIGHT else (tuple(opp), tuple(me))
+        return type(self)(rel, mover.other)  # type: ignore[arg-type]
+
+    def _boards(self) -> tuple[list[int], list[int]]:
+        return list(self._rel[self.turn.index]), list(self._rel[self.turn.other.index])
+
+    def _generator_boards(self) -> tuple[list[int], list[int]]:
+        """The mover's counts and the opponent's counts on the mover's points (see core.rules.movegen)."""
+        return list(self._rel[self.turn.index]), movegen.opponent_at(self._rel[self.turn.other.index], self._cross(self.turn))
+
+    def parse_play(self, text: str | Play, dice: Sequence[int], marks_hits: bool = True) -> LegalPlay:
+        """Resolve written notation against this position and roll.
+
+        Combined moves (``22/13`` with 63), bar/off spellings and any sub-move order are accepted. When the
+        text fits plays that differ only by a hit on an intermediate point, ``*`` marks decide; with
+        ``marks_hits`` (files that mark every hit, like XG's) an unmarked point means no hit there, otherwise
+        the text is ambiguous and AmbiguousPlayError says so. Raises IllegalPlayError when no legal play fits.
+        """
+        dice = check_dice(dice)
+        play = text if isinstance(text, Play) else Play.from_text(text)
+        spelled = self._spelled_out(play, dice)
+        if spelled is not None:
+            # Every die written as a legal single step: legal under R09 without generating every play.
+            return LegalPlay(self, dice, spelled)
+        legal = self.legal_plays(dice)
+        wanted = self._mover_after(play)
+        label = (text.strip() if isinstance(text, str) else play.text()) or "no move"
+        if wanted is None:
+            raise IllegalPlayError(self._illegal_message(label, dice, "a checker it moves is not there"))
+        candidates = [lp for lp in legal if lp._me == wanted]
+        if not candidates:
+            if not play and len(legal) == 0:
+                return LegalPlay(self, dice, ())
+            raise IllegalPlayError(self._illegal_message(label, dice, _why_not(legal, play)))
+        if len(candidates) == 1:
+            return candidates[0]
+        if marks_hits or all(m.distance in dice for m in play.moves):
+            # The steps as written (each stop hitting what stands there) settle it when they fit one play.
+            try:
+                literal = self.apply_unchecked(play)
+            except IllegalPlayError:
+                literal = None
+            exact = [lp for lp in candidates if lp.result == literal]
+            if len(exact) == 1:
+                return exact[0]
+        marked = {m.to for m in play.moves if m.hit}
+        if marked or marks_hits:
+            scored = sorted(candidates, key=lambda lp: len(lp._hit_points() ^ (marked | lp._forced_hits(play))))
+            best = len(scored[0]._hit_points() ^ (marked | scored[0]._forced_hits(play)))
+            tied = [lp for lp in scored if len(lp._hit_points() ^ (marked | lp._forced_hits(play))) == best]
+            if len(tied) == 1:
+                return tied[0]
+            candidates = tied
+        options = " or ".join(lp.play.text() for lp in candidates)
+        raise AmbiguousPlayError(
+            f"ambiguous play {label!r} with {dice[0]}{dice[1]} in position {self.position_id()}: "
+            f"it can be {options}; write the hit with '*' or every step"
+        )
+
+    def _spelled_out(self, play: Play, dice: tuple[int, int]) -> tuple[movegen.Step, ...] | None:
+        """The play's steps when it uses every die, one written move per die, each legal in turn; else None."""
+        doubles = dice[0] == dice[1]
+        if len(play.moves) != (4 if doubles else 2):
+            return None
+        me, oa = self._generator_boards()
+        left = [dice[0]] * 4 if doubles else list(dice)
+        out: list[movegen.Step] = []
+        for mv in play.moves:
+            fits = []
+            for die in set(left):
+                for st in movegen.steps(me, oa, die, self.block_at):
+                    if st[0] == mv.frm and st[1] == mv.to:
+                        fits.append((die, st))
+            if len(fits) != 1:
+                return None  # not a single step, or a bear-off either die could make: let the generator decide
+            die, st = fits[0]
+            left.remove(die)
+            out.append(st)
+            me, oa = movegen.apply_step(me, oa, st)
+        return tuple(out)
+
+    def _illegal_message(self, label: str, dice: tuple[int, int], why: str) -> str:
+        return f"illegal play {label!r} with {dice[0]}{dice[1]} in position {self.position_id()}: {why}"
+
+    def _mover_after(self, play: Play) -> tuple[int, ...] | None:
+        me = list(self._rel[self.turn.index])
+        for mv in play.moves:
+            if me[mv.frm] <= 0:
+                return None
+            me[mv.frm] -= 1
+            me[mv.to] += 1
+        return tuple(me)
+
+    def play(self, dice: Sequence[int], play: str | Play) -> Position:
+        """The position after a legal play (turn passed to the opponent); IllegalPlayError otherwise."""
+        return self.parse_play(play, dice).result
+
+    def apply_unchecked(self, play: str | Play) -> Position:
+        """Move the checkers as written, ignoring the dice (an illegal play that stands, R23).
+
+        Still physical: the checker must be there, and a point with two or more opposing checkers cannot
+        take it. A blot on a destination (or on a ``*``-marked point of a chain) is hit.
+        """
+        play = play if isinstance(play, Play) else Play.from_text(play)
+        me, opp = self._boards()
+        cross = self._cross(self.turn)
+        for mv in play.moves:
+            if me[mv.frm] <= 0:
+                where = "the bar" if mv.frm == BAR else f"point {mv.frm}"
+                raise IllegalPlayError(
+                    f"impossible move {mv.text()} in position {self.position_id()}: no checker on {where}"
+                )
+            if mv.to != OFF:
+                o = opp[cross[mv.to]]
+                if o >= self.block_at and (o > 1 or self.capture is None):
+                    raise IllegalPlayError(
+                        f"impossible move {mv.text()} in position {self.position_id()}: point {mv.to} holds {o} opposing checkers"
+                    )
+                if o == 1 and self.capture == "hit":
+                    opp[cross[mv.to]] -= 1
+                    opp[BAR] += 1
+            me[mv.frm] -= 1
+            me[mv.to] += 1
+        return self._after(me, opp)
+
+
+def _why_not(legal: LegalPlays, play: Play) -> str:
+    """Name the first rule the written play breaks, walking its moves in order."""
+    pos = legal.position
+    if len(legal) == 0:
+        return "no checker can move with this roll, so nothing may be played (R25)"
+    me, opp = pos._boards()
+    cross = pos._cross(pos.turn)
+    total = sum(mv.distance for mv in play.moves if mv.to != OFF)
+    available = sum(legal.dice) * (2 if legal.dice[0] == legal.dice[1] else 1)
+    if total > available:
+        return f"it moves {total} pips in all but {legal.dice[0]}{legal.dice[1]} gives {available} (R04)"
+    dice = list(legal.dice) * (2 if legal.dice[0] == legal.dice[1] else 1)
+    for mv in play.moves:
+        if me[BAR] and mv.frm != BAR:
+            return f"{mv.text()} moves a checker while one waits on the bar; enter it first (R07)"
+        if mv.to != OFF and opp[cross[mv.to]] >= pos.block_at:
+            return f"point {mv.to} is closed (two or more opposing checkers) (R05)"
+        if mv.to == OFF and any(me[i] for i in range(7, 26)):
+            return f"{mv.text()} bears off while checkers are still outside the home board (R10)"
+        usable = [d for d in dice if d == mv.distance or (mv.to == OFF and d > mv.distance and not any(me[i] for i in range(mv.frm + 1, 7)))]
+        if not usable:
+            if mv.distance > max(legal.dice) and mv.distance in _sums(dice):
+                break  # a combined move: judged as a whole below
+            return f"{mv.text()} moves {mv.distance} pips, which no die of {legal.dice[0]}{legal.dice[1]} gives (R04)"
+        dice.remove(min(usable))
+        me[mv.frm] -= 1
+        me[mv.to] += 1
+        if mv.to != OFF and opp[cross[mv.to]] == 1:
+            opp[cross[mv.to]] -= 1
+            opp[BAR] += 1
+    most = max(len(lp.play) for lp in legal)
+    if len(play.moves) < most:
+        return f"it leaves a die unplayed; a play using {most} dice exists, e.g. {legal[0].play.text()} (R09)"
+    if len(legal.dice) == 2 and most == 1:
+        return f"only one die can be played and it must be the larger where possible, e.g. {legal[0].play.text()} (R09)"
+    return f"the checkers cannot move so with these dice; legal plays include {legal[0].play.text()}"
+
+
+def _sums(dice: list[int]) -> set[int]:
+    return {sum(dice[:k]) for k in range(2, len(dice) + 1)}
+
+
+class LegalPlay:
+    """One legal resulting position, a representative play, and on demand every way of playing it."""
+
+    __slots__ = ("origin", "dice", "_steps", "_after", "_result")
+
+    def __init__(self, origin: Position, dice: tuple[int, int], steps: tuple[movegen.Step, ...]) -> None:
+        self.origin = origin
+        self.dice = dice
+        self._steps = steps
+        self._after: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self._result: Position | None = None
+
+    def _outcome(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        if self._after is None:
+            self._after = movegen.result_of(self.origin._rel[self.origin.turn.index], self._steps)
+        return self._after
+
+    @property
+    def _me(self) -> tuple[int, ...]:
+        return self._outcome()[0]
+
+    @property
+    def play(self) -> Play:
+        return Play(tuple(Move(f, t, h) for f, t, h in self._steps))
+
+    @property
+    def result(self) -> Position:
+        if self._result is None:
+            origin = self.origin
+            me, hits = self._outcome()
+            opp = list(origin._rel[origin.turn.other.index])
+            cross = origin._cross(origin.turn)
+            for point in hits:
+                opp[cross[point]] -= 1
+                opp[BAR] += 1
+            self._result = origin._after(me, opp)
+        return self._result
+
+    def ways(self) -> list[Play]:
+        """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
+        me, oa = self.origin._generator_boards()
+        seqs = movegen.all_ways(me, oa, self.dice[0], self.dice[1], self._outcome(), len(self._steps), self.origin.block_at)
+        return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in seqs]
+
+    def _hit_points(self) -> set[int]:
+        return set(self._outcome()[1])
+
+    def _forced_hits(self, play: Play) -> set[int]:
+        # Destinations written in the text where this play hits: those need no mark to be meant.
+        written = {m.to for m in play.moves}
+        return self._hit_points() & written
+
+    def __repr__(self) -> str:
+        return f"<LegalPlay {self.play.text()} -> {self.result.position_id(self.origin.turn)}>"
+
+
+class LegalPlays:
+    """A small view of the legal plays: ``len()``, iteration, indexing and ``in`` (a Play, text or Position)."""
+
+    __slots__ = ("position", "dice", "_plays")
+
+    def __init__(self, position: Position, dice: tuple[int, int]) -> None:
+        self.position = position
+        self.dice = dice
+        me, oa = position._generator_boards()
+        found = movegen.generate(me, oa, dice[0], dice[1], position.block_at)
+        self._plays = [LegalPlay(position, dice, path) for path in found.values()]
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    def count(self) -> int:
+        return len(self._plays)
+
+    def __iter__(self) -> Iterator[LegalPlay]:
+        return iter(self._plays)
+
+    def __getitem__(self, i: int) -> LegalPlay:
+        return self._plays[i]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Position):
+            return any(lp.result == item for lp in self._plays)
+        if isinstance(item, (str, Play)):
+            try:
+                self.position.parse_play(item, self.dice)
+            except ValueError:
+                return False
+            return True
+        return False
+
+    def results(self) -> Iterable[Position]:
+        return (lp.result for lp in self._plays)
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays {self.dice[0]}{self.dice[1]} ({len(self)}) in {self.position.position_id()}>"
