@@ -3,4 +3,9 @@
 Keep heavy imports (cv2, numpy, fastapi) inside `run` so `gamao plays` starts quickly.
 """
 
-COMMANDS = ["plays", "replay", "referee", "detect", "dice", "dice_sim", "demo", "run"]
+COMMANDS = [
+    "plays", "replay", "referee", "detect", "dice", "dice_sim", "demo", "run",
+    "hint", "analyse",  # the coach (engine/, GNU Backgammon)
+    "journal",  # the journal's health, salvage and backup
+    "director",  # a club's boards in one view (club/)
+]
