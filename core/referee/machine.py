@@ -39,7 +39,7 @@ from typing import Any
 
 from core.match.score import RESULT_NAMES
 from core.messages import describe, message
-from core.referee.events import RULE_DEFAULTS, parse_event
+from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
 from core.referee.faults import Fault, classify
 from core.referee.inference import (
     ACCEPT,
@@ -136,9 +136,12 @@ class Referee:
 
     # ----- entry point -----------------------------------------------------------------------------------------
     def feed(self, event: Mapping[str, Any]) -> list[Verdict]:
-        """Rule on one event. Raises core.referee.events.EventError (a ValueError) for a malformed event."""
+        """Rule on one event. Raises core.referee.events.EventError (a ValueError) for a malformed event.
+
+        An event that ``parse_event`` already checked (a CheckedEvent, as the kiosk's service and
+        ``read_lines`` give them) is not checked again."""
         at = self.index
-        ev = parse_event(dict(event), at)
+        ev = event if type(event) is CheckedEvent else parse_event(dict(event), at)
         self.index += 1
         out: list[Verdict] = []
         handler = getattr(self, "_on_" + ev["event"])
