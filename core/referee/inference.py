@@ -232,7 +232,8 @@ class _Costs:
 
 
 class TurnModel:
-    """Every candidate position for one roll of one position (computed once, when the dice land)."""
+    """Every candidate position for one roll of one position (computed once, when the dice land): the start,
+    the legal results (``Position.legal_plays``) and the boards on the way to them (core.rules.partial)."""
 
     def __init__(self, pos: Position, dice: Sequence[int]) -> None:
         self.pos = pos
@@ -256,6 +257,7 @@ class TurnModel:
         self._tables = (own_to_vec(mover, self.cls), own_to_vec(other, self.cls))
         self._cross = cross_table(mover, self.cls)
         self._effects: dict[Step, tuple[tuple[int, int], ...]] = {}
+        self._start_list = list(self.start)
         self.by_vec[self.start] = Candidate(self.start, START)
         for lp in self.legal:
             moves = lp.play.moves
@@ -275,21 +277,17 @@ class TurnModel:
         """The board after ``steps`` from the start, and the entries where it differs from the start (only
         places the steps touched can differ)."""
         effects = self._effects
-        change: dict[int, int] = {}
+        v = self._start_list.copy()
+        touched = set()
         for st in steps:
             eff = effects.get(st)
             if eff is None:
                 eff = effects[st] = self._effect(st)
             for i, d in eff:
-                change[i] = change.get(i, 0) + d
-        v = list(self.start)
-        diff = []
-        for i in sorted(change):
-            d = change[i]
-            if d:
                 v[i] += d
-                diff.append((i, v[i]))
-        return tuple(v), tuple(diff)
+                touched.add(i)
+        s = self.start
+        return tuple(v), tuple(sorted([(i, v[i]) for i in touched if v[i] != s[i]]))
 
     def _effect(self, step: Step) -> tuple[tuple[int, int], ...]:
         """(vector index, change) of one single-die move."""
