@@ -66,6 +66,21 @@ Verdict = dict[str, Any]
 KEEP_VERDICTS = 20
 
 
+class _MatchField:
+    """An attribute of the referee that is its match state's (``Referee.pos`` is ``match_state.pos``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj.match_state, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj.match_state, self.name, value)
+
+
 class Referee:
     """The referee state machine. ``rules`` as in the new_match event (crawford, mode, ...).
 
@@ -90,49 +105,14 @@ class Referee:
         self.turn_state = TurnState()
 
     # The match's state as attributes of the referee (a test sets a game up through pos, turn and phase).
-    @property
-    def pos(self) -> Position:
-        return self.match_state.pos
-
-    @pos.setter
-    def pos(self, value: Position) -> None:
-        self.match_state.pos = value
-
-    @property
-    def turn(self) -> Side:
-        return self.match_state.turn
-
-    @turn.setter
-    def turn(self, value: Side) -> None:
-        self.match_state.turn = value
-
-    @property
-    def phase(self) -> str:
-        return self.match_state.phase
-
-    @phase.setter
-    def phase(self, value: str) -> None:
-        self.match_state.phase = value
-
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        return self.match_state.dice
-
-    @property
-    def rules(self) -> dict[str, Any]:
-        return self.match_state.rules
-
-    @property
-    def length(self) -> int:
-        return self.match_state.length
-
-    @property
-    def players(self) -> dict[str, str]:
-        return self.match_state.players
-
-    @property
-    def games(self) -> list[dict[str, Any]]:
-        return self.match_state.games
+    pos = _MatchField()
+    turn = _MatchField()
+    phase = _MatchField()
+    dice = _MatchField()
+    rules = _MatchField()
+    length = _MatchField()
+    players = _MatchField()
+    games = _MatchField()
 
     # ----- entry point -----------------------------------------------------------------------------------------
     def feed(self, event: Mapping[str, Any]) -> list[Verdict]:

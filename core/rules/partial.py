@@ -53,7 +53,7 @@ def prefixes(me: Sequence[int], oa: Sequence[int], d1: int, d2: int, max_dice: i
     last = max_dice - 1
     found: dict[tuple[int, ...], Partial] = {}
     memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
-    steps = movegen.steps
+    steps, apply_step = movegen.steps, movegen.apply_step
 
     def dfs(cur_me: list[int], cur_oa: list[int], order: tuple[int, ...], depth: int, path: tuple[Step, ...],
             hits: tuple[int, ...]) -> bool:
@@ -70,17 +70,8 @@ def prefixes(me: Sequence[int], oa: Sequence[int], d1: int, d2: int, max_dice: i
         else:
             reaches = False
             for st in nxt:
-                frm, to, hit = st
-                me2 = cur_me.copy()
-                me2[frm] -= 1
-                me2[to] += 1
-                if hit:
-                    oa2 = cur_oa.copy()
-                    oa2[to] = 0
-                    hits2 = tuple(sorted((*hits, to)))
-                else:
-                    oa2, hits2 = cur_oa, hits
-                if dfs(me2, oa2, order, depth + 1, (*path, st), hits2):
+                me2, oa2 = apply_step(cur_me, cur_oa, st)
+                if dfs(me2, oa2, order, depth + 1, (*path, st), tuple(sorted((*hits, st[1]))) if st[2] else hits):
                     reaches = True
         if reaches and key not in found:
             found[key] = Partial(key[:26], hits, path, order[:depth])
@@ -90,16 +81,8 @@ def prefixes(me: Sequence[int], oa: Sequence[int], d1: int, d2: int, max_dice: i
     me0, oa0 = list(me), list(oa)
     for order in orders:
         for st in steps(me0, oa0, order[0], block_at):
-            frm, to, hit = st
-            me1 = me0.copy()
-            me1[frm] -= 1
-            me1[to] += 1
-            if hit:
-                oa1 = oa0.copy()
-                oa1[to] = 0
-            else:
-                oa1 = oa0
-            dfs(me1, oa1, order, 1, (st,), (to,) if hit else ())
+            me1, oa1 = apply_step(me0, oa0, st)
+            dfs(me1, oa1, order, 1, (st,), (st[1],) if st[2] else ())
     return list(found.values())
 
 
