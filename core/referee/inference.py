@@ -165,7 +165,7 @@ class Observation:
         return sum(v[0:24]) + v[48] + v[50], sum(v[24:48]) + v[49] + v[51]
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     vec: Vec
     kind: str  # start | prefix | legal
@@ -260,10 +260,9 @@ class TurnModel:
         self._start_list = list(self.start)
         self.by_vec[self.start] = Candidate(self.start, START)
         for lp in self.legal:
-            moves = lp.play.moves
-            steps = tuple((m.frm, m.to, m.hit) for m in moves)
+            steps = tuple([(m.frm, m.to, m.hit) for m in lp.play.moves])
             vec, diff = self._after(steps)
-            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple(m.distance for m in moves), steps, diff)
+            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple([f - t for f, t, _ in steps]), steps, diff)
         if self.max_dice < 2:
             return
         me, oa = self.pos._generator_boards()
