@@ -218,6 +218,35 @@ def message(code: str, **params: Any) -> dict[str, str]:
 
 REASONS = tuple(TEMPLATES)
 
+# The same reasons for a play, in one English line naming the rule: what an error about a written play
+# says after "illegal play '...' with 65 in position ...:" (core.rules.position.Position.parse_play).
+# Placeholders as in TEMPLATES, plus {roll} "65" and {most}, the dice a legal play uses.
+SUMMARIES: dict[str, str] = {
+    "bar_first": "a checker moves while one waits on the bar; enter it first (R07)",
+    "wrong_direction": "{move} moves a checker backwards, away from its home board (R04)",
+    "closed_point": "point {point} is closed (two or more opposing checkers) (R05)",
+    "bear_off_too_early": "a checker is borne off point {point} while checkers are still outside the home board (R10)",
+    "wrong_distance": "{move} moves {count} pips, which no die of {roll} gives (R04)",
+    "bear_off_from_highest": "a {die} bears a checker off point {point} only when no checker sits on a higher point (R10)",
+    "unplayed_die": "it leaves a die unplayed; a play using {most} dice exists, e.g. {example} (R09)",
+    "larger_die_required": "only one die can be played and it must be the larger where possible, e.g. {example} (R09)",
+    "illegal_play": "the checkers cannot move so with these dice; legal plays include {example}",
+}
+
+
+def summary(code: str, **params: Any) -> str:
+    """One English line for the reason a play is illegal (SUMMARIES); the full words are ``message``.
+
+    >>> summary("wrong_distance", move="13/9", count=4, dice=[6, 5])
+    '13/9 moves 4 pips, which no die of 65 gives (R04)'
+    """
+    if code not in SUMMARIES:
+        return message(code, **params)["en"]
+    values: dict[str, Any] = {"example": "", "move": "", "point": "", "die": "", "count": "", "most": ""}
+    values.update(params)
+    values["roll"] = "".join(str(d) for d in params.get("dice") or ())
+    return SUMMARIES[code].format(**values)
+
 
 # Plain sentences for the verdicts that report rather than object (the kiosk shows them as they come).
 _HOW_PT = {"single": "simples", "gammon": "gamão", "backgammon": "gamão duplo", "drop": "cubo recusado",

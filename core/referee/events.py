@@ -11,7 +11,13 @@ Traceback (most recent call last):
 core.referee.events.EventError: event 3: "dice" must be two numbers from 1 to 6, got [5, 9]
 
 Validated events stay plain dicts (normalised: defaults filled in, extra keys kept), because the journal
-stores and replays exactly what came in.
+stores and replays exactly what came in. They are ``CheckedEvent``s, a dict that says it was checked, so
+an event is parsed once on its way (the kiosk's service checks it before journaling it; the referee then
+takes it as it is):
+
+>>> ev = parse_event({"event": "button", "name": "undo"})
+>>> isinstance(ev, CheckedEvent) and ev == {"event": "button", "name": "undo"}
+True
 """
 
 from __future__ import annotations
@@ -38,6 +44,13 @@ RULE_DEFAULTS: dict[str, Any] = {
     "premature_roll": "reject",
 }
 PREMATURE = ("reject", "commit")
+
+
+class CheckedEvent(dict[str, Any]):
+    """An event as ``parse_event`` returns it: checked and normalised. Still a plain dict to JSON and the
+    journal; whoever receives one need not check it again (``Referee.feed`` does not)."""
+
+    __slots__ = ()
 
 
 class EventError(ValueError):
@@ -163,7 +176,7 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
     return rules
 
 
-def parse_event(obj: object, index: int | None = None) -> Event:
+def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
     """Check one event and return it normalised (a new dict); EventError names what is wrong."""
     if not isinstance(obj, dict):
         raise _fail(index, f"an event must be a JSON object, got {type(obj).__name__}")
@@ -172,7 +185,7 @@ def parse_event(obj: object, index: int | None = None) -> Event:
         if kind is None:
             raise _fail(index, f'missing "event" (one of: {", ".join(KINDS)})')
         raise _fail(index, f'unknown event kind {json.dumps(kind)} (known: {", ".join(KINDS)})')
-    ev: Event = dict(obj)
+    ev = CheckedEvent(obj)
     if kind == "new_match":
         length = obj.get("length", 0)
         if not _is_int(length) or length < 0:
@@ -229,7 +242,7 @@ def parse_event(obj: object, index: int | None = None) -> Event:
     return ev
 
 
-def parse_line(line: str, index: int | None = None) -> Event:
+def parse_line(line: str, index: int | None = None) -> CheckedEvent:
     """One line of JSON text -> a checked event."""
     try:
         obj = json.loads(line)
@@ -238,7 +251,7 @@ def parse_line(line: str, index: int | None = None) -> Event:
     return parse_event(obj, index)
 
 
-def read_lines(lines: Iterable[str]) -> Iterator[Event]:
+def read_lines(lines: Iterable[str]) -> Iterator[CheckedEvent]:
     """Checked events from JSON lines; blank lines and lines starting with # are skipped but counted.
 
     The index of an event is its position among the events (0-based), which is what verdicts cite;
