@@ -52,7 +52,10 @@ START_TIMEOUT = 30.0  # loading the neural nets and bear-off databases; a Pi 4 n
 
 
 def find_gnubg(path: str | None = None) -> str:
-    """The gnubg executable: ``path`` if given, else ``gnubg`` on PATH, else /usr/games/gnubg."""
+    """The gnubg executable: ``path`` if given, else $GAMAO_GNUBG, else ``gnubg`` on PATH, else
+    /usr/games/gnubg (where Debian puts it, outside most users' PATH)."""
+    if path is None:
+        path = os.environ.get("GAMAO_GNUBG") or None
     if path is not None:
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return path
