@@ -14,10 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.errors import GamaoError
-from core.match.record import BEAVER, DOUBLE, MOVE, RACCOON, TAKE, MatchRecord, player_index
+from core.match.formats.sgf import write_sgf
+from core.match.record import BEAVER, DOUBLE, DROP, MOVE, RACCOON, TAKE, MatchRecord, player_index
 from core.match.replay import replay
 from core.rules.matchid import MatchIdState
-from core.rules.position import Side
+from core.rules.notation import BAR, OFF
+from core.rules.position import Position, Side
 from engine.base import LABELS, Engine, RankedPlay
 
 
@@ -37,6 +39,8 @@ class PlayRating:
     match_id: str
     result: str  # Position ID after the play made (the mover's side, not turned round)
     ranked: tuple[RankedPlay, ...] = ()
+    index: int = -1  # of the action in its game's ``actions``
+    plies: int = 0
 
     @property
     def forced(self) -> bool:
@@ -85,7 +89,7 @@ def analyse_record(
     for game in record.games:
         cube, owner, offered = 1, None, 1
         number = 0  # the roll's number in the game, as the kiosk's move list counts them
-        for action in game.actions:
+        for index, action in enumerate(game.actions):
             side = action.side
             if action.kind in (DOUBLE, BEAVER, RACCOON) and side is not None:
                 offered = action.value or cube * 2
@@ -122,7 +126,7 @@ def analyse_record(
             rating = PlayRating(
                 game=game.number, number=number, side=side, dice=action.dice, played=mine.play,
                 best=ranked[0].play, loss=mine.loss or 0.0, label=mine.label, position_id=position_id,
-                match_id=state.encode(), result=result, ranked=tuple(ranked),
+                match_id=state.encode(), result=result, ranked=tuple(ranked), index=index, plies=plies,
             )
             out.plays.append(rating)
             if not rating.forced:
@@ -134,3 +138,56 @@ def analyse_record(
             if progress is not None:
                 progress(rating)
     return out
+
+
+# ----- the analysis in gnubg's SGF --------------------------------------------------------------------------
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_MARKS = {"doubtful": "DO[]", "bad": "BM[1]", "very_bad": "BM[2]"}
+
+
+def _letter(point: int, side: Side) -> str:
+    """gnubg's SGF letter of the mover's point (a-x, y = bar, z = off), as core.match.formats.sgf writes it."""
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return _LETTERS[point - 1] if side == Side.LIGHT else _LETTERS[24 - point]
+
+
+def _analysis_property(rating: PlayRating) -> str:
+    """``A[played][alternative]...`` as gnubg 1.07's SGF writes a checker play's analysis, then its mark."""
+    pos = Position.from_position_id(rating.position_id, turn=Side.LIGHT)
+    steps = {lp.result.position_id(Side.LIGHT): lp.play for lp in pos.legal_plays(rating.dice)}
+    played = next(i for i, r in enumerate(rating.ranked) if r.result == rating.result)
+    parts = [f"A[{played}]"]
+    for r in rating.ranked:
+        letters = "".join(_letter(m.frm, rating.side) + _letter(m.to, rating.side) for m in steps[r.result].moves)
+        probs = " ".join(f"{x:.6f}" for x in (r.probs or (0.0,) * 5))
+        parts.append(f"[{letters} E ver 3 {probs} {r.equity:.6f} {rating.plies}C 0 1 0.000000 1]")
+    if rating.label is not None:
+        parts.append(_MARKS[rating.label])
+    return "".join(parts)
+
+
+def export_sgf(record: MatchRecord, analysis: MatchAnalysis) -> str:
+    """The record (replayed by analyse_record) as gnubg's SGF with each rated checker play's analysis in
+    gnubg's own properties (``A[]`` ranked plays with probabilities and equity, ``DO[]``/``BM[1]``/``BM[2]``
+    for doubtful, bad and very bad plays), so gnubg loads it with its analysis."""
+    ratings = {(r.game, r.index): r for r in analysis.plays}
+    trees = write_sgf(record).rstrip("\n").split("\n(;")
+    out = []
+    for number, (tree, game) in enumerate(zip(trees, record.games, strict=True)):
+        lines = (tree if number == 0 else "(;" + tree).split("\n")
+        nodes = [i for i, a in enumerate(game.actions)
+                 if a.side is not None and a.kind in (MOVE, DOUBLE, BEAVER, RACCOON, TAKE, DROP)]
+        assert len(nodes) == len(lines) - 1, "write_sgf wrote a node per action"
+        for line_no, index in enumerate(nodes, start=1):
+            rating = ratings.get((game.number, index))
+            if rating is None:
+                continue
+            line = lines[line_no]
+            closing = line.endswith(")")
+            body = line[:-1] if closing else line
+            lines[line_no] = body + _analysis_property(rating) + (")" if closing else "")
+        out.append("\n".join(lines))
+    return "\n".join(out) + "\n"

@@ -250,8 +250,9 @@ class GnubgEngine:
                                   "is not a legal play here")
             equity = float(move["equity"])
             loss = max(0.0, best - equity)
+            probs = tuple(float(x) for x in move["probs"]) if move.get("probs") else None
             ranked.append(RankedPlay(play=text, result=move["result"], equity=round(equity, 6),
-                                     loss=round(loss, 6), label=thresholds.label(loss)))
+                                     loss=round(loss, 6), label=thresholds.label(loss), probs=probs))
         if ours:
             raise EngineError(f"gnubg did not rank the legal play(s) {', '.join(ours.values())} "
                               f"from {position_id} with {dice[0]}{dice[1]}")

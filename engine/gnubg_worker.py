@@ -9,7 +9,7 @@ Requests (``op``):
 - ``hello``: ``{"ok": true, "version": ..., "thresholds": [doubtful, bad, very_bad]}`` read from
   ``show analysis``.
 - ``hint``: ``{"gnubgid": "POS:MATCH", "plies": n}`` with the dice in the Match ID:
-  ``{"ok": true, "moves": [{"move": "24/18 13/11", "result": POSITION_ID, "equity": e}, ...]}``, every
+  ``{"ok": true, "moves": [{"move": "24/18 13/11", "result": POSITION_ID, "equity": e, "probs": [5]}, ...]}``, every
   legal play (a move filter that keeps every play at every ply), best first.
 - ``cube``: ``{"gnubgid": "POS:MATCH", "plies": n}`` with no dice: gnubg's ``hint`` text parsed:
   ``{"ok": true, "action": "Double, take", "no_double": e, "double_take": e, "double_pass": e}``.
@@ -92,8 +92,9 @@ def hint(gnubgid, plies):
     moves = []
     for entry in found.get("hint", []):
         pairs = gnubg.parsemove(entry["move"])
+        probs = entry.get("details", {}).get("probs")
         moves.append({"move": entry["move"], "result": gnubg.positionid(apply_move(board, pairs)),
-                      "equity": float(entry["equity"])})
+                      "equity": float(entry["equity"]), "probs": [float(x) for x in probs] if probs else None})
     return {"ok": True, "moves": moves}
 
 

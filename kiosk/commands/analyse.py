@@ -4,7 +4,9 @@ The match is replayed with our rules (positions, scores, cubes, Crawford); each 
 ranked by gnubg at ``--plies`` with the match state of that moment, and the play made gets its loss and
 gnubg's label. ``--json`` writes one line per checker play, then a summary line per side: unforced plays,
 error rate (thousandths of normalised equity per unforced play, gnubg's "Error rate mEMG", as a positive
-number) and the counts of doubtful, bad and very bad plays. Needs gnubg (``sudo apt install gnubg``).
+number) and the counts of doubtful, bad and very bad plays. ``--export OUT.sgf`` also writes the match with
+the analysis as gnubg's SGF carries it (gnubg loads it with its analysis). Needs gnubg (``sudo apt install
+gnubg``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=120.0, metavar="S",
                         help="give up on a play after S seconds")
     parser.add_argument("--json", action="store_true", help="JSON lines: one per checker play, then the summary")
+    parser.add_argument("--export", metavar="OUT.sgf",
+                        help="also write the match with the analysis into OUT.sgf, as gnubg's SGF carries it")
 
 
 def _fail(message: str, status: int = 2) -> int:
@@ -33,13 +37,16 @@ def _fail(message: str, status: int = 2) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from core import MatchFileError
-    from engine.analysis import PlayRating, analyse_record
+    from engine.analysis import PlayRating, analyse_record, export_sgf
     from engine.base import EngineError, EngineUnavailable
     from engine.gnubg import GnubgEngine, find_gnubg
     from kiosk.commands.replay import load
 
     if not 0 <= args.plies <= 4:
         return _fail(f"--plies must be 0 to 4, not {args.plies}")
+    if args.export is not None and not args.export.lower().endswith(".sgf"):
+        return _fail(f"--export {args.export}: the analysis can only be written into SGF (a .mat file has no "
+                     "place for it); give a name ending in .sgf")
     path = Path(args.file)
     try:
         record = load(path)
@@ -71,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc), 1)
     finally:
         engine.close()
+    if args.export is not None:
+        try:
+            Path(args.export).write_text(export_sgf(record, analysis), encoding="utf-8")
+        except OSError as exc:
+            return _fail(f"cannot write {args.export}: {exc}")
     for note in analysis.skipped:
         print(f"gamao analyse: not rated: {note}", file=sys.stderr)
     if args.json:

@@ -4,7 +4,8 @@
   Match ID of its moment (the real score, cube and Crawford).
 - ``text_hints`` / ``text_cubes``: the Debian gnubg driven in plain text mode (``gnubg -t``, its own ``hint``
   command, output parsed here): a different path from engine.gnubg's worker script.
-- ``analyse_match``: gnubg's own ``analyse match`` of a .mat file, read back from ``gnubg.match(analysis=1)``.
+- ``analyse_match``: gnubg's own ``analyse match`` of a .mat file, read back from ``gnubg.match(analysis=1)``;
+  ``load_sgf``: what gnubg reads back from an SGF file with analysis (``load match``).
 
 The PyPI ``gnubg`` wheel (1.1.0a16) is not used as the oracle here: it is another gnubg version whose
 evaluations differ from the Debian package's 1.07 by up to ~0.005 at the same depth (measured in
@@ -138,9 +139,7 @@ def text_cubes(turns: list[Turn], plies: int) -> list[tuple[str, dict[str, float
 
 _ANALYSE = r'''
 import gnubg, json, os
-for c in ["set threads 1", "set display off", "set output mwc off",
-          "set analysis chequerplay evaluation plies %(plies)d", "set analysis cubedecision evaluation plies %(plies)d",
-          "import mat %(mat)s", "analyse match"]:
+for c in %(commands)r:
     gnubg.command(c)
 m = gnubg.match(analysis=1, statistics=1)
 plays = []
@@ -167,9 +166,22 @@ def analyse_match(path: Path, plies: int = 0) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         mat = Path(tmp) / "match.mat"
         mat.write_text(write_mat(record))
-        out = Path(tmp) / "analysis.json"
-        script = Path(tmp) / "analyse.py"
-        script.write_text(_ANALYSE % {"plies": plies, "mat": mat, "out": str(out)})
-        subprocess.run([find_gnubg(), "-t", "-q", "-p", str(script)], capture_output=True, timeout=600,
-                       cwd=tmp, env=dict(os.environ, LANG="C"))
-        return json.loads(out.read_text())
+        commands = ["set threads 1", "set display off", "set output mwc off",
+                    f"set analysis chequerplay evaluation plies {plies}",
+                    f"set analysis cubedecision evaluation plies {plies}", f"import mat {mat}", "analyse match"]
+        return _run_script(commands, Path(tmp))
+
+
+def load_sgf(path: Path) -> dict[str, object]:
+    """What gnubg reads back from an SGF file (``load match``): each play's analysis and the statistics."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return _run_script(["set threads 1", "set display off", f"load match {path}"], Path(tmp))
+
+
+def _run_script(commands: list[str], tmp: Path) -> dict[str, object]:
+    out = tmp / "analysis.json"
+    script = tmp / "script.py"
+    script.write_text(_ANALYSE % {"commands": commands, "out": str(out)})
+    subprocess.run([find_gnubg(), "-t", "-q", "-p", str(script)], capture_output=True, timeout=600,
+                   cwd=tmp, env=dict(os.environ, LANG="C"))
+    return json.loads(out.read_text())

@@ -51,3 +51,22 @@ def test_labels_and_error_rates_equal_gnubgs_analyse_match(engine, path):
         assert abs(summary.error_rate - rate) <= 0.5
         assert summary.labels == {"doubtful": stats["marked"]["doubtful"], "bad": stats["marked"]["bad"],
                                   "very_bad": stats["marked"]["very bad"]}
+
+
+@pytest.mark.parametrize("path", _matches(MATCHES)[::4], ids=lambda p: p.stem[:40])
+def test_the_exported_sgf_loads_into_gnubg_with_our_analysis(engine, path, tmp_path):
+    from engine.analysis import export_sgf
+    from tests.engine.oracle import load_sgf
+
+    record = read_mat(decode_text(path.read_bytes()))
+    ours = analyse_record(record, engine, plies=0)
+    sgf = tmp_path / "analysed.sgf"
+    sgf.write_text(export_sgf(record, ours))
+    back = load_sgf(sgf)
+    assert [p["skill"] for p in back["plays"]] == [
+        r.label.replace("_", " ") if r.label else None for r in ours.plays]
+    for player, side in (("X", Side.LIGHT), ("O", Side.DARK)):
+        stats = back["stats"][player]
+        assert stats["unforced"] == ours.summary[side].plays
+        rate = 1000 * stats["error"] / stats["unforced"] if stats["unforced"] else 0.0
+        assert abs(ours.summary[side].error_rate - rate) <= 0.01

@@ -81,3 +81,28 @@ def test_without_gnubg_exit_2_saying_how_to_install_it(tmp_path) -> None:
     out = gamao("analyse", str(MATCH), "--json", env={"GAMAO_GNUBG": str(tmp_path / "none")})
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.strip().splitlines()) == 1 and "sudo apt install gnubg" in out.stderr
+
+
+def test_export_writes_the_analysis_into_sgf_as_gnubg_reads_it(tmp_path) -> None:
+    from tests.engine.oracle import load_sgf
+
+    out_sgf = tmp_path / "analysed.sgf"
+    out = gamao("analyse", str(MATCH), "--json", "--export", str(out_sgf))
+    assert out.returncode == 0, out.stderr
+    plays, summary = _lines(out.stdout)
+    text = out_sgf.read_text()
+    assert text.startswith("(;FF[4]GM[6]") and "A[0][" in text and "BM[1]" in text and "DO[]" in text
+    back = load_sgf(out_sgf)  # gnubg's `load match` of our file
+    assert len(back["plays"]) == len(plays)
+    for mine, theirs in zip(plays, back["plays"], strict=True):
+        assert mine["label"] == (theirs["skill"].replace(" ", "_") if theirs["skill"] else None)
+        assert abs(mine["loss"] - theirs["loss"]) <= 1e-5
+    for player, side in (("X", "light"), ("O", "dark")):
+        stats = back["stats"][player]
+        assert stats["unforced"] == summary["summary"][side]["plays"]
+        assert abs(1000 * stats["error"] / stats["unforced"] - summary["summary"][side]["error_rate"]) <= 0.01
+
+
+def test_export_only_into_sgf(tmp_path) -> None:
+    out = gamao("analyse", str(MATCH), "--export", str(tmp_path / "out.mat"))
+    assert out.returncode == 2 and "SGF" in out.stderr and len(out.stderr.strip().splitlines()) == 1
