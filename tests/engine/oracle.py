@@ -73,8 +73,8 @@ def corpus_turns(files: list[Path]) -> list[Turn]:
                 state = MatchIdState(cube=cube, cube_owner=owner, on_roll=mover, crawford=game.crawford,
                                      dice=action.dice, match_length=record.length,
                                      score=(game.score[Side.LIGHT], game.score[Side.DARK]))
-                can_double = (owner in (None, mover) and not game.crawford and record.length > 0
-                              and max(state.score) + cube < record.length)
+                can_double = owner in (None, mover) and not game.crawford and (
+                    record.length == 0 or max(state.score) + cube < record.length)
                 turns.append(Turn(pos.position_id(side), state.encode(), action.dice, can_double))
     return turns
 

@@ -11,10 +11,12 @@ import os
 import signal
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from core import Position, Side
+from core.rules.matchid import MatchIdState
 from engine.base import EngineError, EngineTimeout, EngineUnavailable, Thresholds
 from engine.gnubg import INSTALL_HINT, GnubgEngine, cube_action, find_gnubg
 from tests.engine.oracle import corpus_files, corpus_turns, text_cubes, text_hints
@@ -100,6 +102,31 @@ def test_300_cube_actions_agree_with_gnubg(engine, turns):
             assert abs(advice.equities[key] - value) <= 0.001, (turn, key)
         actions.add(advice.action)
     assert {"no_double", "double_take"} <= actions
+
+
+def test_cube_actions_agree_with_gnubg_at_2_ply(engine):
+    doublers = [t for t in corpus_turns(corpus_files()[60:70]) if t.can_double]
+    sample = doublers[:: max(1, len(doublers) // (120 if SOAK else 30))]
+    for turn, (proper, eq) in zip(sample, text_cubes(sample, plies=2), strict=True):
+        advice = engine.cube_advice(turn.position_id, turn.match_id, plies=2)
+        assert advice.action == cube_action(proper), (turn, proper, advice)
+        assert all(abs(advice.equities[k] - v) <= 0.001 for k, v in eq.items())
+
+
+def test_money_game_when_there_is_no_match_id(engine, turns):
+    """No Match ID: a money game, cube centred, Jacoby on (gnubg's defaults), R12-R15."""
+    sample = turns[::10]
+    money = [replace(t, match_id=MatchIdState(on_roll=0, dice=t.dice).encode()) for t in sample]
+    for turn, want in zip(money, text_hints(money, plies=0), strict=True):
+        _compare(turn, engine.rank_plays(turn.position_id, turn.dice, plies=0), want, 0)
+    before = [replace(t, match_id=MatchIdState(on_roll=0).encode()) for t in sample[:100]]
+    actions = set()
+    for turn, (proper, eq) in zip(before, text_cubes(before, plies=0), strict=True):
+        advice = engine.cube_advice(turn.position_id, plies=0)
+        assert advice.action == cube_action(proper), (turn, proper, advice)
+        assert all(abs(advice.equities[k] - v) <= 0.001 for k, v in eq.items())
+        actions.add(advice.action)
+    assert len(actions) >= 2
 
 
 def test_cube_advice_in_a_money_game_and_at_2_ply(engine):
