@@ -262,7 +262,8 @@ class GnubgEngine:
         self, position_id: str, match_id: str | None = None, plies: int | None = None,
         timeout: float | None = None,
     ) -> CubeAdvice:
-        Position.from_position_id(position_id, turn=Side.LIGHT)
+        if Position.from_position_id(position_id, turn=Side.LIGHT).is_game_over():
+            raise ValueError(f"the game of {position_id} is over: there is no cube decision")
         state = match_state(match_id)
         if state.cube_owner is not None and state.cube_owner != state.on_roll:
             raise ValueError("the player on roll cannot double: the opponent owns the cube")

@@ -153,6 +153,14 @@ def test_no_legal_play_is_an_empty_ranking(engine):
     assert engine.rank_plays("27YdAAAA8P8DQA", (6, 5)) == []
 
 
+def _game_over_id() -> str:
+    me = [0] * 26
+    opp = [0] * 26
+    opp[6] = 15
+    me[0] = 15  # every checker borne off
+    return Position((tuple(me), tuple(opp))).position_id(Side.LIGHT)
+
+
 def test_bad_requests_are_value_errors(engine):
     with pytest.raises(ValueError):
         engine.rank_plays("not-an-id", (6, 2))
@@ -162,6 +170,8 @@ def test_bad_requests_are_value_errors(engine):
         engine.rank_plays("4HPwATDgc/ABMA", (6, 2), match_id="nonsense")
     with pytest.raises(ValueError):
         engine.rank_plays("4HPwATDgc/ABMA", (6, 2), plies=9)
+    with pytest.raises(ValueError, match="is over"):
+        engine.cube_advice(_game_over_id())
     with pytest.raises(ValueError, match="owns the cube"):
         engine.cube_advice("4HPwATDgc/ABMA", "QYnqADAAKAAE")  # cube 2 owned by player 0, player 1 on roll
 
