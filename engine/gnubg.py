@@ -8,8 +8,7 @@ of the pipe: nothing here imports gnubg.
 
 - One request at a time (a lock): the kiosk may call from several threads.
 - A request that takes longer than its timeout is abandoned: the process is killed (EngineTimeout) and a
-  new one is started on the next request. A process that died or stopped answering is restarted the same
-  way.
+  new one is started at once in the background. A process that died is restarted on the next request.
 - No gnubg: EngineUnavailable, whose message says how to install it.
 
 Plays and results are ours: the legal plays come from ``core.rules.position`` and are matched to gnubg's
@@ -108,6 +107,7 @@ class GnubgEngine:
         self._thresholds: Thresholds | None = None
         self.version = ""
         self.starts = 0  # how many gnubg processes this engine started (restarts show here)
+        self._closed = False  # close() was called: no restart in the background
 
     # ----- the process ----------------------------------------------------------------------------------
     @property
@@ -136,6 +136,28 @@ class GnubgEngine:
         hello = self._exchange({"op": "hello"}, max(START_TIMEOUT, self.timeout))
         self._thresholds = Thresholds(*(float(x) for x in hello["thresholds"]))
         self.version = str(hello.get("version", ""))
+
+    def start(self) -> None:
+        """Start gnubg now (else it starts on the first request): EngineUnavailable when it is missing."""
+        with self._lock:
+            self._closed = False
+            if self._proc is None or self._proc.poll() is not None:
+                self._stop()
+                self._start()
+
+    def _restart_soon(self) -> None:
+        """After an abandoned request, start a new gnubg in the background so the next request finds it ready."""
+        def warm() -> None:
+            with self._lock:
+                if self._closed or (self._proc is not None and self._proc.poll() is None):
+                    return
+                try:
+                    self._stop()
+                    self._start()
+                except EngineError:
+                    self._stop()  # the next request tries again and reports it
+
+        threading.Thread(target=warm, name="gnubg-restart", daemon=True).start()
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
@@ -180,6 +202,7 @@ class GnubgEngine:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     self._stop()
+                    self._restart_soon()
                     raise EngineTimeout(f"gnubg took more than {timeout:g} s to answer; the request was "
                                         "abandoned and gnubg will be restarted")
                 ready, _, _ = select.select([fd], [], [], left)
@@ -204,6 +227,7 @@ class GnubgEngine:
 
     def _request(self, request: dict[str, object], timeout: float | None) -> dict[str, object]:
         with self._lock:
+            self._closed = False
             if self._proc is None or self._proc.poll() is not None:
                 self._stop()
                 self._start()
@@ -278,6 +302,7 @@ class GnubgEngine:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:
                 try:
                     self._proc.stdin.write(b'{"op": "quit"}\n')
