@@ -271,3 +271,11 @@ def test_close_right_after_a_timeout_leaves_no_gnubg_running():
     assert e.rank_plays("4HPwATDgc/ABMA", (5, 2))[0].play == "24/22 13/8"  # usable again
     e.close()
     assert e.pid is None
+
+
+def test_gnubg_engine_is_an_engine():
+    from engine.base import Engine
+    from engine.fake import FakeEngine
+
+    assert isinstance(GnubgEngine(), Engine) and isinstance(FakeEngine(), Engine)
+    assert GnubgEngine().name == "gnubg"
