@@ -214,13 +214,15 @@ class GnubgEngine:
                         raise EngineError("gnubg stopped" + (f" ({tail})" if tail else "")
                                           + "; it will be restarted on the next request")
                     self._buffer += chunk
-        except (BrokenPipeError, OSError) as exc:
-            if isinstance(exc, EngineError):
-                raise
+        except OSError as exc:  # a broken pipe: gnubg is gone
             self._stop()
             raise EngineError(f"gnubg stopped ({exc}); it will be restarted on the next request") from None
         line, self._buffer = self._buffer.split(b"\n", 1)
-        answer = json.loads(line)
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            self._stop()
+            raise EngineError(f"gnubg answered something unreadable ({line[:80]!r}); it will be restarted") from None
         if not answer.get("ok"):
             raise EngineError(f"gnubg: {answer.get('error', 'failed')}")
         return answer
