@@ -8,8 +8,8 @@ the current match's events through a fresh referee and is exactly where it was.
 Damage (an SD card after a power cut): ``inspect(path)`` runs SQLite's integrity check and reads every row;
 ``open_journal(path)`` salvages a damaged file (moved aside with a timestamp, every readable row copied into
 a new journal, kiosk/salvage.py reads pages SQLite itself gives up on) and says what was kept and what was
-lost. A small mark file beside the journal (``journal.sqlite.mark``) remembers how many events it held at
-the last finished game, so a journal that silently went back (its WAL lost) is noticed too.
+lost. A small mark file beside the journal (``journal.sqlite.mark``, rewritten once a turn and at every game's
+end) remembers how many events it held, so a journal that silently went back (its WAL lost) is noticed too.
 A write that fails (disk full, read-only card) raises ``JournalWriteError``: nothing stored is touched and
 the next append tries again.
 
@@ -395,7 +395,7 @@ def _losses(health: Health, mark: dict[str, Any] | None) -> None:
         health.went_back = not health.damaged
         if health.went_back:
             health.problems.append(f"the journal holds {len(health.events)} events but held {mark['events']} "
-                                   "at the last finished game (its WAL file was lost or the file was replaced)")
+                                   "earlier (its WAL file was lost or the file was replaced)")
         if short > 0:
             health.lost_events += short
             health.lost.append(f"{short} event(s) recorded after the last readable one")

@@ -212,8 +212,10 @@ class RefereeService:
                     self._clear_notice("journal_salvaged", "journal_went_back")
                 else:
                     verdicts = self._feed(self.referee, checked)
-                if self.referee.phase != phase and self.referee.phase in ("game_over", "match_over"):
+                ended = self.referee.phase != phase and self.referee.phase in ("game_over", "match_over")
+                if ended or checked.get("event") == "roll":  # once a turn: how far the journal got (see inspect)
                     self.journal.mark()
+                if ended:
                     if self.referee.phase == "match_over":
                         self._archive(match, self.referee)
             state = self._state()
@@ -246,12 +248,23 @@ class RefereeService:
                     ref, _ = self._replay(match)
                 except KeyError:
                     return self._from_archive(match, fmt)  # the journal lost it: the archive may have it
+                if ref.phase != "match_over":  # the journal lost its end (salvaged): the archive has it whole
+                    try:
+                        return self._from_archive(match, fmt, self._stem(match))
+                    except KeyError:
+                        pass
                 record = to_match_record(ref)
         return write_mat(record) if fmt == "mat" else write_sgf(record)
 
-    def _from_archive(self, match: int, fmt: str) -> str:
+    def _stem(self, match: int) -> str | None:
+        started = next((m["started"] for m in self.journal.matches() if m["id"] == match), None)
+        return None if started is None else file_stem(match, started)
+
+    def _from_archive(self, match: int, fmt: str, stem: str | None = None) -> str:
+        """The archived file of a match the journal no longer holds whole (``stem``: that very match only)."""
         if self.archive_dir is not None and 0 <= match < 10**9:
-            files = sorted(self.archive_dir.glob(f"match-{match:04d}-*.{fmt}"))
+            pattern = f"{stem}.{fmt}" if stem else f"match-{match:04d}-*.{fmt}"
+            files = sorted(self.archive_dir.glob(pattern))
             if files:
                 return files[-1].read_text(encoding="utf-8")
         raise KeyError(str(match))
