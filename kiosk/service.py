@@ -120,8 +120,8 @@ class RefereeService:
         also_en = also_pt = ""
         if only_archived:
             names = ", ".join(only_archived)
-            also_en = f" Matches kept only in the archive folder: {names}."
-            also_pt = f" Partidas guardadas só na pasta do arquivo (archive): {names}."
+            also_en = f" Finished matches kept whole only in the archive folder: {names}."
+            also_pt = f" Partidas terminadas guardadas inteiras só na pasta do arquivo (archive): {names}."
         problem = health.problems[0] if health.problems else "damaged"
         if health.salvaged_from:
             aside = Path(health.salvaged_from).name
@@ -173,11 +173,16 @@ class RefereeService:
                 self._archive(m["id"], ref)
 
     def _only_in_archive(self) -> list[str]:
-        """Archive files of matches the journal no longer holds."""
+        """Archive files of matches the journal no longer holds whole (gone, or without their end)."""
         if self.archive_dir is None:
             return []
-        stems = {file_stem(m["id"], m["started"]) for m in self.journal.matches()}
-        return [f"{stem}.mat" for stem in archived(self.archive_dir) if stem not in stems]
+        stems = {file_stem(m["id"], m["started"]): m["id"] for m in self.journal.matches()}
+        out = []
+        for stem in archived(self.archive_dir):
+            if stem in stems and self._replay(stems[stem])[0].phase == "match_over":
+                continue
+            out.append(f"{stem}.mat")
+        return out
 
     def subscribe(self, callback: Callable[[State], None]) -> Callable[[], None]:
         with self._lock:

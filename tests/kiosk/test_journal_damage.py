@@ -153,7 +153,7 @@ def test_journal_zeroed(played, tmp_path: Path) -> None:
     notice = kiosk_after(data, played[1], ("journal_salvaged",))
     assert "file is not a database" in notice["message"]["en"]
     # Nothing in the file could be read: the three finished matches live on in the archive, and the notice says so.
-    assert len(notice["archive_only"]) == 3 and "only in the archive" in notice["message"]["en"]
+    assert len(notice["archive_only"]) == 3 and "whole only in the archive" in notice["message"]["en"]
 
 
 def test_journal_emptied_is_not_a_fresh_start(played, tmp_path: Path) -> None:
@@ -321,3 +321,23 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
     print(f"matches checked: {len(before)}")
     assert service.state()["notices"] == []
     service.close()
+
+
+def test_the_page_says_what_the_salvage_kept_and_lost(played, tmp_path: Path) -> None:
+    from kiosk.server import BackgroundServer
+    from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+
+    chromium_or_skip()
+    data = copy_of(played, tmp_path)
+    journal = data / "journal.sqlite"
+    with open(journal, "r+b") as fh:
+        fh.truncate(journal.stat().st_size // 2)
+    with BackgroundServer(create_app(Settings(data_dir=data, language="en"))) as server, chromium_page() as page:
+        page.goto(server.url + "/?lang=en")
+        page.wait_for_selector("[data-testid=notices] p[data-kind=journal_salvaged]", timeout=10000)
+        text = page.inner_text("[data-testid=notices]")
+        assert "The game journal was damaged" in text and "moved aside as journal.damaged-" in text
+        assert "Lost:" in text
+        screenshot(page, "kiosk-journal-salvaged")
+        page.click("#lang")
+        assert "O registro das partidas estava danificado" in page.inner_text("[data-testid=notices]")
