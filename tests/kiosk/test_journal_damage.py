@@ -82,6 +82,20 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, di
     return data, before
 
 
+@pytest.fixture(scope="module")
+def crashed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[int, dict[str, Any]]]]:
+    """The same matches, the kiosk never stopped (a power cut): the journal's last events are in its WAL."""
+    live = tmp_path_factory.mktemp("live")
+    service = RefereeService(live / "journal.sqlite")
+    fill(service, demo_events())
+    before = readable(service)
+    data = tmp_path_factory.mktemp("crashed")
+    shutil.copytree(live, data, dirs_exist_ok=True)  # journal.sqlite and its -wal, as a power cut leaves them
+    assert Path(f"{data}/journal.sqlite-wal").stat().st_size > 0
+    yield data, before
+    service.close()
+
+
 def copy_of(played: tuple[Path, dict[int, dict[str, Any]]], tmp_path: Path) -> Path:
     data = tmp_path / "data"
     shutil.copytree(played[0], data)
@@ -129,14 +143,18 @@ def _rows(journal: Journal) -> list[tuple[tuple[int, int], dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_journal_cut_short_at_a_random_point(played, tmp_path: Path, seed: int) -> None:
-    data = copy_of(played, tmp_path)
+@pytest.mark.parametrize("after", ["clean stop", "power cut"])
+def test_journal_cut_short_at_a_random_point(played, crashed, tmp_path: Path, seed: int, after: str) -> None:
+    """The file cut at a seeded random point; after a clean stop (everything in the file) or a power cut (the
+    latest events still in the WAL beside it)."""
+    source = played if after == "clean stop" else crashed
+    data = copy_of(source, tmp_path)
     journal = data / "journal.sqlite"
     size = journal.stat().st_size
     cut = random.Random(seed).randrange(1, size)
     with open(journal, "r+b") as fh:
         fh.truncate(cut)
-    notice = kiosk_after(data, played[1], ("journal_salvaged",))
+    notice = kiosk_after(data, source[1], ("journal_salvaged",))
     aside = Path(notice["salvaged_from"])
     assert aside.exists() and aside.stat().st_size == cut  # the damaged file is kept, untouched
     assert aside.name.startswith("journal.damaged-")
@@ -173,6 +191,20 @@ def test_journal_last_pages_flipped(played, tmp_path: Path) -> None:
             raw[i] ^= 0xFF
     journal.write_bytes(bytes(raw))
     kiosk_after(data, played[1], ("journal_salvaged",))
+
+
+def test_journal_body_with_damaged_bytes(played, tmp_path: Path) -> None:
+    """Bytes damaged inside one event's text: SQLite's structure is intact (its integrity check passes) but the
+    text is no longer UTF-8, which stopped the kiosk with a raw OperationalError. Now: that event is reported."""
+    data = copy_of(played, tmp_path)
+    journal = data / "journal.sqlite"
+    raw = bytearray(journal.read_bytes())
+    at = raw.rfind(b'"event":"roll"')
+    assert at > 0
+    raw[at + 1:at + 6] = b"\xff\xfe\xfd\xfc\xfb"
+    journal.write_bytes(bytes(raw))
+    notice = kiosk_after(data, played[1], ("journal_salvaged",))
+    assert notice["lost"] and "cannot be read" in notice["message"]["en"]
 
 
 def test_journal_wal_lost(tmp_path: Path) -> None:
@@ -227,6 +259,69 @@ def test_cli_json_contract_on_damage_and_salvage(played, tmp_path: Path) -> None
     assert r.returncode == 0 and json.loads(r.stdout)["healthy"] is True
     r = gamao(str(tmp_path / "nothing-here"), "--json")
     assert r.returncode == 2 and "holds no journal" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_run_check_reports_a_damaged_journal_and_run_salvages_it_and_serves(played, tmp_path: Path) -> None:
+    import time
+
+    import httpx
+
+    from kiosk.server import free_port
+
+    data = copy_of(played, tmp_path)
+    journal = data / "journal.sqlite"
+    with open(journal, "r+b") as fh:
+        fh.truncate(journal.stat().st_size // 3)
+    port = free_port()
+    config = tmp_path / "gamao.toml"
+    config.write_text(f'port = {port}\ncamera = "none"\nserial_port = "{tmp_path / "no-dice"}"\nlanguage = "en"\n')
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "XDG_DATA_HOME": str(tmp_path)}
+    cmd = [sys.executable, "-m", "kiosk.cli", "run", "--config", str(config), "--data-dir", str(data)]
+    r = subprocess.run([*cmd, "--check"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 1
+    assert f"MISSING  journal: {journal} is not healthy: SQLite cannot read it (database disk image is malformed)" \
+        in r.stdout
+    assert journal.stat().st_size == journal.stat().st_size and not list(data.glob("journal.damaged-*"))  # only looked
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                state = httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=1).json()
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None, proc.communicate()[1]
+                assert time.monotonic() < deadline, "gamao run did not serve within 60 s"
+                time.sleep(0.2)
+        assert state["notices"][0]["kind"] == "journal_salvaged"
+        for mid, was in played[1].items():
+            if was["finished"]:
+                assert httpx.get(f"http://127.0.0.1:{port}/api/matches/{mid}/export.mat").text == was["mat"]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    assert "gamao run: The game journal was damaged" in err and "Traceback" not in err
+    assert len(list(data.glob("journal.damaged-*.sqlite"))) == 1
+    r = subprocess.run([*cmd, "--check"], capture_output=True, text=True, env=env, timeout=120)
+    assert f"ok       journal: {journal}:" in r.stdout  # the salvaged journal is healthy
+
+
+def test_demo_keeps_journal_archive_and_pin_in_its_data_dir(tmp_path: Path) -> None:
+    from kiosk.server import free_port
+
+    data = tmp_path / "demo-data"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    r = subprocess.run([sys.executable, "-m", "kiosk.cli", "demo", "--data-dir", str(data), "--match", "2pt",
+                        "--speed", "1000", "--no-vision", "--no-dice", "--exit-when-done", "--no-browser",
+                        "--port", str(free_port())], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert f"Data folder: {data}" in r.stdout
+    assert (data / "journal.sqlite").exists() and (data / "pin.json").exists()
+    files = sorted(p.suffix for p in (data / "archive").iterdir())
+    assert files == [".mat", ".sgf"]  # the one finished match, written the moment it ended
+    journal = Journal(data / "journal.sqlite")
+    assert journal.matches()[0]["players"] == {"light": "bb2106", "dark": "lasse"}
+    journal.close()
 
 
 def test_backup_while_the_kiosk_runs_has_what_is_still_in_the_wal(tmp_path: Path) -> None:
@@ -323,21 +418,24 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
     service.close()
 
 
-def test_the_page_says_what_the_salvage_kept_and_lost(played, tmp_path: Path) -> None:
-    from kiosk.server import BackgroundServer
-    from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
-
-    chromium_or_skip()
+def test_read_only_journal_answers_503_and_keeps_what_is_stored(played, tmp_path: Path) -> None:
+    """A card the kernel turned read-only mid-game (ext4 errors=remount-ro). The kernel will not remount a disk
+    read-only while files are open for writing from here, so SQLite is made to refuse writes the same way
+    (SQLITE_READONLY, through the journal's own connection): the event is refused with 503, stored events stay."""
     data = copy_of(played, tmp_path)
-    journal = data / "journal.sqlite"
-    with open(journal, "r+b") as fh:
-        fh.truncate(journal.stat().st_size // 2)
-    with BackgroundServer(create_app(Settings(data_dir=data, language="en"))) as server, chromium_page() as page:
-        page.goto(server.url + "/?lang=en")
-        page.wait_for_selector("[data-testid=notices] p[data-kind=journal_salvaged]", timeout=10000)
-        text = page.inner_text("[data-testid=notices]")
-        assert "The game journal was damaged" in text and "moved aside as journal.damaged-" in text
-        assert "Lost:" in text
-        screenshot(page, "kiosk-journal-salvaged")
-        page.click("#lang")
-        assert "O registro das partidas estava danificado" in page.inner_text("[data-testid=notices]")
+    app = create_app(Settings(data_dir=data, language="en"))
+    with TestClient(app) as client:
+        client.post("/api/pin", json={"pin": PIN})
+        service = app.state.service
+        count = service.journal.count()
+        service.journal._db.execute("PRAGMA query_only = 1")
+        r = client.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN})
+        assert r.status_code == 503 and "cannot be written" in r.json()["detail"], r.text
+        notices = client.get("/api/state").json()["notices"]
+        assert notices[-1]["kind"] == "write_failed" and notices[-1]["reason"] == "read_only"
+        assert "somente leitura" in notices[-1]["message"]["pt"]
+        assert service.journal.count() == count
+        service.journal._db.execute("PRAGMA query_only = 0")
+        r = client.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN})
+        assert r.status_code in (200, 409), r.text  # written again (or refused by the referee, not the disk)
+        assert client.get("/api/state").json()["notices"] == []
