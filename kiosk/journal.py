@@ -233,7 +233,7 @@ def read_mark(path: str | Path) -> dict[str, Any] | None:
 @dataclass
 class Health:
     """What ``inspect``/``open_journal`` found. ``events`` (match, seq) -> body of every readable event and
-    ``matches`` id -> row; ``problems`` what is wrong; ``lost`` what could not be kept (English lines);
+    ``matches`` id -> row (event texts are kept only for a damaged journal, to salvage them); ``problems`` what is wrong; ``lost`` what could not be kept (English lines);
     ``salvaged_from`` where the damaged file was moved."""
 
     path: str
@@ -247,7 +247,7 @@ class Health:
     lost: list[str] = field(default_factory=list)
     lost_events: int = 0
     salvaged_from: str | None = None
-    events: dict[tuple[int, int], tuple[float, dict[str, Any]]] = field(default_factory=dict)
+    events: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)
     matches: dict[int, tuple[float, int, dict[str, Any]]] = field(default_factory=dict)
 
     @property
@@ -255,7 +255,7 @@ class Health:
         return bool(self.lost)
 
     def match_events(self, match: int) -> list[dict[str, Any]]:
-        return [body for (m, _seq), (_at, body) in sorted(self.events.items()) if m == match]
+        return [json.loads(text) for (m, _seq), (_at, text) in sorted(self.events.items()) if m == match]
 
     def summary(self) -> str:
         """One paragraph for the log and the command line."""
@@ -309,10 +309,10 @@ def _sql_rows(path: Path, health: Health, keep: bool) -> bool:
         bad = 0
         for match, seq, at, body in db.execute("SELECT match, seq, at, CAST(body AS BLOB) FROM events"):
             try:
-                event = json.loads(body.decode("utf-8"))
-                if not isinstance(event, dict):
+                text = body.decode("utf-8")
+                if not isinstance(json.loads(text), dict):
                     raise ValueError("not an event")
-                health.events[(int(match), int(seq))] = (float(at), event if keep else {})
+                health.events[(int(match), int(seq))] = (float(at), text if keep else "")
             except (ValueError, TypeError, AttributeError):
                 bad += 1
         if bad:
@@ -351,9 +351,14 @@ def inspect(path: str | Path) -> Health:
         # Read a copy: opening a damaged file may make SQLite roll its WAL into it, and this only looks.
         with tempfile.TemporaryDirectory(prefix="gamao-inspect-") as tmp:
             copy = Path(tmp) / "journal.sqlite"
-            shutil.copyfile(path, copy)
-            if wal.exists():
-                shutil.copyfile(wal, _wal(copy))
+            try:
+                shutil.copyfile(path, copy)
+                if wal.exists():
+                    shutil.copyfile(wal, _wal(copy))
+            except OSError:  # no room for a copy (the disk is full): look at the file itself
+                if not path.is_file():
+                    raise JournalError(f"cannot open the journal {path}: it is not a file") from None
+                copy = path
             if not _sql_rows(copy, health, keep=False):
                 health.healthy, health.damaged = False, True
                 problems = list(health.problems)
@@ -441,16 +446,16 @@ def salvage(path: str | Path, health: Health | None = None) -> Health:
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(SCHEMA)
         db.execute("BEGIN")
-        firsts: dict[int, tuple[float, dict[str, Any]]] = {}
-        for (m, seq), (at, body) in sorted(health.events.items()):
-            firsts.setdefault(m, (at, body))
-            db.execute("INSERT INTO events (match, seq, at, body) VALUES (?, ?, ?, ?)",
-                       (m, seq, at, json.dumps(body, ensure_ascii=False, separators=(",", ":"))))
+        firsts: dict[int, tuple[float, str]] = {}
+        for (m, seq), (at, text) in sorted(health.events.items()):
+            firsts.setdefault(m, (at, text))
+            db.execute("INSERT INTO events (match, seq, at, body) VALUES (?, ?, ?, ?)", (m, seq, at, text))
         for m in sorted(set(firsts) | set(health.matches)):
             if m in health.matches:
                 started, length, players = health.matches[m]
             else:  # the match's row was lost: rebuilt from its first event
-                at, first = firsts[m]
+                at, first_text = firsts[m]
+                first = json.loads(first_text)
                 started, length = at, int(first.get("length") or 0) if first.get("event") == "new_match" else 0
                 players = first.get("players") or {} if first.get("event") == "new_match" else {}
             db.execute("INSERT INTO matches (id, started, length, players) VALUES (?, ?, ?, ?)",

@@ -32,7 +32,7 @@ Row = tuple[Any, ...]
 class Rows:
     """What was read: events by (match, seq) -> (at, body dict); matches by id -> (started, length, players)."""
 
-    events: dict[tuple[int, int], tuple[float, dict[str, Any]]] = field(default_factory=dict)
+    events: dict[tuple[int, int], tuple[float, str]] = field(default_factory=dict)  # body: its JSON text
     matches: dict[int, tuple[float, int, dict[str, Any]]] = field(default_factory=dict)
     bad_cells: int = 0  # cells of an events/matches shape whose content could not be read
 
@@ -101,12 +101,12 @@ def _record(payload: bytes) -> list[Any]:
 class PageReader:
     """The pages of one database image: the main file, with the WAL's committed frames laid over it."""
 
-    def __init__(self, pages: dict[int, bytes], page_size: int, reserved: int = 0) -> None:
+    def __init__(self, pages: dict[int, Any], page_size: int, reserved: int = 0) -> None:
         self.pages = pages
         self.page_size = page_size
         self.usable = page_size - reserved
 
-    def page(self, number: int) -> bytes | None:
+    def page(self, number: int) -> Any:
         return self.pages.get(number)
 
     def leaf_cells(self, number: int) -> Iterator[tuple[int, bytes]]:
@@ -175,12 +175,13 @@ def _take(rowid: int, values: list[Any], out: Rows) -> None:
             and isinstance(values[3], float) and isinstance(values[4], bytes):
         match, seq, at, body = values[1], values[2], values[3], values[4]
         try:
-            event = json.loads(body.decode("utf-8"))
+            text = body.decode("utf-8")
+            event = json.loads(text)
         except (UnicodeDecodeError, ValueError):
             out.bad_cells += 1
             return
         if match >= 1 and seq >= 0 and isinstance(event, dict) and isinstance(event.get("event"), str):
-            out.events.setdefault((match, seq), (at, event))
+            out.events.setdefault((match, seq), (at, text))
         else:
             out.bad_cells += 1
     elif len(values) == 4 and values[0] is None and isinstance(values[1], float) and isinstance(values[2], int) \
@@ -222,7 +223,7 @@ def _wal_checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
     return s0, s1
 
 
-def wal_pages(wal: bytes, page_size: int) -> dict[int, bytes]:
+def wal_pages(wal: bytes, page_size: int) -> dict[int, Any]:
     """The latest committed image of each page in a WAL, as SQLite would read them (checksums, salts, commits)."""
     if len(wal) < 32 or int.from_bytes(wal[:4], "big") not in WAL_MAGIC:
         return {}
@@ -234,15 +235,16 @@ def wal_pages(wal: bytes, page_size: int) -> dict[int, bytes]:
     s0, s1 = _wal_checksum(wal[:24], 0, 0, big)
     if (s0, s1) != (int.from_bytes(wal[24:28], "big"), int.from_bytes(wal[28:32], "big")):
         return {}
-    committed: dict[int, bytes] = {}
-    pending: dict[int, bytes] = {}
+    committed: dict[int, Any] = {}
+    pending: dict[int, Any] = {}
+    view = memoryview(wal)
     at = 32
     while at + 24 + size <= len(wal):
         head = wal[at:at + 24]
         if head[8:16] != salt:
             break
         s0, s1 = _wal_checksum(head[:8], s0, s1, big)
-        page = wal[at + 24:at + 24 + size]
+        page = view[at + 24:at + 24 + size]
         s0, s1 = _wal_checksum(page, s0, s1, big)
         if (s0, s1) != (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")):
             break
@@ -260,9 +262,10 @@ def read_raw(db_path: Path) -> tuple[Rows, Rows]:
     wal_file = Path(f"{db_path}-wal")
     wal = wal_file.read_bytes() if wal_file.exists() else b""
     size, reserved = _page_size(data, wal)
-    main = {n + 1: data[n * size:(n + 1) * size] for n in range(len(data) // size)}
+    view = memoryview(data)  # pages are views into the file's bytes, not copies
+    main = {n + 1: view[n * size:(n + 1) * size] for n in range(len(data) // size)}
     if len(data) % size:
-        main[len(data) // size + 1] = data[len(data) // size * size:]  # a cut page: its cells may still read
+        main[len(data) // size + 1] = view[len(data) // size * size:]  # a cut page: its cells may still read
     from_wal = wal_pages(wal, size)
     # Overflow chains may cross from a WAL page to a main-file page: each reader sees both, its own first.
     wal_rows = PageReader({**main, **from_wal}, size, reserved)
