@@ -53,6 +53,9 @@ def check_journal(settings: Settings) -> Check:
         health = inspect(path)
     except OSError as exc:
         return Check("journal", False, f"cannot read {path} ({exc.strerror or exc})", blocks_start=True)
+    if not health.exists and health.went_back:
+        return Check("journal", False, f"{path} is missing: {'; '.join(health.problems)}. Finished matches are in "
+                     f"{settings.data_dir / 'archive'}; `gamao run` starts a new journal and says so on the screen")
     if not health.exists:
         return Check("journal", True, f"no journal yet at {path}: a new one is made at the first start")
     if health.healthy:

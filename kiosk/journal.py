@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -260,7 +261,7 @@ class Health:
     def summary(self) -> str:
         """One paragraph for the log and the command line."""
         if not self.exists:
-            return f"no journal at {self.path}"
+            return f"no journal at {self.path}" + (f" ({'; '.join(self.problems)})" if self.problems else "")
         kept = f"{len(self.events)} events in {len(self.match_ids())} matches"
         if self.healthy and not self.salvaged_from:
             return f"{self.path}: healthy, {kept}"
@@ -280,7 +281,7 @@ def _sql_rows(path: Path, health: Health, keep: bool) -> bool:
     """Read every row through SQLite (integrity check first) into ``health``; False when SQLite cannot.
     ``keep``: keep the events' bodies (for a salvage), else only which events there are."""
     try:
-        db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, isolation_level=None)
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         health.problems.append(f"SQLite cannot open it ({exc})")
         return False
@@ -341,6 +342,12 @@ def inspect(path: str | Path) -> Health:
     health = Health(str(path))
     if not path.exists():
         health.exists = False
+        mark = read_mark(path)
+        if mark is not None and mark["events"] > 0:  # it held games: the file itself was lost
+            health.healthy, health.went_back = False, True
+            health.problems.append(f"the journal file is missing, though it held {mark['events']} events")
+            health.lost.append(f"{mark['events']} event(s): the whole journal")
+            health.lost_events = mark["events"]
         return health
     wal = _wal(path)
     if path.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size > 0):
@@ -486,6 +493,7 @@ def open_journal(path: str | Path) -> tuple[Journal, Health]:
     health = inspect(path)
     if health.damaged:
         salvage(path, health)
-    elif health.went_back:  # the file is sound, only shorter than it was: nothing to move aside
+    journal = Journal(path)
+    if health.went_back:  # the file is sound (or gone), only shorter than it was: nothing to move aside
         write_mark(path, len(health.events), max(health.match_ids(), default=None))
-    return Journal(path), health
+    return journal, health

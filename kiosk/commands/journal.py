@@ -125,7 +125,9 @@ def backup(path: Path, target: Path) -> int:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp.unlink(missing_ok=True)
-        src = sqlite3.connect(f"file:{path}?mode=rw", uri=True)
+        from urllib.parse import quote
+
+        src = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True)
         dst = sqlite3.connect(tmp)
         try:
             src.backup(dst)

@@ -181,6 +181,14 @@ def test_journal_emptied_is_not_a_fresh_start(played, tmp_path: Path) -> None:
     assert "empty" in notice["message"]["en"]
 
 
+def test_journal_file_lost(played, tmp_path: Path) -> None:
+    """The file itself gone (a card's directory damaged): not a silent fresh start; the archive has the games."""
+    data = copy_of(played, tmp_path)
+    (data / "journal.sqlite").unlink()
+    notice = kiosk_after(data, played[1], ("journal_went_back",))
+    assert "missing" in notice["message"]["en"] and len(notice["archive_only"]) == 3
+
+
 def test_journal_last_pages_flipped(played, tmp_path: Path) -> None:
     data = copy_of(played, tmp_path)
     journal = data / "journal.sqlite"
