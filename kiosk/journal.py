@@ -28,6 +28,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     at REAL NOT NULL,
     body TEXT NOT NULL,
+    crc INTEGER,
     UNIQUE (match, seq)
 );
 CREATE TABLE IF NOT EXISTS salvages (
@@ -57,6 +59,11 @@ CREATE TABLE IF NOT EXISTS salvages (
     lost TEXT NOT NULL
 );
 """
+
+
+def event_crc(match: int, seq: int, body: str) -> int:
+    """CRC-32 of an event's place and text: damaged bytes that still read as JSON are caught too."""
+    return zlib.crc32(f"{match}:{seq}:{body}".encode())
 
 
 class JournalError(RuntimeError):
@@ -104,6 +111,8 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            if "crc" not in {r[1] for r in self._db.execute("PRAGMA table_info(events)")}:
+                self._db.execute("ALTER TABLE events ADD COLUMN crc INTEGER")  # a journal from before checksums
             self._count = int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
         except sqlite3.Error as exc:
             raise JournalError(f"cannot open the journal {self.path}: {exc}") from None
@@ -155,7 +164,8 @@ class Journal:
         return int(cur.lastrowid or 0)
 
     def _insert(self, match: int, seq: int, body: str) -> None:
-        self._db.execute("INSERT INTO events (match, seq, at, body) VALUES (?, ?, ?, ?)", (match, seq, time.time(), body))
+        self._db.execute("INSERT INTO events (match, seq, at, body, crc) VALUES (?, ?, ?, ?, ?)",
+                         (match, seq, time.time(), body, event_crc(match, seq, body)))
 
     def _next_seq(self, match: int) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE match = ?", (match,)).fetchone()
@@ -308,9 +318,13 @@ def _sql_rows(path: Path, health: Health, keep: bool) -> bool:
             row = db.execute("SELECT MAX(last_match) FROM salvages").fetchone()
             health.salvaged_up_to = int(row[0] or 0)
         bad = 0
-        for match, seq, at, body in db.execute("SELECT match, seq, at, CAST(body AS BLOB) FROM events"):
+        columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
+        crc = "crc" if b"crc" in columns or "crc" in columns else "NULL"
+        for match, seq, at, body, stored in db.execute(f"SELECT match, seq, at, CAST(body AS BLOB), {crc} FROM events"):
             try:
                 text = body.decode("utf-8")
+                if stored is not None and stored != event_crc(match, seq, text):
+                    raise ValueError("checksum")
                 if not isinstance(json.loads(text), dict):
                     raise ValueError("not an event")
                 health.events[(int(match), int(seq))] = (float(at), text if keep else "")
@@ -456,7 +470,8 @@ def salvage(path: str | Path, health: Health | None = None) -> Health:
         firsts: dict[int, tuple[float, str]] = {}
         for (m, seq), (at, text) in sorted(health.events.items()):
             firsts.setdefault(m, (at, text))
-            db.execute("INSERT INTO events (match, seq, at, body) VALUES (?, ?, ?, ?)", (m, seq, at, text))
+            db.execute("INSERT INTO events (match, seq, at, body, crc) VALUES (?, ?, ?, ?, ?)",
+                       (m, seq, at, text, event_crc(m, seq, text)))
         for m in sorted(set(firsts) | set(health.matches)):
             if m in health.matches:
                 started, length, players = health.matches[m]

@@ -9,7 +9,8 @@ and running checksum hold, and only up to the last commit frame, so a write that
 never comes back as an event that was refused.
 
 Rows are recognised by their shape (the journal's schema, kiosk/journal.py): an ``events`` row is
-(NULL id, match, seq, at, body) and a ``matches`` row (NULL id, started, length, players). Format:
+(NULL id, match, seq, at, body[, crc]) and a ``matches`` row (NULL id, started, length, players); an event
+whose CRC does not match its place and text is damaged, even when its bytes still read as JSON. Format:
 https://www.sqlite.org/fileformat2.html.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import struct
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,11 +173,15 @@ class PageReader:
 
 def _take(rowid: int, values: list[Any], out: Rows) -> None:
     """File one decoded record as an event or a match when it has that shape and its text reads."""
-    if len(values) == 5 and values[0] is None and all(isinstance(v, int) for v in values[1:3]) \
-            and isinstance(values[3], float) and isinstance(values[4], bytes):
+    if len(values) in (5, 6) and values[0] is None and all(isinstance(v, int) for v in values[1:3]) \
+            and isinstance(values[3], float) and isinstance(values[4], bytes) \
+            and (len(values) == 5 or values[5] is None or isinstance(values[5], int)):
         match, seq, at, body = values[1], values[2], values[3], values[4]
+        crc = values[5] if len(values) == 6 else None
         try:
             text = body.decode("utf-8")
+            if crc is not None and crc != zlib.crc32(f"{match}:{seq}:{text}".encode()):
+                raise ValueError("checksum")  # damaged bytes that still read as JSON (kiosk.journal.event_crc)
             event = json.loads(text)
         except (UnicodeDecodeError, ValueError):
             out.bad_cells += 1
