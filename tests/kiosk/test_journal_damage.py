@@ -381,7 +381,7 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
     with DiceSimulator(small_disk.parent / "dice") as sim:
         app = create_app(settings)
         with TestClient(app) as client:
-            client.post("/api/pin", json={"pin": PIN})
+            app.state.pins.set(PIN)
             pin = {"X-Gamao-PIN": PIN}
             service = app.state.service
             appliance = Appliance(settings, service).start()
@@ -433,7 +433,7 @@ def test_read_only_journal_answers_503_and_keeps_what_is_stored(played, tmp_path
     data = copy_of(played, tmp_path)
     app = create_app(Settings(data_dir=data, language="en"))
     with TestClient(app) as client:
-        client.post("/api/pin", json={"pin": PIN})
+        app.state.pins.set(PIN)
         service = app.state.service
         count = service.journal.count()
         service.journal._db.execute("PRAGMA query_only = 1")
