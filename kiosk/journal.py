@@ -287,11 +287,11 @@ class Health:
         return sorted({m for m, _ in self.events} | set(self.matches))
 
 
-def _sql_rows(path: Path, health: Health, keep: bool) -> bool:
+def _sql_rows(path: Path, health: Health, keep: bool, mode: str = "rw") -> bool:
     """Read every row through SQLite (integrity check first) into ``health``; False when SQLite cannot.
     ``keep``: keep the events' bodies (for a salvage), else only which events there are."""
     try:
-        db = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True, isolation_level=None)
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode={mode}", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         health.problems.append(f"SQLite cannot open it ({exc})")
         return False
@@ -380,7 +380,14 @@ def inspect(path: str | Path) -> Health:
                 if not path.is_file():
                     raise JournalError(f"cannot open the journal {path}: it is not a file") from None
                 copy = path
-            if not _sql_rows(copy, health, keep=False):
+            ok = _sql_rows(copy, health, keep=False)
+            if not ok and copy != path:
+                # A copy taken while the kiosk writes may be torn (the file copied mid-checkpoint, the WAL after it):
+                # SQLite's own read of the live file, read-only (it writes nothing back), has the last word.
+                live = Health(str(path))
+                if _sql_rows(path, live, keep=False, mode="ro"):
+                    health, ok = live, True
+            if not ok:
                 health.healthy, health.damaged = False, True
                 problems = list(health.problems)
                 health.events.clear()

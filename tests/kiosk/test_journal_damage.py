@@ -509,3 +509,4 @@ def test_a_transaction_cut_short_in_the_wal_is_not_read_back(tmp_path: Path) -> 
     (copy / "journal.sqlite-wal").write_bytes(data)
     texts = [text for rows in read_raw(copy / "journal.sqlite") for _, text in rows.events.values()]
     assert any('"refused"' in t for t in texts)
+
