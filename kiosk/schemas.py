@@ -115,6 +115,9 @@ class StateOut(BaseModel):
     verdicts: list[VerdictOut] = []
     moves: list[MoveOut] = []
     resignation: dict[str, Any] | None = Field(None, description='{"side": "dark", "value": 1} while offered')
+    notices: list[dict[str, Any]] = Field(
+        [], description='what the screen must say about the journal: {"kind": "journal_salvaged" | '
+        '"journal_went_back" | "write_failed" | "archive_failed", "message": {"pt", "en"}, "at", ...}')
 
 
 class KioskInfo(BaseModel):

@@ -15,6 +15,8 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"description": "No PIN, or a wrong PIN, in the X-Gamao-PIN header"},
     409: {"description": "The action does not apply now (e.g. no cube to take)"},
     423: {"description": "Locked after repeated wrong PINs; see Retry-After"},
+    503: {"description": "The event could not be recorded (read-only or failing disk); nothing stored was lost"},
+    507: {"description": "The event could not be recorded: the disk is full; nothing stored was lost"},
 }
 router = APIRouter(prefix="/api", tags=["control"], responses=REFUSALS)
 guarded = [Depends(require_pin)]
@@ -23,8 +25,8 @@ guarded = [Depends(require_pin)]
 def _submit(service: KioskService, event: dict[str, Any]) -> dict[str, Any]:
     try:
         verdicts = service.submit(event)
-    except ValueError as exc:
-        raise HTTPException(409, str(exc)) from None
+    except ValueError as exc:  # a JournalWriteError (disk full, read-only) carries its own status: 507 / 503
+        raise HTTPException(getattr(exc, "status", 409), str(exc)) from None
     return {"verdicts": verdicts}
 
 

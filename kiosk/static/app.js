@@ -94,6 +94,19 @@ function renderVerdict() {
   $("verdict-detail").textContent = detail;
 }
 
+// What the kiosk must say about the journal: salvaged at start, a write that failed (disk full), the archive.
+function renderNotices() {
+  const box = $("notices"), notices = state?.notices || [];
+  box.replaceChildren(...notices.map((n) => {
+    const p = document.createElement("p");
+    p.className = `notice ${n.kind}`;
+    p.dataset.kind = n.kind;
+    p.textContent = `⚠ ${n.message?.[lang] || n.message?.pt || n.kind}`;
+    return p;
+  }));
+  box.hidden = !notices.length;
+}
+
 function renderMoves() {
   const list = $("move-list"), game = state?.match?.game;
   const moves = (state?.moves || []).filter((m) => !game || !m.game || m.game === game);
@@ -130,6 +143,7 @@ export function render() {
   $("pips-light").textContent = tournament() ? "" : (state.pips?.light ?? "");
   $("pips-dark").textContent = tournament() ? "" : (state.pips?.dark ?? "");
   renderVerdict();
+  renderNotices();
   renderMoves();
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
