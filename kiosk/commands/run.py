@@ -45,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
         # A camera or dice unit can be plugged in later (the dice link keeps trying): start, and say so.
         print(report, file=sys.stderr)
 
-    import uvicorn
-
     from kiosk.main import create_app
+    from kiosk.pin import PinStore, ask_first_pin
+    from kiosk.server import serve
 
+    if sys.stdin.isatty():
+        ask_first_pin(PinStore(settings.data_dir))  # else the first PIN is set on the touch screen
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
-    from kiosk.server import WS
-
-    uvicorn.run(create_app(settings, hardware=True), host=settings.host, port=settings.port, log_level="info", ws=WS)
+    serve(create_app(settings, hardware=True), settings.host, settings.port)
     return 0
