@@ -31,6 +31,10 @@ from uvicorn.protocols.utils import get_remote_addr
 
 # The sans-I/O websockets implementation where this uvicorn has it (the legacy one is deprecated).
 WS = "websockets-sansio" if "websockets-sansio" in getattr(uvicorn.config, "WS_PROTOCOLS", {}) else "auto"
+try:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+except ImportError:  # pragma: no cover - an older uvicorn
+    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
 
 HEADER_TIMEOUT = 10.0
 KEEP_ALIVE = 5
@@ -112,11 +116,34 @@ class GuardedH11Protocol(H11Protocol):
         self._arm()
 
 
+if WebSocketsSansIOProtocol is not None:
+    class QuietWebSocketProtocol(WebSocketsSansIOProtocol):  # type: ignore[misc,valid-type]
+        """A text message that is not UTF-8 closes the connection (1007) with one log line: uvicorn logs
+        a traceback for it."""
+
+        def send_receive_event_to_app(self) -> None:
+            if self.curr_msg_data_type == "text" and not self.close_sent:
+                try:
+                    b"".join(self.frames).decode()
+                except UnicodeDecodeError:
+                    self.frames = []
+                    self.logger.warning("WebSocket closed: a text message that is not UTF-8")
+                    self.conn.send_close(1007)
+                    self.handle_parser_exception()
+                    return
+            super().send_receive_event_to_app()
+
+    WS_PROTOCOL: Any = QuietWebSocketProtocol
+else:  # pragma: no cover
+    WS_PROTOCOL = WS
+
+
 def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info", *,
                    header_timeout: float = HEADER_TIMEOUT, max_per_client: int = MAX_PER_CLIENT,
                    max_connections: int = MAX_CONNECTIONS, **extra: Any) -> uvicorn.Config:
     """The kiosk's uvicorn settings: time-outs and limits above (the same for `gamao run`, demo and tests)."""
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws=WS, http=GuardedH11Protocol,
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws=WS_PROTOCOL,
+                            http=GuardedH11Protocol,
                             timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD,
                             ws_max_size=WS_MAX_MESSAGE, ws_max_queue=4, ws_per_message_deflate=False,
                             ws_ping_interval=20.0, ws_ping_timeout=20.0, **extra)

@@ -40,20 +40,27 @@ class _Collect(logging.Handler):
         return [r.getMessage() for r in self.records if r.exc_info or "Traceback" in r.getMessage()]
 
 
+LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "kiosk", "websockets")
+_watching: list[_Collect] = []
+
+
 def _serve(tmp_path: Path, **limits_: float) -> BackgroundServer:
     app = create_app(Settings(data_dir=tmp_path, language="en"), service=FakeService())
     app.state.pins.set(PIN)
-    return BackgroundServer(app, log_level="info", **limits_)
+    server = BackgroundServer(app, log_level="info", **limits_)
+    for handler in _watching:  # uvicorn's config has just reset its loggers: watch them from now on
+        for name in LOGGERS:
+            logging.getLogger(name).addHandler(handler)
+    return server
 
 
 @pytest.fixture
 def logs() -> Iterator[_Collect]:
     handler = _Collect()
-    names = ("uvicorn", "uvicorn.error", "uvicorn.access", "kiosk", "websockets")
-    for name in names:
-        logging.getLogger(name).addHandler(handler)
+    _watching.append(handler)
     yield handler
-    for name in names:
+    _watching.remove(handler)
+    for name in LOGGERS:
         logging.getLogger(name).removeHandler(handler)
 
 
