@@ -79,6 +79,14 @@ def correction(body: CorrectionIn, service: ServiceDep) -> dict[str, Any]:
 
 @router.post("/calibration", dependencies=guarded, summary="Store the four board corners clicked on the camera image")
 def calibrate(body: CalibrationIn, camera: CameraDep) -> dict[str, Any]:
+    frame = camera.overlay()
+    width, height = frame.get("width"), frame.get("height")
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        raise HTTPException(409, "the camera has not delivered a frame yet: the corners are clicked on it")
+    for i, (x, y) in enumerate(body.corners):
+        if not (0 <= x <= width and 0 <= y <= height):
+            raise HTTPException(422, {"field": f"corners.{i}", "message": f"({x:g}, {y:g}) is outside the "
+                                      f"{width}x{height} camera frame"})
     try:
         return camera.set_corners([(float(x), float(y)) for x, y in body.corners])
     except ValueError as exc:
