@@ -11,7 +11,11 @@ and WebP, the ones the camera and `gamao detect` use; anything else is refused b
 
 from __future__ import annotations
 
+import contextlib
+import os
 import struct
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +105,30 @@ def check_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[str, in
     return kind, width, height
 
 
-def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> Any:
-    """The image as a BGR array, decoded only after `check_image` has accepted its header."""
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """libjpeg and libpng print warnings ("Premature end of JPEG file") straight to file descriptor 2."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def read_image(path: str | Path, max_pixels: int = MAX_PIXELS, quiet: bool = False) -> Any:
+    """The image as a BGR array, decoded only after `check_image` has accepted its header. `quiet` (for
+    command-line use: it silences the whole process's stderr meanwhile) keeps the decoders' own warnings
+    off the terminal; the error raised here says what was wrong."""
     import cv2
 
     kind, width, height = check_image(path, max_pixels)
     try:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        with _quiet_stderr() if quiet else contextlib.nullcontext():
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     except cv2.error as exc:
         raise ImageFileError(f"{path}: OpenCV cannot decode this {kind} file ({str(exc).strip().splitlines()[-1]})") from None
     if image is None:

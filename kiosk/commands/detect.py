@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if not path.is_file():
         return _fail(f"cannot read {args.image}: no such file")
     try:
-        image = read_image(path)  # the size is checked from the header before decoding
+        image = read_image(path, quiet=True)  # the size is checked from the header before decoding
     except ImageFileError as exc:
         return _fail(str(exc))
     try:

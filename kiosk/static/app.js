@@ -95,13 +95,15 @@ function renderVerdict() {
 }
 
 function renderMoves() {
-  const list = $("move-list"), game = state?.match?.game;
+  const list = $("move-list"), game = state?.match?.game, tt = t();
   const moves = (state?.moves || []).filter((m) => !game || !m.game || m.game === game);
   list.replaceChildren(...moves.map((m) => {
     const li = document.createElement("li");
     li.className = m.side || "";
     li.value = m.number || 0;
-    li.textContent = `${name(m.side)}  ${(m.roll || []).join("")}: ${m.play || ""}`;
+    // A roll with no legal play (a dance) has an empty play: say so rather than leave "66:" hanging.
+    const play = m.play || ((m.roll || []).length ? tt.noPlay : "");
+    li.textContent = `${name(m.side)}  ${(m.roll || []).join("")}: ${play}`;
     return li;
   }));
   list.scrollTop = list.scrollHeight;
