@@ -32,7 +32,7 @@ class FolderSource:
 
         for i, path in enumerate(self.files):
             try:
-                frame = read_image(path)  # its size checked from the header before decoding
+                frame = read_image(path, min_side=1)  # its size checked from the header before decoding
             except ImageFileError as exc:
                 raise CameraError(str(exc)) from None
             yield frame, i / self.fps

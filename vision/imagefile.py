@@ -78,7 +78,7 @@ def image_size(head: bytes) -> tuple[str, int, int] | None:
     return None
 
 
-def check_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[str, int, int]:
+def check_image(path: str | Path, max_pixels: int = MAX_PIXELS, min_side: int = MIN_SIDE) -> tuple[str, int, int]:
     """The image's (format, width, height) if it may be decoded; ImageFileError (one line) if not."""
     path = Path(path)
     try:
@@ -99,9 +99,9 @@ def check_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> tuple[str, in
     if width * height > max_pixels:
         raise ImageFileError(f"{path} is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels): "
                              f"images above {max_pixels / 1e6:.0f} megapixels are refused; scale it down first")
-    if min(width, height) < MIN_SIDE:
+    if min(width, height) < max(1, min_side):
         raise ImageFileError(f"{path} is {width}x{height} pixels: too small to show a board "
-                             f"(at least {MIN_SIDE} pixels a side)")
+                             f"(at least {min_side} pixels a side)")
     return kind, width, height
 
 
@@ -119,13 +119,14 @@ def _quiet_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def read_image(path: str | Path, max_pixels: int = MAX_PIXELS, quiet: bool = False) -> Any:
+def read_image(path: str | Path, max_pixels: int = MAX_PIXELS, quiet: bool = False,
+               min_side: int = MIN_SIDE) -> Any:
     """The image as a BGR array, decoded only after `check_image` has accepted its header. `quiet` (for
     command-line use: it silences the whole process's stderr meanwhile) keeps the decoders' own warnings
     off the terminal; the error raised here says what was wrong."""
     import cv2
 
-    kind, width, height = check_image(path, max_pixels)
+    kind, width, height = check_image(path, max_pixels, min_side)
     try:
         with _quiet_stderr() if quiet else contextlib.nullcontext():
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
