@@ -103,7 +103,10 @@ function renderMoves() {
     li.value = m.number || 0;
     // A roll with no legal play (a dance) has an empty play: say so rather than leave "66:" hanging.
     const play = m.play || ((m.roll || []).length ? tt.noPlay : "");
-    li.textContent = `${name(m.side)}  ${(m.roll || []).join("")}: ${play}`;
+    // Number and play always show in full; a long name gives way (ellipsis) on a narrow screen.
+    const part = (cls, text) => { const s = document.createElement("span"); s.className = cls; s.textContent = text; return s; };
+    li.append(part("no", `${m.number || ""}.`), part("who", name(m.side)),
+              part("play", `${(m.roll || []).join("")}: ${play}`));
     return li;
   }));
   list.scrollTop = list.scrollHeight;
