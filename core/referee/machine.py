@@ -122,7 +122,7 @@ class Referee(RefereeBase):
             self._reroll(out, at, "roll_not_expected", why_pt="a partida terminou", why_en="the match is over")
             return
         if self.phase == "cube_offered":
-            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido à espera de resposta",
+            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido esperando resposta",
                          why_en="a double is waiting for an answer")
             return
         if self.awaiting_ack:
@@ -366,7 +366,7 @@ class Referee(RefereeBase):
                 # gave it up): it stays in the record unfinished, with no points.
                 self.games[-1]["abandoned"] = True
                 self._v(out, at, "abandoned", number=self.games[-1]["number"],
-                        message={"pt": "Jogo deixado por acabar, sem pontos. Novo jogo: lancem para ver quem começa.",
+                        message={"pt": "Jogo deixado inacabado, sem pontos. Novo jogo: lancem para ver quem começa.",
                                  "en": "Game left unfinished, with no points. New game: roll to see who starts."})
                 self.match.game_number += 1
                 self._next_game()

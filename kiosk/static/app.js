@@ -114,7 +114,7 @@ function renderMoves() {
 
 function renderStatic() {
   const tt = t();
-  document.documentElement.lang = lang;
+  document.documentElement.lang = lang === "pt" ? "pt-BR" : lang;
   $("lbl-dice").textContent = tt.dice; $("lbl-cube").textContent = tt.cube; $("lbl-pips").textContent = tt.pips;
   $("lbl-moves").textContent = tt.moves; $("lbl-export").textContent = tt.export;
   $("calibrate-link").textContent = tt.calibrate; $("controls-btn").textContent = tt.controls;
