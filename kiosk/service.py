@@ -235,30 +235,37 @@ class RefereeService:
         return verdicts
 
     def export(self, match_id: str, fmt: str) -> str:
-        """The match as .mat or .sgf text; "current" is the match being played. KeyError if unknown."""
+        """The match as .mat or .sgf text; "current" is the match being played. KeyError if unknown.
+
+        Replayed from the journal's snapshot of its events, outside the service lock: an export (or many)
+        never holds up the live game's events.
+        """
         if fmt not in ("mat", "sgf"):
             raise ValueError(f"unknown export format {fmt!r}: use mat or sgf")
         with self._lock:
-            if match_id in ("current", str(self._match)):
-                if self._match is None:
-                    raise KeyError(match_id)
-                ref = self.referee
-                record = to_match_record(ref)
-            else:
-                try:
-                    match = int(match_id)
-                except ValueError:
-                    raise KeyError(match_id) from None
-                try:
-                    ref, _ = self._replay(match)
-                except KeyError:
-                    return self._from_archive(match, fmt)  # the journal lost it: the archive may have it
-                if ref.phase != "match_over":  # the journal lost its end (salvaged): the archive has it whole
-                    try:
-                        return self._from_archive(match, fmt, self._stem(match))
-                    except KeyError:
-                        pass
-                record = to_match_record(ref)
+            current = self._match
+        if match_id == "current":
+            if current is None:
+                raise KeyError(match_id)
+            match = current
+        else:
+            try:
+                match = int(match_id)
+            except ValueError:
+                raise KeyError(match_id) from None
+            if not 0 < match < 2**63:  # SQLite's integers: anything else is no match (not an OverflowError)
+                raise KeyError(match_id)
+        try:
+            ref, _ = self._replay(match)
+        except KeyError:
+            return self._from_archive(match, fmt)  # the journal lost it: the archive may have it
+        if match != current and ref.phase != "match_over":
+            # The journal lost this match's end (salvaged): the archive has it whole.
+            try:
+                return self._from_archive(match, fmt, self._stem(match))
+            except KeyError:
+                pass
+        record = to_match_record(ref)
         return write_mat(record) if fmt == "mat" else write_sgf(record)
 
     def _stem(self, match: int) -> str | None:

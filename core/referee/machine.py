@@ -164,7 +164,7 @@ class Referee:
             self._reroll(out, at, "roll_not_expected", why_pt="a partida terminou", why_en="the match is over")
             return
         if self.match_state.phase == "cube_offered":
-            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido à espera de resposta",
+            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido esperando resposta",
                          why_en="a double is waiting for an answer")
             return
         if self.match_state.awaiting_ack:
@@ -408,7 +408,7 @@ class Referee:
                 number = self.match_state.abandon_game()
                 self.turn_state = TurnState()
                 self._v(out, at, "abandoned", number=number,
-                        message={"pt": "Jogo deixado por acabar, sem pontos. Novo jogo: lancem para ver quem começa.",
+                        message={"pt": "Jogo deixado inacabado, sem pontos. Novo jogo: lancem para ver quem começa.",
                                  "en": "Game left unfinished, with no points. New game: roll to see who starts."})
         elif name == "double":
             side = self.match_state.turn if self.match_state.phase == "awaiting_roll" else self.match_state.turn.other

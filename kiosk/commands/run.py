@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
 
     import logging
 
-    import uvicorn
-
     from kiosk.journal import JournalError
     from kiosk.main import JOURNAL, create_app
+    from kiosk.pin import PinStore, ask_first_pin
+    from kiosk.server import serve
     from kiosk.service import RefereeService
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
@@ -67,12 +67,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     for notice in service.state().get("notices", []):
         print(f"gamao run: {notice['message']['en']}", file=sys.stderr, flush=True)
+    if sys.stdin.isatty():
+        ask_first_pin(PinStore(settings.data_dir))  # else the first PIN is set on the touch screen
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
-    from kiosk.server import WS
-
     try:
-        uvicorn.run(create_app(settings, service=service, hardware=True), host=settings.host, port=settings.port,
-                    log_level="info", ws=WS)
+        serve(create_app(settings, service=service, hardware=True), settings.host, settings.port)
     finally:
         service.close()
     return 0

@@ -108,13 +108,18 @@ function renderNotices() {
 }
 
 function renderMoves() {
-  const list = $("move-list"), game = state?.match?.game;
+  const list = $("move-list"), game = state?.match?.game, tt = t();
   const moves = (state?.moves || []).filter((m) => !game || !m.game || m.game === game);
   list.replaceChildren(...moves.map((m) => {
     const li = document.createElement("li");
     li.className = m.side || "";
     li.value = m.number || 0;
-    li.textContent = `${name(m.side)}  ${(m.roll || []).join("")}: ${m.play || ""}`;
+    // A roll with no legal play (a dance) has an empty play: say so rather than leave "66:" hanging.
+    const play = m.play || ((m.roll || []).length ? tt.noPlay : "");
+    // Number and play always show in full; a long name gives way (ellipsis) on a narrow screen.
+    const part = (cls, text) => { const s = document.createElement("span"); s.className = cls; s.textContent = text; return s; };
+    li.append(part("no", `${m.number || ""}.`), part("who", name(m.side)),
+              part("play", `${(m.roll || []).join("")}: ${play}`));
     return li;
   }));
   list.scrollTop = list.scrollHeight;
@@ -122,7 +127,7 @@ function renderMoves() {
 
 function renderStatic() {
   const tt = t();
-  document.documentElement.lang = lang;
+  document.documentElement.lang = lang === "pt" ? "pt-BR" : lang;
   $("lbl-dice").textContent = tt.dice; $("lbl-cube").textContent = tt.cube; $("lbl-pips").textContent = tt.pips;
   $("lbl-moves").textContent = tt.moves; $("lbl-export").textContent = tt.export;
   $("calibrate-link").textContent = tt.calibrate; $("controls-btn").textContent = tt.controls;
