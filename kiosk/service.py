@@ -34,6 +34,10 @@ class RefereeService:
         self.journal = journal if isinstance(journal, Journal) else Journal(journal)
         self._lock = threading.RLock()
         self._subs: list[Callable[[State], None]] = []
+        # Told (match, index, event, verdicts) after each journaled event, and called on close: the club's
+        # publisher (club/publisher.py) sends copies from here, never before the journal has the event.
+        self._journaled: list[Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]] = []
+        self._closers: list[Callable[[], None]] = []
         self._match = self.journal.current_match()
         self.referee, _ = self._replay(self._match)
         # The replay's objects live as long as the kiosk: out of the collector's sight, so its full passes over
@@ -84,7 +88,7 @@ class RefereeService:
         """Journal then rule on one event; ValueError (naming the field) for an event that is malformed."""
         with self._lock:
             checked = parse_event(event, self.referee.index)
-            match, _seq = self.journal.append(checked)
+            match, seq = self.journal.append(checked)
             if match != self._match:
                 # A new match (or the first event ever, which opened a default one): start from its events.
                 self._match = match
@@ -93,12 +97,27 @@ class RefereeService:
                 verdicts = self._feed(self.referee, checked)
             state = self._state()
             subs = list(self._subs)
+            journaled = list(self._journaled)
         for callback in subs:
             try:
                 callback(state)
             except Exception:
                 log.exception("a state subscriber failed")
+        for listener in journaled:
+            try:
+                listener(match, seq, checked, verdicts)
+            except Exception:
+                log.exception("a journal listener failed")
         return verdicts
+
+    def on_journaled(self, listener: Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]) -> None:
+        """Call `listener(match, index, event, verdicts)` after each event is journaled and ruled on."""
+        with self._lock:
+            self._journaled.append(listener)
+
+    def at_close(self, closer: Callable[[], None]) -> None:
+        """Run `closer` (e.g. stop the club publisher) when the service closes, before the journal does."""
+        self._closers.append(closer)
 
     def export(self, match_id: str, fmt: str) -> str:
         """The match as .mat or .sgf text; "current" is the match being played. KeyError if unknown."""
@@ -123,4 +142,9 @@ class RefereeService:
         return self.journal.matches()
 
     def close(self) -> None:
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("a close hook failed")
         self.journal.close()

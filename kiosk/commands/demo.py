@@ -23,6 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop when the match is over (by default the match starts again, so the screen "
                              "always shows a game in progress)")
     parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
+    club = parser.add_argument_group("club", "publish this simulated board to a club's broker (docs/club.md)")
+    club.add_argument("--board", help="the board's name in the club (with --broker)")
+    club.add_argument("--broker", metavar="URL", help="mqtt://[user:password@]host[:port] or mqtts://... (TLS)")
+    club.add_argument("--club", default="club", help="the club's name in the topics (default: club)")
+    club.add_argument("--ca", metavar="FILE", help="the club's CA certificate for mqtts://")
+    club.add_argument("--data", metavar="DIR", help="keep the journal here (a restarted board resumes sending "
+                                                    "from it); default: a new temporary folder")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,11 +46,27 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2
-    data = Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
-    settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "")
+    if bool(args.board) != bool(args.broker):
+        print("gamao demo: --board and --broker go together (a board's name and its club's broker)", file=sys.stderr)
+        return 2
+    club = ({"broker": args.broker, "club": args.club, "board": args.board,
+             **({"ca_file": args.ca} if args.ca else {})} if args.broker else {})
+    data = Path(args.data).expanduser() if args.data else Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
+    from kiosk.config import ConfigError
+
+    try:
+        settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "", club=club)
+    except ConfigError as exc:
+        print(f"gamao demo: {exc}", file=sys.stderr)
+        return 2
+    from club.publisher import start_publisher
     from kiosk.service import RefereeService
 
     service = RefereeService(data / "journal.sqlite")
+    publisher = start_publisher(settings, service)
+    if publisher is not None:
+        print(f"club: board {args.board} publishing to {publisher.config.broker.display()} "
+              f"(club {args.club})", flush=True)
     try:
         runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
@@ -84,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)
     state = service.state()
     print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
+    if publisher is not None and not publisher.wait_idle(10):
+        print(f"club: {publisher.pending()} events not yet acknowledged by the broker; they stay in the journal's "
+              "outbox and go out on the next start with --data", flush=True)
     service.close()
     return 0
 

@@ -52,5 +52,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
     from kiosk.server import WS
 
-    uvicorn.run(create_app(settings, hardware=True), host=settings.host, port=settings.port, log_level="info", ws=WS)
+    if settings.club:
+        print(f"club: publishing to {settings.club.get('broker')} as board {settings.club.get('board')}", flush=True)
+    uvicorn.run(create_app(settings, hardware=True, service_factory=_club_service), host=settings.host,
+                port=settings.port, log_level="info", ws=WS)
     return 0
+
+
+def _club_service(settings: object) -> object:
+    """The kiosk's own service, plus the club publisher when the config names a broker (club/publisher.py)."""
+    from club.publisher import start_publisher
+    from kiosk.main import default_service_factory
+
+    service = default_service_factory(settings)  # type: ignore[arg-type]
+    start_publisher(settings, service)
+    return service
