@@ -25,6 +25,7 @@ ACL = """# docs/club.md: the director reads everything and may ask any board to 
 user {director}
 topic read gamao/#
 topic write gamao/+/+/resend
+topic read $SYS/#
 
 pattern write gamao/+/%u/state
 pattern write gamao/+/%u/events
@@ -159,3 +160,86 @@ class LocalBroker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class CutProxy:
+    """A TCP relay in front of the broker whose connections can be dropped: the board's network cut.
+
+    ``cut()`` closes every relayed connection at once and turns new ones away until ``restore()``; the
+    board sees what it would see when a cable is pulled or the club's Wi-Fi goes (a reset connection,
+    then refused reconnections).
+    """
+
+    def __init__(self, upstream_port: int, port: int = 0) -> None:
+        import threading
+
+        self.upstream = upstream_port
+        self.port = port or free_port()
+        self._server = socket.socket()
+        self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._server.bind(("127.0.0.1", self.port))
+        self._server.listen(16)
+        self._pairs: list[tuple[socket.socket, socket.socket]] = []
+        self._cut = False
+        self._lock = threading.Lock()
+        self._closed = False
+        self.cuts = 0
+        threading.Thread(target=self._accept, name="cut-proxy", daemon=True).start()
+
+    def url(self, user: str, password: str) -> str:
+        return f"mqtt://{user}:{password}@127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        import threading
+
+        while not self._closed:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            if self._cut:
+                client.close()
+                continue
+            try:
+                up = socket.create_connection(("127.0.0.1", self.upstream), timeout=2)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._pairs.append((client, up))
+            for a, b in ((client, up), (up, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        self._cut = True
+        self.cuts += 1
+        with self._lock:
+            pairs, self._pairs = self._pairs, []
+        for pair in pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    def restore(self) -> None:
+        self._cut = False
+
+    def close(self) -> None:
+        self._closed = True
+        self.cut()
+        self._server.close()
