@@ -28,7 +28,6 @@ from core.referee import Referee
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
-HUMAN = {"illegal": "illegal", "unplayed_die": "illegal", "uncertain": "uncertain"}
 Key = tuple[str, str, int]  # (club, board, match)
 
 
@@ -66,19 +65,19 @@ def feed(ref: Referee, event: dict[str, Any]) -> list[dict[str, Any]]:
         return [{"at": ref.index - 1, "verdict": "error"}]
 
 
-def attention(state: dict[str, Any], alerts: list[str]) -> list[str]:
-    """Why this board's referee waits on a human: illegal (strict mode), uncertain, cocked_die, and the
-    board's own hardware alerts (dice_lost, camera_bumped). Empty when play can go on."""
+def attention(ref: Referee, alerts: list[str]) -> list[str]:
+    """Why this board's referee waits on a human: illegal (a flagged play in strict mode, until the board is
+    corrected), uncertain (the last ruling could not tell the play), cocked_die (R24, until acknowledged),
+    and the board's own hardware alerts (dice_lost, camera_bumped). Empty when play can go on."""
     reasons: list[str] = []
-    if any(state["dice"]["cocked"]):
+    if ref.awaiting_ack:
         reasons.append("cocked_die")
-    verdicts = state.get("verdicts") or []
-    last = verdicts[-1] if verdicts else None
-    if last is not None and state["phase"] not in ("game_over", "match_over"):
-        why = HUMAN.get(last["verdict"])
-        if why == "illegal" and state["match"]["rules"].get("mode") == "strict":
+    if ref.phase not in ("game_over", "match_over"):
+        fault = getattr(ref, "last_fault", None)
+        if fault is not None and ref.rules.get("mode") == "strict":
             reasons.append("illegal")
-        elif why == "uncertain":
+        last = ref.verdicts[-1] if ref.verdicts else None
+        if last is not None and last["verdict"] == "uncertain":
             reasons.append("uncertain")
     return reasons + [a for a in alerts if a not in reasons]
 
@@ -329,7 +328,8 @@ class Director:
             m = self._current(view)
             st = m.ref.public_state() if m is not None and m.ref is not None else None
             return {**self.board(view), "label": view.label or view.board, "match": view.match,
-                    "attention": attention(st, view.alerts) if st else list(view.alerts),
+                    "attention": attention(m.ref, view.alerts) if m is not None and m.ref is not None
+                    else list(view.alerts),
                     "alerts": list(view.alerts), "ruled": view.ruled, "received": view.received,
                     "events": m.next if m is not None else 0,
                     "state": {k: st[k] for k in ("position", "turn", "dice", "cube", "pips", "verdicts", "match",
@@ -380,6 +380,8 @@ class Director:
             m = self._current(view) if view is not None else None
             if view is None or m is None or m.ref is None or view.match is None:
                 raise KeyError(board)
+            if m.ref.phase == "match_over":
+                raise ValueError(f"board {board}'s match {view.match} is over already; nothing to close")
             summary = match_summary(m.ref)
             self.archive.save_result(club, board, view.match, summary, "closed")
             m.result_saved = True

@@ -99,6 +99,8 @@ def create_app(director: Director, pins: Any) -> FastAPI:
             return JSONResponse(director.close_match(club, board))
         except KeyError:
             raise HTTPException(404, f"board {board!r} in club {club!r} has no match to close") from None
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from None
 
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:
