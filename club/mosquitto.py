@@ -66,12 +66,13 @@ class LocalBroker:
     """`users`: name -> password (boards by their board name, and "director"); None: anonymous, no ACL."""
 
     def __init__(self, folder: Path, users: dict[str, str] | None = None, tls: bool = False,
-                 port: int = 0) -> None:
+                 port: int = 0, sys_interval: int = 10) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.users = users
         self.tls = tls
         self.port = port or free_port()
+        self.sys_interval = sys_interval
         self.proc: subprocess.Popen[bytes] | None = None
         self.ca: Path | None = None
         self.conf = self.folder / "mosquitto.conf"
@@ -101,7 +102,8 @@ class LocalBroker:
         lines = [f"listener {self.port} 127.0.0.1", f"user {getpass.getuser()}", "persistence true",
                  f"persistence_location {self.folder}/", "autosave_interval 5", "max_queued_messages 100000",
                  "max_inflight_messages 100", f"log_dest file {self.log}", "log_type error", "log_type warning",
-                 "log_type notice", "connection_messages true"]
+                 "log_type notice", "connection_messages true",
+                 f"sys_interval {self.sys_interval}"]
         if self.users is None:
             lines.append("allow_anonymous true")
         else:

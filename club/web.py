@@ -110,6 +110,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         changed = asyncio.Event()
         stop = director.listen(lambda: loop.call_soon_threadsafe(changed.set))
         sent: dict[tuple[str, str], Any] = {}
+        closed = asyncio.ensure_future(socket.receive())  # the page says nothing; this ends when it goes
         try:
             while True:
                 changed.clear()
@@ -123,13 +124,18 @@ def create_app(director: Director, pins: Any) -> FastAPI:
                         fresh.append(d)
                 if fresh or not sent:
                     await socket.send_json({"boards": fresh, "results": director.results_version})
-                await changed.wait()
+                waiter = asyncio.ensure_future(changed.wait())
+                done, _ = await asyncio.wait({waiter, closed}, return_when=asyncio.FIRST_COMPLETED)
+                if closed in done:
+                    waiter.cancel()
+                    break
                 await asyncio.sleep(PUSH_EVERY)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             stop()
-            with contextlib.suppress(RuntimeError):
+            closed.cancel()
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await socket.close()
 
     return app
