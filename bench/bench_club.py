@@ -161,6 +161,9 @@ def main() -> int:
     parser.add_argument("--inproc", action="store_true", help="boards as threads of this process")
     parser.add_argument("--cut", type=float, default=0.0, help="seconds to cut the first board's connection")
     parser.add_argument("--no-browser", action="store_true", help="skip the page latency (Chromium)")
+    parser.add_argument("--director-late", action="store_true",
+                        help="start the director only once every board has finished: measures how fast one "
+                             "director takes in a backlog (events/s), the figure behind docs/club.md's scale")
     args = parser.parse_args()
     if not available():
         print("bench_club: Mosquitto is not installed (apt-get install -y mosquitto)", file=sys.stderr)
@@ -169,8 +172,15 @@ def main() -> int:
     names = [f"mesa{i:03d}" for i in range(1, args.boards + 1)]
     broker = LocalBroker(tmp / "broker", users={"director": "d", **{n: f"pw-{n}" for n in names}},
                          sys_interval=1).start()
-    director = Director(Broker.parse(broker.url_for("director")), tmp / "director", club=CLUB).start()
-    assert wait_for(director.connected.is_set, 10)
+    def start_director() -> Director:
+        d = Director(Broker.parse(broker.url_for("director")), tmp / "director", club=CLUB).start()
+        assert wait_for(d.connected.is_set, 10)
+        return d
+
+    director = start_director()
+    if args.director_late:
+        director.close()  # subscribed once: the broker keeps its session's messages from now on
+        args.no_browser = True
     server = BackgroundServer(create_app(director, PinStore(tmp / "pins"))).start()
     counter = SysCounter(broker.url_for("director"))
     stop, page_lat = threading.Event(), []
@@ -201,6 +211,10 @@ def main() -> int:
     while not all(b.done() for b in boards):
         time.sleep(0.2)
     t_played = time.time()
+    t_director = None
+    if args.director_late:
+        t_director = time.time()
+        director = start_director()
 
     def caught_up() -> bool:
         for name, folder in folders.items():
@@ -230,6 +244,9 @@ def main() -> int:
         **result, "director_events": director.stats["events"], "duplicates_ignored": director.stats["duplicates"],
         "resend_requests": director.stats["resend_requests"],
         "events_per_s": round(result["events_checked"] / max(t_end - t0, 1e-9), 1),
+        **({"director_backlog_s": round(t_end - t_director, 1),
+            "director_ingest_events_per_s": round(result["events_checked"] / max(t_end - t_director, 1e-9), 1)}
+           if t_director is not None else {}),
         "broker_msgs_per_s_mean": round(mean_rate, 1), "broker_msgs_per_s_peak": round(peak_rate, 1),
         "verdict_to_director_ms": {"n": len(lat), "median": round(statistics.median(lat), 1) if lat else None,
                                    "p95": round(pct(lat, 0.95), 1), "worst": round(max(lat), 1) if lat else None},
