@@ -187,6 +187,7 @@ class BoardPublisher:
                     if was_connected:  # what was in flight may be lost: start again from the marks
                         self._reset()
                     was_connected = False
+                    self._live.clear()  # the journal has them; the catch-up on reconnection reads them there
                     continue
                 was_connected = True
                 self._settle()
