@@ -81,9 +81,18 @@ class InprocBoard:
         from kiosk.demo import DemoRunner
         from kiosk.service import RefereeService
 
+        record = None
+        if match.endswith(".txt") or match.endswith(".mat"):
+            from core.match.formats.mat import read_mat
+            from core.match.replay import replay
+
+            record = read_mat(Path(match).read_text(encoding="utf-8", errors="replace"))
+            replay(record)
+
         self.service = RefereeService(folder / "journal.sqlite")
         self.publisher = BoardPublisher(ClubConfig(Broker.parse(url), CLUB, name), self.service, folder).start()
-        self.runner = DemoRunner(self.service, match=match, speed=speed, vision=False, dice=False, say=lambda t: None)
+        self.runner = DemoRunner(self.service, match=match, speed=speed, vision=False, dice=False, say=lambda t: None,
+                                 record=record)
 
     def start(self) -> None:
         self.runner.start()
@@ -98,9 +107,10 @@ class InprocBoard:
 
 class ProcBoard:
     def __init__(self, name: str, folder: Path, url: str, match: str, speed: float) -> None:
+        which = ["--mat", match] if match.endswith((".txt", ".mat")) else ["--match", match]
         self.cmd = [sys.executable, "-m", "kiosk.cli", "demo", "--board", name, "--broker", url, "--club", CLUB,
                     "--data", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
-                    "--match", match, "--speed", str(speed), "--exit-when-done"]
+                    *which, "--speed", str(speed), "--exit-when-done"]
         self.log = open(folder.with_suffix(".log"), "wb")  # noqa: SIM115
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -159,6 +169,9 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=20)
     parser.add_argument("--speed", type=float, default=10.0, help="demo speed (1 = real time)")
     parser.add_argument("--inproc", action="store_true", help="boards as threads of this process")
+    parser.add_argument("--corpus", action="store_true",
+                        help="board i plays the i-th of the club night's 20 corpus matches (tests/club/conftest.py "
+                             "NIGHT, from ../shared) instead of the bundled 3-point and 2-point ones")
     parser.add_argument("--cut", type=float, default=0.0, help="seconds to cut the first board's connection")
     parser.add_argument("--no-browser", action="store_true", help="skip the page latency (Chromium)")
     parser.add_argument("--director-late", action="store_true",
@@ -169,6 +182,12 @@ def main() -> int:
         print("bench_club: Mosquitto is not installed (apt-get install -y mosquitto)", file=sys.stderr)
         return 2
     tmp = Path(tempfile.mkdtemp(prefix="gamao-bench-club-"))
+    if args.corpus:
+        from tests.club.conftest import CORPUS, NIGHT
+
+        if not (CORPUS / NIGHT[0]).is_file():
+            print(f"bench_club: --corpus needs the shared corpus at {CORPUS}", file=sys.stderr)
+            return 2
     names = [f"mesa{i:03d}" for i in range(1, args.boards + 1)]
     broker = LocalBroker(tmp / "broker", users={"director": "d", **{n: f"pw-{n}" for n in names}},
                          sys_interval=1).start()
@@ -198,12 +217,13 @@ def main() -> int:
         folders[name] = folder
         url = proxy.url(name, broker.users[name]) if proxy and i == 0 else broker.url_for(name)  # type: ignore[index]
         cls = InprocBoard if args.inproc else ProcBoard
-        boards.append(cls(name, folder, url, "3pt" if i % 2 == 0 else "2pt", args.speed))
+        match = str(CORPUS / NIGHT[i % len(NIGHT)]) if args.corpus else ("3pt" if i % 2 == 0 else "2pt")
+        boards.append(cls(name, folder, url, match, args.speed))
     t0 = time.time()
     for b in boards:
         b.start()
     if proxy is not None:
-        time.sleep(304 / args.speed / 4)
+        time.sleep(300 / args.speed / 4)
         proxy.cut()
         print(f"cut mesa001's connection for {args.cut:.0f} s", flush=True)
         time.sleep(args.cut)

@@ -17,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     parser.add_argument("--match", choices=["3pt", "2pt"], default="3pt",
                         help="3pt: cube, Crawford, gammon, resignation (default); 2pt: shorter")
+    parser.add_argument("--mat", metavar="FILE", help="play this recorded match (.mat) instead of --match")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
     parser.add_argument("--exit-when-done", action="store_true",
@@ -46,6 +47,18 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2
+    record = None
+    if args.mat:
+        from core.errors import GamaoError
+        from core.match.formats.mat import read_mat
+        from core.match.replay import replay
+
+        try:
+            record = read_mat(Path(args.mat).read_text(encoding="utf-8", errors="replace"))
+            replay(record)
+        except (OSError, GamaoError, ValueError) as exc:
+            print(f"gamao demo: --mat {args.mat}: cannot play this match: {exc}", file=sys.stderr)
+            return 2
     if bool(args.board) != bool(args.broker):
         print("gamao demo: --board and --broker go together (a board's name and its club's broker)", file=sys.stderr)
         return 2
@@ -68,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"club: board {args.board} publishing to {publisher.config.broker.display()} "
               f"(club {args.club})", flush=True)
     try:
-        runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
+        runner = DemoRunner(service, match=args.match, record=record, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
     except (RuntimeError, OSError) as exc:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)

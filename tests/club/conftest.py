@@ -23,6 +23,34 @@ from kiosk.service import RefereeService
 
 CLUB = "porto"
 MATCHES = ("3pt", "2pt")  # the bundled corpus matches (kiosk/data): 356 and 133 events
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "matches" / "corpus"
+# Twenty matches of the shared corpus (3 to 16 points; the 16-point records stop after some games) that
+# the demo's script plays through with no event refused.
+NIGHT = [
+    "Llabba/BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt", "Llabba/match2907090.txt",
+    "lasse/match11017817.txt", "lasse/match1199847.txt", "lasse/match12496474.txt", "lasse/match1668040.txt",
+    "lasse/match2225428.txt", "lasse/match3497558.txt", "lasse/match3943381.txt", "lasse/match4367400.txt",
+    "lasse/match4926658.txt", "lasse/match5320527.txt", "lasse/match5817304.txt", "lasse/match6235803.txt",
+    "lasse/match6712137.txt", "lasse/match7562909.txt", "lasse/match7984022.txt", "lasse/match8166691.txt",
+    "lasse/match8474667.txt", "lasse/match938096.txt",
+]
+
+
+def night_records() -> list[Any]:
+    """The twenty corpus matches of a club night; the two bundled ones, alternately, if the shared corpus
+    is not beside the checkout."""
+    from core.match.formats.mat import read_mat
+    from core.match.replay import replay
+    from kiosk.demo_script import load_match
+
+    if not all((CORPUS / name).is_file() for name in NIGHT):
+        return [load_match(MATCHES[i % 2]) for i in range(20)]
+    records = []
+    for name in NIGHT:
+        record = read_mat((CORPUS / name).read_text(encoding="utf-8", errors="replace"))
+        replay(record)
+        records.append(record)
+    return records
 
 
 def names(n: int) -> list[str]:
@@ -44,8 +72,9 @@ class Board:
     """One simulated board: journal + referee service + club publisher, playing a corpus match."""
 
     def __init__(self, broker: LocalBroker, name: str, folder: Path, match: str = "3pt",
-                 speed: float = 1e6, url: str | None = None) -> None:
+                 speed: float = 1e6, url: str | None = None, record: Any = None) -> None:
         self.name = name
+        self.record = record
         self.folder = folder
         self.broker = broker
         self.match = match
@@ -62,7 +91,7 @@ class Board:
 
     def play(self) -> Board:
         self.runner = DemoRunner(self.service, match=self.match, speed=self.speed, vision=False, dice=False,
-                                 say=lambda text: None)
+                                 say=lambda text: None, record=self.record)
         self.thread = self.runner.start()
         return self
 
