@@ -306,10 +306,13 @@ class Director:
     def _current(self, view: BoardView) -> _Match | None:
         return None if view.match is None else self.matches.get((view.club, view.board, view.match))
 
-    def board(self, view: BoardView) -> dict[str, Any]:
-        """One entry of GET /api/boards (exactly these keys)."""
+    def _public(self, m: _Match | None) -> dict[str, Any] | None:
+        return m.ref.public_state() if m is not None and m.ref is not None else None
+
+    def board(self, view: BoardView, st: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One entry of GET /api/boards (exactly these keys); `st`: the match's public state if known."""
         m = self._current(view)
-        st = m.ref.public_state() if m is not None and m.ref is not None else None
+        st = st or self._public(m)
         return {"board": view.board, "club": view.club, "online": view.online,
                 "players": st["match"]["players"] if st else {},
                 "score": st["match"]["score"] if st else {"light": 0, "dark": 0},
@@ -329,8 +332,8 @@ class Director:
             if view is None:
                 raise KeyError(board)
             m = self._current(view)
-            st = m.ref.public_state() if m is not None and m.ref is not None else None
-            return {**self.board(view), "label": view.label or view.board, "match": view.match,
+            st = self._public(m)
+            return {**self.board(view, st), "label": view.label or view.board, "match": view.match,
                     "attention": attention(m.ref, view.alerts) if m is not None and m.ref is not None
                     else list(view.alerts),
                     "alerts": list(view.alerts), "ruled": view.ruled, "received": view.received,
