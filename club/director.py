@@ -96,7 +96,8 @@ class Director:
         self.views: dict[tuple[str, str], BoardView] = {}
         self.matches: dict[Key, _Match] = {}
         self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0}
-        self.latencies: deque[float] = deque(maxlen=100_000)  # seconds from a board's verdict to the director
+        # (received, seconds from a board's verdict to the director), for bench/bench_club.py
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
         self.version = 0
         self.results_version = 0
         self._dirty: set[tuple[str, str]] = set()
@@ -227,7 +228,7 @@ class Director:
                 self.archive.add(club, board, int(msg["match"]), int(msg["index"]), None, msg.get("verdicts") or [])
                 if msg.get("ruled") is not None and msg.get("verdicts"):
                     view.ruled, view.received = float(msg["ruled"]), time.time()
-                    self.latencies.append(view.received - view.ruled)
+                    self.latencies.append((view.received, view.received - view.ruled))
             self._dirty.add((club, board))
 
     def _on_event(self, view: BoardView, match: int, index: int, event: dict[str, Any]) -> None:

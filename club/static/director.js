@@ -16,7 +16,7 @@ const WHY = {
 };
 const single = document.body.classList.contains("single");
 const here = single ? decodeURIComponent(location.pathname).split("/").slice(2, 4).join("/") : null;
-window.gamaoLatency = [];          // seconds from a board's verdict to this page (bench/bench_club.py)
+window.gamaoLatency = [];          // [when, seconds from a board's verdict to this page] (bench/bench_club.py)
 const seenRuled = new Map();
 
 function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value; return e; }
@@ -93,7 +93,7 @@ function connect() {
     for (const b of data.boards) {
       const key = `${b.club}/${b.board}`;
       boards.set(key, b);
-      if (b.ruled && seenRuled.get(key) !== b.ruled) { seenRuled.set(key, b.ruled); window.gamaoLatency.push(now - b.ruled); }
+      if (b.ruled && seenRuled.get(key) !== b.ruled) { seenRuled.set(key, b.ruled); window.gamaoLatency.push([now, now - b.ruled]); }
       if (single) { if (key === here) one(b); } else card(b);
     }
     document.body.dataset.boards = String(boards.size);
