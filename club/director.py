@@ -29,6 +29,7 @@ from core.referee import Referee
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+SILENT = 95.0        # seconds without a word after which a board counts as offline (it speaks every 30 s)
 Key = tuple[str, str, int]  # (club, board, match)
 
 
@@ -314,7 +315,10 @@ class Director:
         """One entry of GET /api/boards (exactly these keys); `st`: the match's public state if known."""
         m = self._current(view)
         st = st or self._public(m)
-        return {"board": view.board, "club": view.club, "online": view.online,
+        # A board is online when its last state said so and it has spoken lately (a broker that crashed
+        # cannot send the will of a board that went while it was down).
+        online = view.online and view.updated is not None and time.time() - view.updated < SILENT
+        return {"board": view.board, "club": view.club, "online": online,
                 "players": st["match"]["players"] if st else {},
                 "score": st["match"]["score"] if st else {"light": 0, "dark": 0},
                 "length": st["match"]["length"] if st else 0,

@@ -26,6 +26,7 @@ from club.config import ClubConfig, board_topic
 from club.outbox import FILE, Outbox
 
 log = logging.getLogger(__name__)
+HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
 ALERTS = ("dice_lost", "camera_bumped")  # hardware trouble a human must see to (with the referee's own calls)
 
 
@@ -63,6 +64,7 @@ class BoardPublisher:
         self._rewinds: deque[tuple[int, int]] = deque()
         self._catch_up = True
         self._state_dirty = True
+        self._state_sent = 0.0
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
@@ -200,8 +202,9 @@ class BoardPublisher:
                     self._catch_up = False
                     self._send_journal()
                 self._send_live()
-                if self._state_dirty:
+                if self._state_dirty or time.monotonic() - self._state_sent > HEARTBEAT:
                     self._state_dirty = False
+                    self._state_sent = time.monotonic()
                     self.client.publish(self.topic("state"), self._state_payload(), qos=1, retain=True)
                 self._settle()
             except Exception:  # the board goes on; the outbox still has everything

@@ -125,9 +125,10 @@ def create_app(director: Director, pins: Any) -> FastAPI:
                 if fresh or not sent:
                     await socket.send_json({"boards": fresh, "results": director.results_version})
                 waiter = asyncio.ensure_future(changed.wait())
-                done, _ = await asyncio.wait({waiter, closed}, return_when=asyncio.FIRST_COMPLETED)
+                # every 10 s at least, so a board that fell silent shows offline (club.director.SILENT)
+                done, _ = await asyncio.wait({waiter, closed}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
                 if closed in done:
-                    waiter.cancel()
                     break
                 await asyncio.sleep(PUSH_EVERY)
         except (WebSocketDisconnect, RuntimeError):

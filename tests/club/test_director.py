@@ -162,3 +162,18 @@ def test_bad_command_lines_get_one_line_and_exit_2(tmp_path: Path) -> None:
         text = err.decode().strip()
         assert proc.returncode == 2, (args, text)
         assert len(text.splitlines()) == 1 and word in text and "Traceback" not in text, (args, text)
+
+
+def test_a_board_that_falls_silent_counts_as_offline(broker, make_director, tmp_path: Path, monkeypatch) -> None:
+    # After a broker crash nobody sends a vanished board's last will: silence is the sign instead.
+    import club.director
+
+    director = make_director()
+    board = Board(broker, "mesa01", tmp_path / "mesa01")
+    try:
+        board.service.submit(STRICT)
+        assert wait_for(lambda: [b["online"] for b in director.boards()] == [True], 10)
+        monkeypatch.setattr(club.director, "SILENT", 0.2)
+        assert wait_for(lambda: [b["online"] for b in director.boards()] == [False], 5)
+    finally:
+        board.close()
