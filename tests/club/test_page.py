@@ -52,6 +52,7 @@ def test_director_page_with_twenty_boards_updating(broker, make_director, tmp_pa
             page.wait_for_selector("#one svg .checker")
             assert "3–2 / 3" in page.inner_text("#title")
             page.wait_for_selector("#moves li")
+            screenshot(page, "club-board")
     finally:
         for b in boards:
             b.close()
