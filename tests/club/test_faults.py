@@ -1,6 +1,7 @@
-"""Faults on a club night, each on its own: the broker crashes, the director restarts, a board's network is
-cut, a board is killed (each a SIGKILL where it is a process). After each, the director has every event of every board's journal exactly once, in
-order, and every board still has its games (R11 results, R13 match score)."""
+"""Faults on a club night, each on its own: the broker and the director are SIGKILLed and restarted, a
+board's network is cut, a board's process is SIGKILLed and restarted. After each, the director has every
+event of every board's journal exactly once, in order, and every board still has its games (R11 results,
+R13 match score)."""
 
 from __future__ import annotations
 
