@@ -152,6 +152,7 @@ def test_bad_command_lines_get_one_line_and_exit_2(tmp_path: Path) -> None:
         (("director", "--broker", "mqtt://h", "--club", "a/b"), "club"),
         (("demo", "--board", "mesa01", "--no-browser"), "--broker"),
         (("demo", "--board", "mesa 1", "--broker", "mqtt://127.0.0.1:1", "--no-browser"), "board"),
+        (("demo", "--mat", str(tmp_path / "missing.mat"), "--no-browser"), "--mat"),
     ]
     bad = tmp_path / "bad.toml"
     bad.write_text('[club]\nbroker = "mqtt://127.0.0.1"\nboard = "mesa01"\nqos = 2\n')
