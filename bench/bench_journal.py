@@ -17,25 +17,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kiosk.demo_script import load_match, script  # noqa: E402
 from kiosk.journal import Journal, inspect, open_journal  # noqa: E402
-
-
-def demo_events() -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-    for name in ("3pt", "2pt", "3pt", "2pt"):
-        for step in script(load_match(name)):
-            if step.kind in ("board", "hand"):
-                events.append({**step.data, "stable": step.kind == "board"})
-            elif step.kind == "roll":
-                events.append({"event": "roll", **step.data})
-            else:
-                events.append(step.data)
-    return events
+from tests.kiosk.test_journal_damage import demo_events  # noqa: E402
 
 
 def main() -> None:

@@ -9,12 +9,13 @@ results and its .mat files come from the same events as the board's own journal.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from club.outbox import open_db
 
 FILE = "club.sqlite"
 SCHEMA = """
@@ -49,11 +50,7 @@ def match_summary(ref: Any) -> dict[str, Any]:
 class Archive:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db = open_db(self.path)
         self._db.executescript(SCHEMA)
         self._lock = threading.Lock()
 

@@ -18,17 +18,23 @@ import threading
 from pathlib import Path
 
 FILE = "club_outbox.sqlite"
+
+
+def open_db(path: str) -> sqlite3.Connection:
+    """A club SQLite file (outbox or archive) in WAL mode, shared across threads, in autocommit."""
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
 SCHEMA = "CREATE TABLE IF NOT EXISTS marks (match INTEGER PRIMARY KEY, acked INTEGER NOT NULL, updated REAL)"
 
 
 class Outbox:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # a lost mark only means a copy is sent twice
+        self._db = open_db(self.path)  # synchronous=NORMAL: a lost mark only means a copy is sent twice
         self._db.execute(SCHEMA)
         self._lock = threading.Lock()
 
