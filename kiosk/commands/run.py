@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.config import Settings
+    from kiosk.service import RefereeService
 
 NAME = "run"
 HELP = "run the kiosk on the real appliance (camera, dice unit, buttons); --check tests each part"
@@ -54,14 +59,13 @@ def run(args: argparse.Namespace) -> int:
     import logging
 
     from kiosk.journal import JournalError
-    from kiosk.main import JOURNAL, create_app
+    from kiosk.main import create_app
     from kiosk.pin import PinStore, ask_first_pin
     from kiosk.server import serve
-    from kiosk.service import RefereeService
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
     try:  # the journal is checked (and salvaged when damaged) before anything is served
-        service = RefereeService(settings.data_dir / JOURNAL)
+        service = open_service(settings)
     except JournalError as exc:
         print(f"gamao run: not starting: {exc}", file=sys.stderr)
         return 1
@@ -71,9 +75,6 @@ def run(args: argparse.Namespace) -> int:
         ask_first_pin(PinStore(settings.data_dir))  # else the first PIN is set on the touch screen
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
     if settings.club:
-        from club.publisher import start_publisher
-
-        start_publisher(settings, service)  # copies to the club's broker, from the journal (docs/club.md)
         print(f"club: publishing to {settings.club.get('broker')} as board {settings.club.get('board')}", flush=True)
     try:
         serve(create_app(settings, service=service, hardware=True), settings.host, settings.port)
@@ -81,3 +82,14 @@ def run(args: argparse.Namespace) -> int:
         service.close()
     return 0
 
+
+def open_service(settings: Settings) -> RefereeService:
+    """The kiosk's service on the data folder's journal (checked, and salvaged when damaged; JournalError
+    when it cannot be used), publishing copies to the club's broker when the config has a [club] table."""
+    from club.publisher import start_publisher
+    from kiosk.main import JOURNAL
+    from kiosk.service import RefereeService
+
+    service = RefereeService(settings.data_dir / JOURNAL)
+    start_publisher(settings, service)  # nothing without a [club] table (docs/club.md)
+    return service

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from club.director import wait_for
-from kiosk.commands.run import _club_service
+from kiosk.commands.run import open_service
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
@@ -19,7 +19,7 @@ def test_the_appliance_service_publishes_when_the_config_names_a_broker(broker, 
     club = {"broker": broker.url_for("mesa01"), "club": CLUB, "board": "mesa01"}
     settings = Settings(data_dir=tmp_path / "data", language="en", club=club)
     try:
-        with BackgroundServer(create_app(settings, service_factory=_club_service)) as srv:
+        with BackgroundServer(create_app(settings, service_factory=open_service)) as srv:
             service = srv.server.config.app.state.service
             service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bia"}})
             service.submit({"event": "roll", "dice": [6, 1]})
@@ -35,7 +35,7 @@ def test_the_appliance_service_publishes_when_the_config_names_a_broker(broker, 
 
 def test_no_club_table_publishes_nothing(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data", language="en")
-    service = _club_service(settings)
+    service = open_service(settings)
     try:
         assert service._journaled == [] and service._closers == []  # type: ignore[attr-defined]
         service.submit({"event": "roll", "dice": [6, 1]})  # type: ignore[attr-defined]
