@@ -2,6 +2,7 @@
 import { drawBoard } from "./board.js";
 import { TEXT, describe, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
+import { renderCoach, startCoach } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
@@ -131,6 +132,7 @@ export function render() {
   $("pips-dark").textContent = tournament() ? "" : (state.pips?.dark ?? "");
   renderVerdict();
   renderMoves();
+  renderCoach(state, lang in TEXT ? lang : "pt");
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
@@ -165,6 +167,7 @@ async function start() {
   $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info));
   render();
   connect();
+  startCoach();
 }
 
 start();
