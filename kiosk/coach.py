@@ -29,7 +29,11 @@ from typing import Any
 
 from core.coach.cube import cube_sentences
 from core.coach.explain import explain_play
-from core.errors import GamaoError
+from core.errors import GamaoError, IllegalPlayError
+from core.match.formats.mat import read_mat
+from core.match.record import DOUBLE, MOVE, TAKE, MatchRecord
+from core.match.replay import replay
+from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side
 from engine.base import LABELS, Engine, EngineError, EngineUnavailable, RankedPlay, Thresholds
 
@@ -140,6 +144,43 @@ class PlayRecord:
         out["board"] = _layout(after)
         out["best_board"] = _layout(_pos(self.best_after, side)) if self.best_after else None
         return out
+
+
+def plays_of(record: MatchRecord, key: str) -> list[PlayRecord]:
+    """The checker plays of a replayed match record, with each play's Match ID (score, cube, Crawford)."""
+    out: list[PlayRecord] = []
+    number = 0
+    for g, game in enumerate(record.games, start=1):
+        cube, owner, offered = 1, None, 0
+        for a in game.actions:
+            if a.kind == DOUBLE:
+                offered = a.value or cube * 2
+            elif a.kind == TAKE and a.side is not None:
+                cube, owner = offered or cube * 2, (0 if a.side is Side.LIGHT else 1)
+            if a.kind != MOVE:
+                continue
+            number += 1
+            if not a.play or a.position is None or a.dice is None or a.side is None:
+                continue
+            side, before = a.side, a.position.with_turn(a.side)
+            legal = True
+            try:
+                after = before.play(a.dice, a.play)
+            except (IllegalPlayError, ValueError):
+                legal = False
+                try:
+                    after = before.apply_unchecked(a.play)
+                except ValueError:
+                    continue
+            match_id = MatchIdState(
+                cube=cube, cube_owner=owner, on_roll=0 if side is Side.LIGHT else 1, crawford=game.crawford,
+                match_length=record.length, jacoby=bool(record.rules.jacoby),
+                score=(game.score[Side.LIGHT], game.score[Side.DARK])).encode()
+            out.append(PlayRecord(key=f"{key}:{g}:{number}", match=key, game=g, number=number, side=side.value,
+                                  dice=(a.dice[0], a.dice[1]), play=a.play.text(), before=before.position_id(side),
+                                  after=after.position_id(side), match_id=match_id, legal=legal,
+                                  status="pending" if legal else "illegal"))
+    return out
 
 
 class CoachService:
@@ -336,11 +377,16 @@ class CoachService:
             return self.cube
 
     def review(self, match: str = "current", game: int | None = None) -> dict[str, Any]:
+        """A game's plays with their ratings, and per player the error rate and the counts of labels.
+
+        Plays the coach saw live keep their ratings; a match (or the part of it) played while the coach was
+        not running is read back from the journal's record and rated now (KeyError: no such match)."""
         with self._lock:
             self._catch_up()
             self._refuse_in_tournament()
             key = self._match() if match == "current" else match
-            records = list(self._records.get(key, []))
+            live = list(self._records.get(key, []))
+        records = self._with_recorded(key, live)
         games = sorted({r.game for r in records})
         if game is None:
             game = games[-1] if games else 0
@@ -354,6 +400,40 @@ class CoachService:
         return {"match": key, "game": game, "games": games, "plays": [r.as_json() for r in rows],
                 "pending": sum(1 for r in records if r.status == "pending"), "summary": summary,
                 "engine": self.engine_info()}
+
+    def _with_recorded(self, key: str, live: list[PlayRecord]) -> list[PlayRecord]:
+        """The live records completed from the match's record in the journal (plays the coach did not see)."""
+        try:
+            text = self.service.export(key, "mat")
+        except KeyError:
+            if live:
+                return live
+            raise
+        except ValueError:
+            return live
+        try:
+            record = read_mat(text)
+            replay(record)
+        except ValueError as exc:
+            log.warning("the coach cannot read match %s back: %s", key, exc)
+            return live
+        recorded = plays_of(record, key)
+        if len(recorded) <= len(live):
+            return live
+        seen = {(r.game, r.side, r.dice, r.before): r for r in live}
+        merged = []
+        with self._lock:
+            for r in recorded:
+                same = seen.get((r.game, r.side, r.dice, r.before))
+                if same is not None:
+                    merged.append(same)
+                    continue
+                merged.append(r)
+                if r.status == "pending":
+                    self._ratings.append(r)
+            self._records[key] = merged
+            self._wake.notify()
+        return merged
 
     # ----- following the referee -----------------------------------------------------------------------------------
     @staticmethod

@@ -17,6 +17,7 @@ from kiosk.schemas import CoachSettingsIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     403: {"description": "Tournament mode: the coach is off"},
+    404: {"description": "No such match (review)"},
     409: {"description": "Nothing to advise on now (no roll yet, not before a roll)"},
     503: {"description": "The coach is not running"},
 }
@@ -65,7 +66,10 @@ def coach_cube(coach: CoachDep) -> dict[str, Any]:
 def coach_review(coach: CoachDep,
                  match: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] = "current",
                  game: Annotated[int | None, Query(ge=0, le=10000)] = None) -> dict[str, Any]:
-    return _call(coach.review, match, game)
+    try:
+        return _call(coach.review, match, game)
+    except KeyError:
+        raise HTTPException(404, f"no match with id {match!r}") from None
 
 
 @router.get("/api/coach/settings", summary="The current match's coach settings")

@@ -235,3 +235,30 @@ def test_settings_per_match_survive_a_restart(referee, tmp_path) -> None:
             again.update_settings({"tutor": "sometimes"})
     finally:
         again.close()
+
+
+def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> None:
+    # The kiosk restarted mid-match: the plays before are in the journal only.
+    _opening(referee)
+    light = after("24/21 6/5")
+    referee.submit(board(light))
+    referee.submit({"event": "roll", "dice": [6, 4]})
+    referee.submit(board(light.play((6, 4), "24/14")))
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    coach = _coach(referee, fake_engine(), tmp_path)
+    try:
+        first = coach.review()
+        assert [(p["side"], p["dice"]) for p in first["plays"]] == [("light", [3, 1]), ("dark", [6, 4])]
+        assert first["plays"][0]["play"] == "24/21 6/5" and first["plays"][1]["play"] in ("24/14", "24/18/14")
+        assert first["pending"] == 2
+        assert coach.idle()
+        review = coach.review()
+        made = review["plays"][0]
+        assert made["status"] == "rated" and made["best"] == ranked_opening()[0].play
+        assert made["loss"] == next(rp.loss for rp in ranked_opening() if rp.play == "24/21 6/5")
+        assert made["match_id"] and made["explanation"]["sentences"]["en"]
+        assert review["summary"]["light"]["plays"] == 1 and review["summary"]["dark"]["plays"] == 1
+        with pytest.raises(KeyError):
+            coach.review("99")
+    finally:
+        coach.close()
