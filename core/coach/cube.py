@@ -6,7 +6,7 @@ equities (``no_double``, ``double_take``, ``double_pass``, from the doubler's si
 why, for the player who may double and for the opponent who must answer a double.
 
 >>> print(cube_sentences("double_take", {"no_double": 0.45, "double_take": 0.62, "double_pass": 1.0})["en"])
-Double, take: doubling gains 0.170. The opponent should take: taking costs them 0.620, passing 1.000.
+Double, take: doubling gains 0.170. The opponent should take: a take leaves the doubler 0.620, a pass 1.000.
 """
 
 from __future__ import annotations
@@ -62,11 +62,15 @@ def explain_cube(action: str, equities: Mapping[str, float]) -> dict[str, str]:
                           "play on for the gammon.")
         if take is not None:
             if take:
-                out["answer_pt"] = f"O adversário deve aceitar: aceitar lhe custa {_n(dt, 'pt')}, recusar {_n(dp, 'pt')}."
-                out["answer_en"] = f"The opponent should take: taking costs them {_n(dt, 'en')}, passing {_n(dp, 'en')}."
+                out["answer_pt"] = (f"O adversário deve aceitar: aceitando, quem dobra fica com {_n(dt, 'pt')}; "
+                                    f"recusando, com {_n(dp, 'pt')}.")
+                out["answer_en"] = (f"The opponent should take: a take leaves the doubler {_n(dt, 'en')}, "
+                                    f"a pass {_n(dp, 'en')}.")
             else:
-                out["answer_pt"] = f"O adversário deve recusar: aceitar lhe custaria {_n(dt, 'pt')}, recusar só {_n(dp, 'pt')}."
-                out["answer_en"] = f"The opponent should pass: taking would cost them {_n(dt, 'en')}, passing only {_n(dp, 'en')}."
+                out["answer_pt"] = (f"O adversário deve recusar: aceitando, quem dobra ficaria com {_n(dt, 'pt')}; "
+                                    f"recusando, só com {_n(dp, 'pt')}.")
+                out["answer_en"] = (f"The opponent should pass: a take would leave the doubler {_n(dt, 'en')}, "
+                                    f"a pass only {_n(dp, 'en')}.")
     else:
         out["pt"] += "."
         out["en"] += "."

@@ -162,3 +162,40 @@ def test_tournament_mode_hides_the_coach_and_refuses(live) -> None:
             urllib.request.urlopen(urllib.request.Request(url + path, method=method), timeout=5)
         assert refused.value.code == 403
         assert json.loads(refused.value.read())["detail"].startswith("the coach is off in tournament mode")
+
+
+def _gnubg_factory():  # type: ignore[no-untyped-def]
+    if not Path("/usr/games/gnubg").exists():
+        pytest.skip("GNU Backgammon is not installed at /usr/games/gnubg: apt install gnubg (./dev test does it)")
+    try:
+        from engine.gnubg import GnubgEngine  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        pytest.skip("engine/gnubg.py, the GNU Backgammon adapter, is not on this branch")
+    return lambda: GnubgEngine(plies=0)
+
+
+def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
+    factory = _gnubg_factory()
+    chromium_or_skip()
+    referee = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=referee, coach_engine=factory)
+    try:
+        with BackgroundServer(app) as server, chromium_page(locale="en-GB") as page:
+            referee.submit(new_match())
+            referee.submit({"event": "roll", "dice": [3, 1]})
+            _open(page, server.url)
+            referee.submit(board(after("24/21 6/5")))
+            page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=30000)
+            assert page.inner_text("[data-testid=tutor]").startswith("⚠ This play loses 0.")
+            assert "(very bad): put the checkers back" in page.inner_text("[data-testid=tutor]")
+            assert page.inner_text("[data-testid=coach-caption]") == "Best: 8/5 6/5"
+            referee.submit(board(START))
+            page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
+            referee.submit(board(after("24/21 6/5")))
+            referee.submit({"event": "roll", "dice": [6, 4]})
+            page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=30000)
+            assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
+            assert page.inner_text("[data-testid=rating] .rating-head").startswith("24/21 6/5: very bad play, loses 0.")
+            screenshot(page, "coach-en-rating-gnubg")
+    finally:
+        referee.close()

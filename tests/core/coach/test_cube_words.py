@@ -17,7 +17,7 @@ def test_no_double_take() -> None:
 def test_double_pass_and_the_answer() -> None:
     words = explain_cube("double_pass", {"no_double": 0.7, "double_take": 1.3, "double_pass": 1.0})
     assert words["en"] == "Double, pass: doubling gains 0.300."
-    assert words["answer_en"] == "The opponent should pass: taking would cost them 1.300, passing only 1.000."
+    assert words["answer_en"] == "The opponent should pass: a take would leave the doubler 1.300, a pass only 1.000."
     assert words["answer_pt"].startswith("O adversário deve recusar")
 
 
