@@ -458,6 +458,8 @@ class CoachService:
             self._seen.add(key)
             if react:
                 changed |= self._on_verdict(v, state)
+        if len(self._seen) > 5000:  # the state carries the last verdicts only: older keys cannot come back
+            self._seen = {self._verdict_key(v) for v in state.get("verdicts", [])}
         phase = state.get("phase")
         start = state.get("position_at_turn_start") or state.get("position") or {}
         dice = (state.get("dice") or {}).get("values") or []
@@ -474,6 +476,11 @@ class CoachService:
                 if self.cube is not None and self.cube.get("stage") == "before" and phase == "moving":
                     self.cube = None
                     changed = True
+                if phase == "awaiting_roll" and react and self._may_double(state):
+                    # The tutor's cube check: said only when the engine says to double.
+                    self._jobs["cube"] = {"side": turn, "position_id": start["position_id"],
+                                          "match_id": start.get("match_id"), "stage": "before", "auto": True}
+                    self._wake.notify()
         # The tutor's warning stands only while the warned play is what the board shows.
         if self.tutor is not None:
             shown = (state.get("position") or {}).get("position_id")
@@ -483,6 +490,11 @@ class CoachService:
                 changed = True
         if changed:
             self._changed()
+
+    def _may_double(self, state: State) -> bool:
+        cube, match = state.get("cube") or {}, state.get("match") or {}
+        return (self.settings_for().tutor != "off" and not match.get("crawford")
+                and cube.get("owner") in (None, state.get("turn")) and not cube.get("offered_by"))
 
     def _on_verdict(self, v: dict[str, Any], state: State) -> bool:
         kind = v.get("verdict")
@@ -690,6 +702,12 @@ class CoachService:
                     self._engine_error = str(exc)
                 result["message"] = _msg("O motor não respondeu a tempo.", "The engine did not answer in time.")
         with self._lock:
+            if job.get("auto"):
+                still = self._state.get("phase") == "awaiting_roll" and self._state.get("turn") == job["side"]
+                if still and result.get("action") in ("double_take", "double_pass") and not self.tournament():
+                    self.cube = {**result, "tutor": True}
+                    self._changed()
+                return
             if self.cube is not None and not self.tournament():
                 self.cube = result
                 self._changed()
@@ -698,9 +716,8 @@ class CoachService:
         settings = self.settings_for(record.match)
         side = Side(record.side)
         before = _pos(record.before, side)
-        legal = list(before.legal_plays(record.dice))
-        record.choices = len(legal)
         ranked = self._rank(record.before, record.dice, record.match_id, settings.live_plies, settings.timeout)
+        record.choices = len(ranked) if ranked else len(before.legal_plays(record.dice))
         if ranked:
             made = next((rp for rp in ranked if rp.result == record.after), None)
             best = ranked[0]
@@ -708,7 +725,7 @@ class CoachService:
                 record.status, record.equity, record.loss, record.label = "rated", made.equity, made.loss, made.label
                 record.best, record.best_after = best.play, best.result
         if record.status != "rated":
-            record.status = "forced" if len(legal) <= 1 else "unranked"
+            record.status = "forced" if record.choices <= 1 else "unranked"
         explanation = None
         if record.status == "rated" and record.best_after and record.best_after != record.after:
             why = explain_play(before, record.dice, _pos(record.after, side), _pos(record.best_after, side))

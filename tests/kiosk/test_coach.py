@@ -262,3 +262,29 @@ def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> Non
             coach.review("99")
     finally:
         coach.close()
+
+
+def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
+    try:
+        _opening(referee)
+        light = after("8/5 6/5")
+        referee.submit(board(light))
+        referee.submit({"event": "roll", "dice": [6, 6]})
+        dark = light.play((6, 6), "24/18(2) 13/7(2)")
+        referee.submit(board(dark))
+        referee.submit({"event": "button", "name": "end_turn"})  # light to roll: 163 pips against 143
+        assert coach.idle()
+        assert coach.snapshot()["cube"] is None  # no double for light: nothing said
+        referee.submit({"event": "roll", "dice": [2, 1]})
+        referee.submit(board(dark.play((2, 1), "13/11 6/5")))
+        referee.submit({"event": "button", "name": "end_turn"})  # dark to roll, 17 pips ahead
+        assert coach.idle()
+        cube = coach.snapshot()["cube"]
+        assert cube["side"] == "dark" and cube["tutor"] is True and cube["action"] == "double_take"
+        assert cube["message"]["en"].startswith("Double, take: doubling gains")
+        referee.submit({"event": "roll", "dice": [4, 3]})
+        assert coach.idle()
+        assert coach.snapshot()["cube"] is None  # rolled: the advice is gone
+    finally:
+        coach.close()
