@@ -96,7 +96,7 @@ function renderCube() {
   const box = $("cube-advice"), c = coach?.cube;
   box.hidden = !c;
   if (!c) return;
-  box.textContent = c.pending ? tt().thinking : (c.message?.[page.lang] || "");
+  box.textContent = c.pending ? tt().thinking : `${c.tutor ? "⚠ " : ""}${c.message?.[page.lang] || ""}`;
   box.dataset.action = c.action || "";
 }
 
