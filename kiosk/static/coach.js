@@ -147,7 +147,8 @@ export function startCoach() {
   });
   $("coach-cube").addEventListener("click", async () => {
     const cube = await post("/api/coach/cube");
-    if (cube) { coach = { ...(coach || {}), cube }; renderCube(); }
+    // The advice may have been pushed before this acknowledgement arrived: keep it.
+    if (cube && (!coach?.cube || coach.cube.pending)) { coach = { ...(coach || {}), cube }; renderCube(); }
   });
   $("coach-prev").addEventListener("click", () => { if (viewing === "plays") { shown -= 1; showPlay(); } });
   $("coach-next").addEventListener("click", () => { if (viewing === "plays") { shown += 1; showPlay(); } });

@@ -141,6 +141,20 @@ def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
         screenshot(page, "coach-en-review")
 
 
+def test_cube_advice_on_request_before_a_roll(live) -> None:
+    url, referee = live
+    referee.submit(new_match())
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    referee.submit(board(after("8/5 6/5")))
+    referee.submit({"event": "button", "name": "end_turn"})  # dark to roll
+    with chromium_page() as page:
+        _open(page, url, "pt")
+        page.click("[data-testid=coach-cube]")
+        page.wait_for_selector("[data-testid=cube-advice][data-action=no_double]", timeout=5000)
+        assert page.inner_text("[data-testid=cube-advice]").startswith("Sem dobra, aceita: ainda é cedo, dobrar agora custaria")
+        assert "O adversário deve aceitar" in page.inner_text("[data-testid=cube-advice]")
+
+
 def test_tournament_mode_hides_the_coach_and_refuses(live) -> None:
     url, referee = live
     referee.submit(new_match(tournament=True))
