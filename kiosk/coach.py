@@ -414,10 +414,10 @@ class CoachService:
         try:
             record = read_mat(text)
             replay(record)
-        except ValueError as exc:
-            log.warning("the coach cannot read match %s back: %s", key, exc)
+            recorded = plays_of(record, key)
+        except Exception:  # a record the coach cannot read back must not take the review (or the kiosk) down
+            log.exception("the coach cannot read match %s back", key)
             return live
-        recorded = plays_of(record, key)
         if len(recorded) <= len(live):
             return live
         seen = {(r.game, r.side, r.dice, r.before): r for r in live}
