@@ -29,13 +29,12 @@ from typing import Any
 
 from core.coach.cube import cube_sentences
 from core.coach.explain import explain_play
-from core.errors import GamaoError, IllegalPlayError
+from core.errors import GamaoError
 from core.match.formats.mat import read_mat
-from core.match.record import DOUBLE, MOVE, TAKE, MatchRecord
 from core.match.replay import replay
-from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side
-from engine.base import LABELS, Engine, EngineError, EngineUnavailable, RankedPlay, Thresholds
+from engine.base import Engine, EngineError, EngineUnavailable, RankedPlay, Thresholds
+from kiosk.coach_records import PlayRecord, layout, plays_of, position_of, review_of
 
 log = logging.getLogger(__name__)
 State = dict[str, Any]
@@ -89,14 +88,6 @@ def default_engine() -> Engine:
     return GnubgEngine(plies=0)
 
 
-def _pos(pid: str, side: Side) -> Position:
-    return Position.from_position_id(pid, turn=side)
-
-
-def _layout(pos: Position) -> dict[str, Any]:
-    return pos.to_dict()
-
-
 def _msg(pt: str, en: str) -> dict[str, str]:
     return {"pt": pt, "en": en}
 
@@ -107,80 +98,6 @@ def _loss_text(loss: float, lang: str) -> str:
 
 
 LABEL_WORDS = {"doubtful": ("duvidosa", "doubtful"), "bad": ("ruim", "bad"), "very_bad": ("muito ruim", "very bad")}
-
-
-@dataclass
-class PlayRecord:
-    """One committed play as the coach saw it, and its rating once the engine answered."""
-
-    key: str
-    match: str
-    game: int
-    number: int
-    side: str
-    dice: tuple[int, int]
-    play: str
-    before: str  # Position ID, mover on roll
-    after: str  # Position ID of the result, encoded for the mover (as `gamao plays` writes results)
-    match_id: str | None
-    legal: bool = True
-    status: str = "pending"  # pending | rated | unranked | illegal | forced
-    best: str | None = None
-    best_after: str | None = None
-    equity: float | None = None
-    loss: float | None = None
-    label: str | None = None
-    choices: int = 0
-    explanation: dict[str, Any] | None = None
-
-    def as_json(self) -> dict[str, Any]:
-        side = Side(self.side)
-        before = _pos(self.before, side)
-        after = _pos(self.after, side)
-        out = {k: v for k, v in asdict(self).items() if k not in ("before", "after", "best_after")}
-        out["dice"] = list(self.dice)
-        out["position_id"] = self.before
-        out["before"] = _layout(before)
-        out["board"] = _layout(after)
-        out["best_board"] = _layout(_pos(self.best_after, side)) if self.best_after else None
-        return out
-
-
-def plays_of(record: MatchRecord, key: str) -> list[PlayRecord]:
-    """The checker plays of a replayed match record, with each play's Match ID (score, cube, Crawford)."""
-    out: list[PlayRecord] = []
-    number = 0
-    for g, game in enumerate(record.games, start=1):
-        cube, owner, offered = 1, None, 0
-        for a in game.actions:
-            if a.kind == DOUBLE:
-                offered = a.value or cube * 2
-            elif a.kind == TAKE and a.side is not None:
-                cube, owner = offered or cube * 2, (0 if a.side is Side.LIGHT else 1)
-            if a.kind != MOVE:
-                continue
-            number += 1
-            if not a.play or a.position is None or a.dice is None or a.side is None:
-                continue
-            side, before = a.side, a.position.with_turn(a.side)
-            legal = True
-            try:
-                after = before.play(a.dice, a.play)
-            except (IllegalPlayError, ValueError):
-                legal = False
-                try:
-                    after = before.apply_unchecked(a.play)
-                except ValueError:
-                    continue
-            match_id = MatchIdState(
-                cube=cube, cube_owner=owner, on_roll=0 if side is Side.LIGHT else 1, crawford=game.crawford,
-                match_length=record.length, jacoby=bool(record.rules.jacoby),
-                score=(game.score[Side.LIGHT], game.score[Side.DARK])).encode()
-            out.append(PlayRecord(key=f"{key}:{g}:{number}", match=key, game=g, number=number, side=side.value,
-                                  dice=(a.dice[0], a.dice[1]), play=a.play.text(), before=before.position_id(side),
-                                  after=after.position_id(side), match_id=match_id, legal=legal,
-                                  status="pending" if legal else "illegal"))
-    return out
 
 
 class CoachService:
@@ -336,7 +253,7 @@ class CoachService:
             if turn is None or not turn.get("dice"):
                 raise CoachRefused(409, "there is no roll to show plays for: roll the dice first")
             side = Side(turn["side"])
-            pos = _pos(turn["position_id"], side)
+            pos = position_of(turn["position_id"], side)
             dice = tuple(turn["dice"])
             cached = self._cache.get((turn["position_id"], dice, turn["match_id"], self.settings_for().live_plies))
             self.plays = self._plays_view(pos, dice, cached)
@@ -349,10 +266,10 @@ class CoachService:
     def _plays_view(self, pos: Position, dice: tuple[int, ...], ranked: list[RankedPlay] | None) -> dict[str, Any]:
         side = pos.turn
         if ranked is not None:
-            rows = [{**rp.as_json(), "board": _layout(_pos(rp.result, side))} for rp in ranked]
+            rows = [{**rp.as_json(), "board": layout(position_of(rp.result, side))} for rp in ranked]
         else:
             rows = [{"play": lp.play.text(), "result": lp.result.position_id(side), "equity": None, "loss": None,
-                     "label": None, "board": _layout(lp.result)} for lp in pos.legal_plays(dice)]
+                     "label": None, "board": layout(lp.result)} for lp in pos.legal_plays(dice)]
         return {"side": side.value, "position_id": pos.position_id(side), "dice": list(dice),
                 "ranked": ranked is not None, "plays": rows}
 
@@ -387,19 +304,7 @@ class CoachService:
             key = self._match() if match == "current" else match
             live = list(self._records.get(key, []))
         records = self._with_recorded(key, live)
-        games = sorted({r.game for r in records})
-        if game is None:
-            game = games[-1] if games else 0
-        rows = [r for r in records if r.game == game]
-        summary: dict[str, dict[str, Any]] = {}
-        for side in ("light", "dark"):
-            mine = [r for r in records if r.side == side and r.status == "rated" and r.choices > 1]
-            total = sum(r.loss or 0.0 for r in mine)
-            summary[side] = {"plays": len(mine), "error_rate": round(1000 * total / len(mine), 1) if mine else 0.0,
-                             **{label: sum(1 for r in mine if r.label == label) for label in LABELS}}
-        return {"match": key, "game": game, "games": games, "plays": [r.as_json() for r in rows],
-                "pending": sum(1 for r in records if r.status == "pending"), "summary": summary,
-                "engine": self.engine_info()}
+        return {**review_of(records, key, game), "engine": self.engine_info()}
 
     def _with_recorded(self, key: str, live: list[PlayRecord]) -> list[PlayRecord]:
         """The live records completed from the match's record in the journal (plays the coach did not see)."""
@@ -523,7 +428,7 @@ class CoachService:
         moves = [m for m in state.get("moves", []) if m.get("side") == side.value]
         row = moves[-1] if moves else {}
         try:
-            after = _pos(v["position_id"], side.other)
+            after = position_of(v["position_id"], side.other)
         except (GamaoError, KeyError, ValueError):
             return
         match = self._match()
@@ -634,7 +539,7 @@ class CoachService:
         dice = (int(job["dice"][0]), int(job["dice"][1]))
         shown = job["shown"]  # the board as it stands, encoded for the mover like the ranked results
         try:
-            before = _pos(job["position_id"], side)
+            before = position_of(job["position_id"], side)
         except (GamaoError, ValueError):
             return
         thresholds = self._thresholds()
@@ -658,7 +563,7 @@ class CoachService:
         warning = {
             "side": side.value, "dice": list(dice), "play": made.play, "loss": made.loss, "label": label,
             "plies": plies, "shown": job["shown"], "best": {"play": best.play, "equity": best.equity},
-            "best_board": _layout(_pos(best.result, side)), "before": _layout(before),
+            "best_board": layout(position_of(best.result, side)), "before": layout(before),
             "message": _msg(
                 f"Esta jogada perde {_loss_text(made.loss, 'pt')} ({pt_label}): volte as peças e pense de novo?",
                 f"This play loses {_loss_text(made.loss, 'en')} ({en_label}): put the checkers back and think again?"),
@@ -680,7 +585,7 @@ class CoachService:
                     self.plays["engine"] = self.engine_info()
                     self._changed()
                 return
-            self.plays = self._plays_view(_pos(job["position_id"], Side(job["side"])), dice, ranked)
+            self.plays = self._plays_view(position_of(job["position_id"], Side(job["side"])), dice, ranked)
             self._changed()
 
     def _do_cube(self, job: dict[str, Any]) -> None:
@@ -715,7 +620,7 @@ class CoachService:
     def _do_rating(self, record: PlayRecord) -> None:
         settings = self.settings_for(record.match)
         side = Side(record.side)
-        before = _pos(record.before, side)
+        before = position_of(record.before, side)
         ranked = self._rank(record.before, record.dice, record.match_id, settings.live_plies, settings.timeout)
         record.choices = len(ranked) if ranked else len(before.legal_plays(record.dice))
         if ranked:
@@ -728,14 +633,14 @@ class CoachService:
             record.status = "forced" if record.choices <= 1 else "unranked"
         explanation = None
         if record.status == "rated" and record.best_after and record.best_after != record.after:
-            why = explain_play(before, record.dice, _pos(record.after, side), _pos(record.best_after, side))
+            why = explain_play(before, record.dice, position_of(record.after, side), position_of(record.best_after, side))
             explanation = why.as_json()
         record.explanation = explanation
         with self._lock:
             if self.rating is not None and self.rating.get("key") == record.key and not self.tournament():
                 self.rating = {**self.rating, "status": record.status, "label": record.label, "loss": record.loss,
                                "equity": record.equity, "best": record.best, "explanation": explanation,
-                               "best_board": _layout(_pos(record.best_after, side)) if record.best_after else None}
+                               "best_board": layout(position_of(record.best_after, side)) if record.best_after else None}
                 self._changed()
 
     # ----- for tests and benchmarks ---------------------------------------------------------------------------------------
