@@ -13,7 +13,16 @@ class InvalidPlayError(GamaoError, ValueError):
 
 
 class IllegalPlayError(GamaoError, ValueError):
-    """The play is well formed but the position and roll do not allow it."""
+    """The play is well formed but the position and roll do not allow it.
+
+    ``reason`` and ``params``, when the rules say why: a reason code of core.messages and its values, so
+    ``core.messages.message(err.reason, **err.params)`` gives the words the referee says for the same play
+    seen on the board."""
+
+    def __init__(self, *args: object, reason: str | None = None, params: dict[str, object] | None = None) -> None:
+        super().__init__(*args)
+        self.reason = reason
+        self.params = params or {}
 
 
 class AmbiguousPlayError(IllegalPlayError):

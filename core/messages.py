@@ -1,8 +1,16 @@
-"""Reason codes -> plain sentences in European Portuguese and English.
+"""Reason codes -> plain sentences in Brazilian Portuguese and English.
 
 Every ``illegal`` or ``unplayed_die`` verdict carries a reason code and ``message(code, ...)``: what is
-wrong and how to put it right, with the dice and points filled in. Words follow the rule texts in
-shared/seeds (peça, casa, barra, dado, retirar, casa fechada; claras/escuras for light/dark).
+wrong and how to put it right, with the dice and points filled in.
+
+Which Portuguese, and which words. "Gamão" is played mostly in Brazil, and the rule texts in
+shared/seeds are Brazilian, so the Portuguese is Brazilian (pt-BR), in the seeds' own words:
+*peça* (checker), *casa* (point), *setor interno* (home board; not "casa interior" or "tabuleiro
+interior"), *bar* (the seeds' "linha bar", not "barra"), *retirar* (bear off), *dobradinha* (doubles),
+*cubo* (the doubling cube), *capturar* (hit); *claras/escuras* for light/dark. Brazilian forms, not
+European ones: gerund ("estão jogando", not "estão a jogar"), "precisa"/"têm que" (not "tem de"),
+"apertar" a button (not "carregar em"), "câmera", "tela", "Controle", "placar", "dígitos". A test
+(tests/kiosk/test_ptbr.py) keeps European-only forms out of every pt-BR text.
 
 >>> message("closed_point", point=5)["en"]
 'Point 5 is closed (two or more opposing checkers): no checker may stop there, not even on the way. Take the checker back and play it to an open point.'
@@ -26,8 +34,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "that many points: take it back and play {dice_en}.",
     ),
     "wrong_direction": (
-        "A peça {move} andou para trás. As peças só andam em frente, em direção à sua casa interior: "
-        "volte-a ao lugar e jogue {dice_pt}.",
+        "A peça {move} andou para trás. As peças só andam para a frente, em direção ao seu setor interno: "
+        "volte a peça para o lugar e jogue {dice_pt}.",
         "The checker {move} moved backwards. Checkers only move forwards, towards their home board: "
         "put it back and play {dice_en}.",
     ),
@@ -38,14 +46,14 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "way. Take the checker back and play it to an open point.",
     ),
     "bar_first": (
-        "As {side} têm uma peça na barra: tem de entrar primeiro, no tabuleiro interior do adversário, antes "
-        "de mover qualquer outra peça. Volte as peças movidas e entre a peça da barra.",
+        "As {side} têm uma peça no bar: ela precisa entrar primeiro, no setor interno do adversário, antes "
+        "de mover qualquer outra peça. Volte as peças movidas e entre com a peça do bar.",
         "{side_cap} has a checker on the bar: it must enter first, in the opponent's home board, before any "
         "other checker moves. Take the other checkers back and enter the one on the bar.",
     ),
     "bear_off_too_early": (
-        "Só se pode retirar peças quando todas as 15 estiverem na casa interior (casas 1 a 6). Volte a peça "
-        "retirada para a casa {point} e jogue {dice_pt} dentro do tabuleiro.",
+        "Só é possível retirar peças quando todas as 15 estiverem no setor interno (casas 1 a 6). Volte a "
+        "peça retirada para a casa {point} e jogue {dice_pt} dentro do tabuleiro.",
         "Checkers may be borne off only when all 15 are in the home board (points 1 to 6). Put the checker "
         "back on point {point} and play {dice_en} on the board.",
     ),
@@ -62,7 +70,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "As many dice as possible must be played: finish or redo the play.",
     ),
     "larger_die_required": (
-        "Só um dos dados pode ser jogado e, nesse caso, tem de ser o maior, o {die}. Volte a peça e jogue "
+        "Só um dos dados pode ser jogado e, nesse caso, precisa ser o maior, o {die}. Volte a peça e jogue "
         "o {die} (por exemplo {example}).",
         "Only one die can be played, and then it must be the larger one, the {die}. Take the checker back "
         "and play the {die} (for example {example}).",
@@ -72,26 +80,26 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "This play is not allowed with {dice}. Take the checkers back and play, for example, {example}.",
     ),
     "wrong_side_moved": (
-        "Moveram-se peças das {other}, mas é a vez das {side}. Volte as peças das {other} para onde estavam.",
+        "Foram movidas peças das {other}, mas é a vez das {side}. Volte as peças das {other} para onde estavam.",
         "{other_cap} checkers were moved, but it is {side}'s turn. Put the {other} checkers back where they were.",
     ),
     "checker_missing": (
-        "Falta uma peça das {side} na {where_pt}. Volte a pô-la no lugar.",
+        "Falta uma peça das {side} {where_pt}. Coloque-a de volta no lugar.",
         "A {side} checker is missing from {where_en}. Put it back.",
     ),
     "checker_added": (
-        "Há uma peça das {side} a mais na {where_pt}. Tire-a do tabuleiro.",
+        "Há uma peça das {side} a mais {where_pt}. Tire-a do tabuleiro.",
         "There is an extra {side} checker on {where_en}. Take it off the board.",
     ),
     "new_setup_mid_game": (
         "O tabuleiro está montado para um novo jogo, mas este jogo ainda não acabou. Se acabou, o perdedor "
-        "desiste e o resultado fica registado; «novo jogo» deixa-o por acabar, sem pontos.",
+        "desiste e o resultado fica registrado; “Novo jogo” deixa o jogo inacabado, sem pontos.",
         "The board is set up for a new game, but this game is not over. If it is over, the loser resigns "
         "and the result is recorded; New game leaves it unfinished, with no points.",
     ),
     "takeback": (
         "O tabuleiro voltou a uma posição anterior. Uma jogada feita só se desfaz se ambos concordarem: "
-        "reponha as peças como estavam ou carreguem em «desfazer».",
+        "coloquem as peças de volta como estavam ou apertem “Desfazer”.",
         "The board went back to an earlier position. A finished play is undone only if both players agree: "
         "put the checkers back as they were, or both press undo.",
     ),
@@ -104,19 +112,19 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Both opening dice show {die}: a tie. Roll again to see who starts.",
     ),
     "roll_out_of_turn": (
-        "Lançamento fora de tempo: as {side} ainda estão a jogar {dice_prev}. Terminem a jogada (ou carreguem "
-        "em «fim de jogada») e só depois lancem.",
+        "Lançamento fora de hora: as {side} ainda estão jogando {dice_prev}. Terminem a jogada (ou apertem "
+        "“Fim da jogada”) e só depois lancem.",
         "Roll out of turn: {side} are still playing {dice_prev}. Finish the play (or press end turn) and "
         "only then roll.",
     ),
     "correct_first": (
-        "Modo estrito: as {side} têm de corrigir a jogada antes de o adversário lançar. Este lançamento não "
+        "Modo estrito: as {side} precisam corrigir a jogada antes que o adversário lance. Este lançamento não "
         "conta: corrijam a jogada e lancem de novo.",
         "Strict mode: {side} must put the play right before the opponent rolls. This roll does not count: "
         "correct the play, then roll again.",
     ),
     "roll_not_expected": (
-        "Agora não é altura de lançar: {why_pt}.",
+        "Agora não é hora de lançar: {why_pt}.",
         "This is not the time to roll: {why_en}.",
     ),
     "cube_not_yours": (
@@ -146,11 +154,12 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Beavers are not played in this match: take or drop the cube.",
     ),
     "moved_before_roll": (
-        "As peças mexeram antes de as {side} lançarem os dados. Reponham as peças como estavam e lancem primeiro.",
+        "As peças foram mexidas antes que as {side} lançassem os dados. Coloquem as peças de volta como "
+        "estavam e lancem primeiro.",
         "Checkers moved before {side} rolled. Put them back as they were and roll first.",
     ),
     "cube_not_used": (
-        "O cubo não se usa nesta partida.",
+        "O cubo não é usado nesta partida.",
         "The cube is not used in this match.",
     ),
     "no_cube_offered": (
@@ -176,10 +185,10 @@ def _dice_words(dice: Sequence[int], joiner: str, double_word: str) -> str:
 
 def _where(point: Any) -> tuple[str, str]:
     if point == "bar":
-        return "barra", "the bar"
+        return "no bar", "the bar"
     if point == "off":
-        return "zona das peças retiradas", "the borne-off tray"
-    return f"casa {point}", f"point {point}"
+        return "entre as peças retiradas", "the borne-off tray"
+    return f"na casa {point}", f"point {point}"
 
 
 def message(code: str, **params: Any) -> dict[str, str]:
@@ -191,7 +200,7 @@ def message(code: str, **params: Any) -> dict[str, str]:
     values: dict[str, Any] = {"example": "", "move": "", "point": "", "die": "", "n": "", "cap": "", "count": ""}
     values.update(params)
     values["dice"] = _dice_text(dice)
-    values["dice_pt"] = _dice_words(dice, "e", "quatro vezes o")
+    values["dice_pt"] = _dice_words(dice, "e", "a dobradinha: quatro vezes o")
     values["dice_en"] = _dice_words(dice, "and", "four times")
     values["dice_prev"] = _dice_text(params.get("dice_prev") or ())
     pt, en = dict(values), dict(values)
@@ -202,13 +211,13 @@ def message(code: str, **params: Any) -> dict[str, str]:
             en[key + "_cap"] = SIDE_EN[params[key]].capitalize()
     unplayed = [str(d) for d in params.get("unplayed") or ()]
     if len(unplayed) == 1:
-        pt["unplayed_pt"] = f"Ficou por jogar o {unplayed[0]}"
+        pt["unplayed_pt"] = f"Faltou jogar o {unplayed[0]}"
         en["unplayed_en"] = f"The {unplayed[0]} was"
     elif unplayed:
-        pt["unplayed_pt"] = "Ficaram por jogar " + " e ".join(f"o {d}" for d in unplayed)
+        pt["unplayed_pt"] = "Faltou jogar " + " e ".join(f"o {d}" for d in unplayed)
         en["unplayed_en"] = " and ".join(f"the {d}" for d in unplayed).capitalize() + " were"
     else:
-        pt["unplayed_pt"] = "Ficou um dado por jogar"
+        pt["unplayed_pt"] = "Faltou jogar um dado"
         en["unplayed_en"] = "A die was"
     pt["where_pt"], en["where_en"] = _where(params.get("point"))
     pt["why_pt"] = params.get("why_pt", "")
@@ -217,6 +226,35 @@ def message(code: str, **params: Any) -> dict[str, str]:
 
 
 REASONS = tuple(TEMPLATES)
+
+# The same reasons for a play, in one English line naming the rule: what an error about a written play
+# says after "illegal play '...' with 65 in position ...:" (core.rules.position.Position.parse_play).
+# Placeholders as in TEMPLATES, plus {roll} "65" and {most}, the dice a legal play uses.
+SUMMARIES: dict[str, str] = {
+    "bar_first": "a checker moves while one waits on the bar; enter it first (R07)",
+    "wrong_direction": "{move} moves a checker backwards, away from its home board (R04)",
+    "closed_point": "point {point} is closed (two or more opposing checkers) (R05)",
+    "bear_off_too_early": "a checker is borne off point {point} while checkers are still outside the home board (R10)",
+    "wrong_distance": "{move} moves {count} pips, which no die of {roll} gives (R04)",
+    "bear_off_from_highest": "a {die} bears a checker off point {point} only when no checker sits on a higher point (R10)",
+    "unplayed_die": "it leaves a die unplayed; a play using {most} dice exists, e.g. {example} (R09)",
+    "larger_die_required": "only one die can be played and it must be the larger where possible, e.g. {example} (R09)",
+    "illegal_play": "the checkers cannot move so with these dice; legal plays include {example}",
+}
+
+
+def summary(code: str, **params: Any) -> str:
+    """One English line for the reason a play is illegal (SUMMARIES); the full words are ``message``.
+
+    >>> summary("wrong_distance", move="13/9", count=4, dice=[6, 5])
+    '13/9 moves 4 pips, which no die of 65 gives (R04)'
+    """
+    if code not in SUMMARIES:
+        return message(code, **params)["en"]
+    values: dict[str, Any] = {"example": "", "move": "", "point": "", "die": "", "count": "", "most": ""}
+    values.update(params)
+    values["roll"] = "".join(str(d) for d in params.get("dice") or ())
+    return SUMMARIES[code].format(**values)
 
 
 # Plain sentences for the verdicts that report rather than object (the kiosk shows them as they come).
@@ -250,7 +288,7 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
         if verdict.get("complete"):
             return {"pt": f"As {spt} jogam {play}. A jogada fica feita quando o adversário lançar.",
                     "en": f"{sen.capitalize()} plays {play}. It stands once the opponent rolls."}
-        return {"pt": f"As {spt} estão a jogar {dice}: até agora {play}.",
+        return {"pt": f"As {spt} estão jogando {dice}: até agora {play}.",
                 "en": f"{sen.capitalize()} is playing {dice}: so far {play}."}
     if name == "play":
         play = verdict.get("play") or ""

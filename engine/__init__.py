@@ -2,7 +2,8 @@
 
 ``engine.base`` is the interface the kiosk and the commands use; ``engine.fake`` a deterministic stand-in
 for unit tests; ``engine.gnubg`` drives the Debian package ``gnubg`` as one long-lived separate process
-(its GPL stays on its side of the pipe). Nothing here is imported by ``core``.
+(its GPL stays on its side of the pipe), with ``engine/gnubg_worker.py`` the script gnubg runs;
+``engine.analysis`` rates a whole match play by play. Nothing here is imported by ``core``.
 """
 
 from engine.base import (

@@ -55,6 +55,9 @@ class RankedPlay:
     equity: float | None  # None when ranked by no engine
     loss: float | None
     label: str | None  # None | "doubtful" | "bad" | "very_bad"
+    # The engine's cubeless probabilities after the play, for the mover (win, win gammon, win backgammon,
+    # lose gammon, lose backgammon) when it gives them: what gnubg's SGF carries beside the equity.
+    probs: tuple[float, ...] | None = None
 
     def as_json(self) -> dict[str, object]:
         return {"play": self.play, "result": self.result, "equity": self.equity, "loss": self.loss,

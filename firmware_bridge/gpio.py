@@ -25,7 +25,7 @@ GREEN = {"play", "roll", "opening", "cube"}
 GREEN_BLINK = {"game_over", "match_over"}
 AMBER = {"in_progress", "uncertain"}  # green and red together light a bicolour LED amber
 AMBER_BLINK = {"reroll"}
-RED_BLINK = {"illegal", "unplayed_die"}
+RED_BLINK = {"illegal", "unplayed_die", "write_failed"}  # write_failed: the kiosk cannot record (disk full)
 
 
 class GpioConfigError(ValueError):

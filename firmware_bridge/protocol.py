@@ -6,7 +6,9 @@ often, ``tick`` for the watchdog. Time comes from an injected clock, so the watc
 
 Guarantees: a roll is handed on at most once per unit boot (sequence numbers, 16-bit, compared in serial
 order), it is acknowledged only after it was handed on (so a crash in between costs a re-send, never a roll),
-and nothing but a well-formed ``ROLL`` with a good CRC after a handshake ever becomes a roll event.
+and nothing but a well-formed ``ROLL`` with a good CRC after a handshake ever becomes a roll event. A sink that
+cannot take a roll now (the kiosk's disk is full) raises ``NotHandedOn``: the roll is not acknowledged, so the
+unit keeps re-sending it until it is taken.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 EventSink = Callable[[Event], None]
+
+
+class NotHandedOn(Exception):  # noqa: N818 (a refusal, not an error of ours)
+    """Raised by an event sink that cannot take a roll or button now (its journal cannot be written): the frame
+    is not acknowledged, so the unit keeps it and re-sends it every 0.5 s until the sink takes it."""
 
 SILENCE_LIMIT = 3.0  # seconds without a good frame before the unit is declared lost (heartbeat is 1 s)
 HELLO_RETRY = 0.5  # seconds between HELLO? queries while no handshake is done
@@ -99,6 +106,7 @@ class DiceProtocol:
         self.stats = {
             "frames": 0, "rolls": 0, "buttons": 0, "duplicates": 0, "rejected": 0, "before_hello": 0,
             "heartbeats": 0, "sink_errors": 0, "connections": 0, "lost": 0, "reconnected": 0,
+            "not_handed_on": 0,
         }
 
     # ---- serial.threaded-style entry points ----------------------------------------------------------
@@ -137,15 +145,19 @@ class DiceProtocol:
                 self.stats["before_hello"] += 1
             self._send_hello_query()
         elif isinstance(message, Roll):
+            previous = self.last_seq
             if self._is_new(message.seq):
+                if not self._hand_on({"event": "roll", "seq": message.seq, "dice": list(message.dice),
+                                      "cocked": list(message.cocked)}, previous):
+                    return
                 self.stats["rolls"] += 1
-                self._emit({"event": "roll", "seq": message.seq, "dice": list(message.dice),
-                            "cocked": list(message.cocked)})
             self._send(f"ACK,{message.seq}")
         elif isinstance(message, Button):
+            previous = self.last_seq
             if self._is_new(message.seq):
+                if not self._hand_on({"event": "button", "name": message.name, "source": "unit"}, previous):
+                    return
                 self.stats["buttons"] += 1
-                self._emit({"event": "button", "name": message.name, "source": "unit"})
             self._send(f"ACK,{message.seq}")
         elif isinstance(message, Heartbeat):
             self.stats["heartbeats"] += 1
@@ -248,6 +260,20 @@ class DiceProtocol:
     def _send(self, payload: str) -> None:
         if self.transport is not None:
             self.transport.write(encode_frame(payload))
+
+    def _hand_on(self, event: Event, previous: int | None) -> bool:
+        """Hand a roll/button on; False (and the frame stays new, unacknowledged) when the sink refused it."""
+        try:
+            self.on_event(event)
+        except NotHandedOn as exc:
+            self.last_seq = previous
+            self.stats["not_handed_on"] += 1
+            log.warning("%s %s not acknowledged: %s", event["event"], event.get("seq", ""), exc)
+            return False
+        except Exception:
+            self.stats["sink_errors"] += 1
+            log.exception("event consumer failed on %r", event)
+        return True
 
     def _emit(self, event: Event) -> None:
         # The consumer's errors are its own: one failing event must not cost the rolls after it.

@@ -21,6 +21,7 @@ from typing import Any
 
 from kiosk.checks import UDEV_LINK, find_dice_port
 from kiosk.config import Settings
+from kiosk.journal import JournalWriteError
 
 log = logging.getLogger(__name__)
 CALIBRATION = "calibration.json"
@@ -123,7 +124,8 @@ class CameraLoop:
                         if event["stable"]:
                             with self._lock:
                                 self._last = event
-                        self.submit(event)
+                        if self.submit(event) is False:
+                            previous = None  # not recorded (disk full): send this board again with the next frame
             except CameraError as exc:
                 log.warning("camera: %s; trying again in 5 s", exc)
             except Exception:  # a vision bug must not stop the referee; log it and reopen the camera
@@ -184,21 +186,34 @@ class Appliance:
         self.camera: CameraLoop | None = None
         self.panel: Any = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._write_failed = False
 
-    def submit(self, event: dict[str, Any]) -> None:
+    def submit(self, event: dict[str, Any]) -> bool | None:
+        """Hand one event to the service; False when it could not be recorded (disk full), so the source sends
+        it again; None for events that are not the referee's."""
         if event.get("event") not in ("roll", "button", "board"):
-            return  # hello, heartbeat, lost ...: the bridge's own business
+            return None  # hello, heartbeat, lost ...: the bridge's own business
         try:
             self.service.submit(event)
+        except JournalWriteError:
+            return False  # the service logged it and put it on the screen; the lights follow (_lights)
         except ValueError as exc:
             log.warning("event refused: %s", exc)
+        return True
+
+    def _from_dice(self, event: dict[str, Any]) -> None:
+        """The dice unit's events: a roll that could not be recorded is not acknowledged, so the unit re-sends it."""
+        if self.submit(event) is False:
+            from firmware_bridge.protocol import NotHandedOn
+
+            raise NotHandedOn("the journal cannot be written")
 
     def start(self) -> Appliance:
         from firmware_bridge.link import DiceLink
 
         s = self.settings
         port = s.serial_port if s.serial_port != "auto" else (find_dice_port(s) or UDEV_LINK)
-        self.dice = DiceLink(port, self.submit).start()  # reopens the path whenever the unit is plugged in
+        self.dice = DiceLink(port, self._from_dice).start()  # reopens the path whenever the unit is plugged in
         spec = camera_spec(s)
         if spec is not None:
             self.camera = CameraLoop(spec, self.submit, s.data_dir).start()
@@ -207,15 +222,28 @@ class Appliance:
                 from firmware_bridge.gpio import Panel
 
                 self.panel = Panel(s.gpio, self.submit, pin_factory=self.pin_factory)
-                self._unsubscribe = self.service.subscribe(self._lights)
             except Exception as exc:  # no lgpio, pins busy: the touch screen still works
                 log.warning("GPIO panel not started: %s", exc)
+        if hasattr(self.service, "subscribe"):
+            self._unsubscribe = self.service.subscribe(self._lights)
         return self
 
     def _lights(self, state: dict[str, Any]) -> None:
-        self.panel.show_turn(state.get("turn"))
+        """The panel follows the turn and the verdicts; both the panel and the dice unit show a failed write."""
+        failed = any(n.get("kind") == "write_failed" for n in state.get("notices") or [])
         verdicts = state.get("verdicts") or []
-        if verdicts:
+        if failed != self._write_failed:
+            self._write_failed = failed
+            if self.dice is not None:
+                from firmware_bridge.protocol import unit_led_for_verdict
+
+                self.dice.send_led("ERROR" if failed else (verdicts and unit_led_for_verdict(verdicts[-1])) or "ON")
+        if self.panel is None:
+            return
+        self.panel.show_turn(state.get("turn"))
+        if failed:
+            self.panel.show_verdict({"at": f"write_failed {len(verdicts)}", "verdict": "write_failed"})
+        elif verdicts:
             self.panel.show_verdict(verdicts[-1])
 
     def close(self) -> None:

@@ -44,6 +44,29 @@ def check_data_dir(settings: Settings) -> Check:
     return Check("data folder", True, f"{settings.data_dir} is writable (games and the PIN are kept here)")
 
 
+def check_journal(settings: Settings) -> Check:
+    """Open the journal as the kiosk will: SQLite's integrity check, every event read, the mark compared."""
+    from kiosk.journal import inspect
+
+    path = settings.data_dir / "journal.sqlite"
+    try:
+        health = inspect(path)
+    except OSError as exc:
+        return Check("journal", False, f"cannot read {path} ({exc.strerror or exc})", blocks_start=True)
+    if not health.exists and health.went_back:
+        return Check("journal", False, f"{path} is missing: {'; '.join(health.problems)}. Finished matches are in "
+                     f"{settings.data_dir / 'archive'}; `gamao run` starts a new journal and says so on the screen")
+    if not health.exists:
+        return Check("journal", True, f"no journal yet at {path}: a new one is made at the first start")
+    if health.healthy:
+        return Check("journal", True, f"{path}: {len(health.events)} events in {len(health.match_ids())} matches, "
+                     "integrity check ok")
+    lost = "; lost: " + "; ".join(health.lost) if health.lost else "; every event is still readable"
+    return Check("journal", False, f"{path} is not healthy: {'; '.join(health.problems)}{lost}. `gamao run` moves a "
+                 f"damaged file aside and salvages what it can at start; or run `gamao journal {settings.data_dir} "
+                 "--salvage` with the kiosk stopped")
+
+
 def find_dice_port(settings: Settings) -> str | None:
     """The configured port, else the udev rule's /dev/gamao-dice, else a Raspberry Pi Pico on USB."""
     if settings.serial_port != "auto":
@@ -145,7 +168,7 @@ def check_browser() -> Check:
 
 
 def run_checks(settings: Settings) -> list[Check]:
-    return [check_data_dir(settings), check_referee(), check_port(settings), check_camera(settings),
+    return [check_data_dir(settings), check_journal(settings), check_referee(), check_port(settings), check_camera(settings),
             check_dice(settings), check_gpio(settings), check_browser()]
 
 

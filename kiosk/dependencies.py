@@ -88,12 +88,21 @@ PinsDep = Annotated[PinStore, Depends(get_pins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-def require_pin(pin: PinHeader, pins: PinsDep) -> None:
-    """Guard for every control endpoint: 401 without or with a wrong PIN, 423 while locked out."""
+def client_host(request: Request) -> str | None:
+    return request.client.host if request.client is not None else None
+
+
+def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
+    """The PIN check for this request's client, as an HTTPException (401, or 429 with Retry-After)."""
     try:
-        pins.check(pin)
+        pins.check(pin, client_host(request))
     except PinError as exc:
         headers = {"WWW-Authenticate": "X-Gamao-PIN"}
         if exc.retry_after is not None:
             headers["Retry-After"] = str(max(1, round(exc.retry_after)))
         raise HTTPException(exc.status, exc.message, headers=headers) from None
+
+
+def require_pin(pin: PinHeader, pins: PinsDep, request: Request) -> None:
+    """Guard for every control endpoint: 401 without or with a wrong PIN, 429 while this client must wait."""
+    check_pin(pins, pin, request)

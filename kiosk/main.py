@@ -15,10 +15,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kiosk.coach import CoachService, EngineFactory, default_engine
 from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService
+from kiosk.limits import BodyLimit, http_error
 from kiosk.pin import PinStore
 from kiosk.routers import camera as camera_routes
 from kiosk.routers import coach as coach_routes
@@ -95,6 +97,8 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.state.coach = None
     app.state.pins = PinStore(settings.data_dir, settings.pin_max_failures, settings.pin_lockout_seconds)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit)
     for module in (state, ws, matches, control, camera_routes, coach_routes):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,24 +1,44 @@
 """The control PIN: set once at first start, stored only as a salted scrypt hash in the kiosk's data dir.
 
-Failures are counted for the whole kiosk (one screen, one board): after `max_failures` wrong or missing
-PINs in a row every control request is refused for `lockout_seconds`, so a PIN cannot be guessed by trying.
+Who may do what:
+
+- The **first** PIN can be set only from the kiosk itself: its touch screen (the browser on the same
+  machine, a loopback client) or `gamao run`'s console (``ask_first_pin``). A stranger on the network who
+  finds a kiosk without a PIN cannot claim it.
+- Wrong PINs are counted **per client** (per IP address; per /64 network for IPv6, where one device can
+  use many addresses). The first `max_failures` are free; after that each further wrong PIN makes that
+  client wait twice as long as the last time, up to `lockout_seconds`, before its next try is even looked
+  at (429 with Retry-After). Other clients are not affected.
+- The touch screen (loopback) is never made to wait and its mistakes are not counted: a stranger's wrong
+  PINs can never lock the owner out.
+- A request with no PIN at all is refused (401) but is not a failure: any web page a player's phone opens
+  could send those, and they guess nothing.
+
+Memory stays bounded: at most `MAX_CLIENTS` clients are remembered (the least recently seen is forgotten).
 """
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import hmac
+import ipaddress
 import json
 import os
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 PIN_FILE = "pin.json"
 PIN_MIN, PIN_MAX = 4, 12
+MAX_CLIENTS = 4096
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+FIRST_PIN_LOCAL_ONLY = ("the first PIN is set at the kiosk itself: on its touch screen or at the console of "
+                        "`gamao run`")
 
 
 class PinError(Exception):
@@ -35,19 +55,55 @@ def valid_pin_text(pin: str) -> bool:
     return pin.isascii() and pin.isdigit() and PIN_MIN <= len(pin) <= PIN_MAX
 
 
+def is_loopback(host: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and ::ffff:127.x: a client on the kiosk's own machine (its touch screen)."""
+    if not host:
+        return False
+    try:
+        addr = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return addr.is_loopback
+
+
+def client_key(host: str | None) -> str:
+    """The unit failures are counted by: the IPv4 address, or the IPv6 /64 network."""
+    if not host:
+        return "?"
+    try:
+        addr = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host[:64]
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.IPv6Network((addr, 64), strict=False))
+    return str(addr)
+
+
 def _hash(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(pin.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
 
 
+@dataclass
+class _Client:
+    failures: int = 0
+    wait_until: float = 0.0
+    checking: bool = False
+
+
 class PinStore:
+    """`max_failures` free wrong PINs per client, then a delay doubling from 2 s up to `lockout_seconds`."""
+
     def __init__(self, data_dir: Path, max_failures: int = 5, lockout_seconds: float = 60.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(data_dir) / PIN_FILE
         self.max_failures = max_failures
         self.lockout_seconds = lockout_seconds
         self._clock = clock
-        self._failures = 0
-        self._locked_until = 0.0
+        self._clients: OrderedDict[str, _Client] = OrderedDict()
         self._lock = threading.Lock()
         # The touch screen sends the PIN with every press: once scrypt has accepted it, a keyed digest kept
         # in memory recognises it again at once. Wrong PINs always pay the full scrypt cost.
@@ -70,7 +126,8 @@ class PinStore:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(record, fh)
         os.replace(tmp, self.path)
-        self._accepted = None
+        with self._lock:
+            self._accepted = None
 
     def _matches(self, pin: str) -> bool:
         try:
@@ -82,27 +139,95 @@ class PinStore:
             return False
         return hmac.compare_digest(got, expected)
 
-    def check(self, pin: str | None) -> None:
-        """Raise PinError(401/423) unless `pin` is the stored PIN and the kiosk is not locked out."""
+    def _client(self, key: str) -> _Client:
+        entry = self._clients.get(key)
+        if entry is None:
+            entry = self._clients[key] = _Client()
+            while len(self._clients) > MAX_CLIENTS:
+                self._clients.popitem(last=False)
+        else:
+            self._clients.move_to_end(key)
+        return entry
+
+    def delay_after(self, failures: int) -> float:
+        """Seconds a client waits after its `failures`-th wrong PIN in a row (0 while still free)."""
+        extra = failures - self.max_failures
+        if extra < 0:
+            return 0.0
+        return float(min(self.lockout_seconds, 2.0 ** min(extra + 1, 30)))
+
+    def check(self, pin: str | None, client: str | None = None) -> None:
+        """Raise PinError unless `pin` is the stored PIN: 401 (none, wrong, none set), 429 (wait first)."""
+        if not self.is_set():
+            raise PinError(401, "no PIN has been set yet: set one first with POST /api/pin")
+        if not pin:
+            raise PinError(401, "this action needs the PIN: send it in the X-Gamao-PIN header")
+        local = is_loopback(client)
+        key = client_key(client)
         with self._lock:
             now = self._clock()
-            if now < self._locked_until:
-                wait = self._locked_until - now
-                raise PinError(423, f"too many wrong PINs: control is locked for {wait:.0f} more seconds", wait)
-            if not self.is_set():
-                raise PinError(401, "no PIN has been set yet: set one first with POST /api/pin")
-            if pin and len(pin) <= PIN_MAX:
+            entry = None
+            if not local:
+                entry = self._client(key)
+                if now < entry.wait_until:
+                    wait = entry.wait_until - now
+                    raise PinError(429, f"too many wrong PINs from this device: try again in {wait:.0f} s", wait)
+                if entry.checking:
+                    raise PinError(429, "one PIN at a time from this device: wait for the answer", 1.0)
+                entry.checking = True
+            accepted = self._accepted
+        ok = False
+        try:
+            if len(pin) <= PIN_MAX and pin.isascii() and pin.isdigit():
                 digest = hmac.new(self._key, pin.encode(), "sha256").digest()
-                if (self._accepted is not None and hmac.compare_digest(digest, self._accepted)) or self._matches(pin):
-                    self._accepted = digest
-                    self._failures = 0
-                    return
-            self._failures += 1
-            if self._failures >= self.max_failures:
-                self._failures = 0
-                self._locked_until = now + self.lockout_seconds
-                raise PinError(423, f"too many wrong PINs: control is locked for {self.lockout_seconds:.0f} seconds",
-                               self.lockout_seconds)
-            if not pin:
-                raise PinError(401, "this action needs the PIN: send it in the X-Gamao-PIN header")
+                ok = (accepted is not None and hmac.compare_digest(digest, accepted)) or self._matches(pin)
+        finally:
+            with self._lock:
+                if ok:
+                    self._accepted = hmac.new(self._key, pin.encode(), "sha256").digest()
+                if entry is not None:
+                    entry.checking = False
+                    if ok:
+                        self._clients.pop(key, None)
+                    else:
+                        entry.failures += 1
+                        delay = self.delay_after(entry.failures)
+                        entry.wait_until = self._clock() + delay
+        if not ok:
             raise PinError(401, "wrong PIN")
+
+    def failures(self, client: str | None) -> int:
+        """Wrong PINs in a row from this client (0 for the touch screen, which is never counted)."""
+        with self._lock:
+            entry = self._clients.get(client_key(client))
+            return entry.failures if entry is not None and not is_loopback(client) else 0
+
+
+def ask_first_pin(store: PinStore, ask: Callable[[str], str] = getpass.getpass,
+                  say: Callable[[str], None] = print) -> bool:
+    """`gamao run`'s console: when no PIN is set yet, ask for one twice and store it. True if one was set."""
+    if store.is_set():
+        return False
+    say(f"No control PIN is set yet. Choose one ({PIN_MIN} to {PIN_MAX} digits), or press Enter to set it "
+        "later on the touch screen.")
+    for _ in range(3):
+        try:
+            pin = ask("New PIN: ").strip()
+        except EOFError:
+            return False
+        if not pin:
+            return False
+        if not valid_pin_text(pin):
+            say(f"The PIN must be {PIN_MIN} to {PIN_MAX} digits.")
+            continue
+        try:
+            again = ask("Once more: ").strip()
+        except EOFError:
+            return False
+        if again != pin:
+            say("The two PINs differ; again.")
+            continue
+        store.set(pin)
+        say("PIN set.")
+        return True
+    return False

@@ -6,9 +6,10 @@ does not break the page; request models are strict so bad input is refused with 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 SideName = Literal["light", "dark"]
 Points = Annotated[list[Annotated[int, Field(ge=0, le=15)]], Field(min_length=24, max_length=24)]
@@ -115,6 +116,9 @@ class StateOut(BaseModel):
     verdicts: list[VerdictOut] = []
     moves: list[MoveOut] = []
     resignation: dict[str, Any] | None = Field(None, description='{"side": "dark", "value": 1} while offered')
+    notices: list[dict[str, Any]] = Field(
+        [], description='what the screen must say about the journal: {"kind": "journal_salvaged" | '
+        '"journal_went_back" | "write_failed" | "archive_failed", "message": {"pt", "en"}, "at", ...}')
 
 
 class KioskInfo(BaseModel):
@@ -131,7 +135,23 @@ class KioskInfo(BaseModel):
 # ---- requests (strict) --------------------------------------------------------------------------
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Unknown keys refused, and no coercion: `true` is not a number, `"5"` is not 5 (subclasses inherit this)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _printable_name(name: str) -> str:
+    """A player's name goes into the .mat and SGF files line by line: no control characters (newline, tab,
+    NUL, ...), no line or paragraph separators, no lone surrogates, and not only spaces."""
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in "\u200e\u200f\u202a\u202b\u202c\u202d\u202e":
+            raise ValueError(f"a name cannot contain the control character U+{ord(ch):04X}")
+    if not name.strip():
+        raise ValueError("a name cannot be only spaces")
+    return name.strip()
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable_name)]
 
 
 class PinIn(Strict):
@@ -151,8 +171,8 @@ class RulesIn(Strict):
 
 
 class PlayersIn(Strict):
-    light: str = Field("Light", min_length=1, max_length=40)
-    dark: str = Field("Dark", min_length=1, max_length=40)
+    light: Name = "Light"
+    dark: Name = "Dark"
 
 
 class NewMatchIn(Strict):
@@ -185,11 +205,30 @@ class ResignationIn(Strict):
         return self
 
 
+class BarOffIn(Strict):
+    light: Annotated[int, Field(ge=0, le=15)] = 0
+    dark: Annotated[int, Field(ge=0, le=15)] = 0
+
+
 class BoardIn(Strict):
+    """A whole board as it stands: each side's 15 checkers are on the points, on the bar or borne off, and
+    no point holds checkers of both sides."""
+
     light: Points
     dark: Points
-    bar: BarOff = BarOff()
-    off: BarOff = BarOff()
+    bar: BarOffIn = BarOffIn()
+    off: BarOffIn = BarOffIn()
+
+    @model_validator(mode="after")
+    def _possible(self) -> BoardIn:
+        for side in ("light", "dark"):
+            total = sum(getattr(self, side)) + getattr(self.bar, side) + getattr(self.off, side)
+            if total != 15:
+                raise ValueError(f"{side} has {total} checkers (points + bar + off); a side has 15")
+        both = [i + 1 for i in range(24) if self.light[i] and self.dark[i]]
+        if both:
+            raise ValueError(f"point {both[0]} holds checkers of both sides")
+        return self
 
 
 class CorrectionIn(Strict):

@@ -5,6 +5,12 @@ appends it to the journal (durably, see kiosk.journal) and only then feeds it to
 that was acknowledged survives a power cut. On start the current match is replayed from the journal.
 Submissions from several threads (dice bridge, camera, touch screen) are serialised by one lock;
 subscribers are called after every change, outside the lock, with the new public state.
+
+The journal is checked when the service opens it (kiosk.journal.open_journal: a damaged file is salvaged); what
+was found is logged and shown in the public state's ``notices`` until the next match starts. Every finished
+match is written to the archive folder (kiosk/archive.py) the moment it ends. A write that fails (disk full,
+read-only) refuses the event with ``JournalWriteError`` (a ValueError), shows a ``write_failed`` notice until
+a write succeeds again, and changes nothing that is stored.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,21 +28,42 @@ from core.match.formats.sgf import write_sgf
 from core.referee import Referee
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
-from kiosk.journal import Journal
+from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
+from kiosk.journal import Health, Journal, JournalWriteError, open_journal
 
 log = logging.getLogger(__name__)
 State = dict[str, Any]
+_WRITE_FAILED_PT = {
+    "disk_full": "O evento não foi registrado: o disco está cheio. Libere espaço (ou use um cartão maior); o que já "
+                 "foi registrado está guardado e a gravação volta sozinha.",
+    "read_only": "O evento não foi registrado: não é possível gravar no cartão (somente leitura). Verifique o cartão "
+                 "e as permissões da pasta; o que já foi registrado está guardado.",
+    "io_error": "O evento não foi registrado: erro ao gravar no cartão. Verifique o cartão; o que já foi registrado "
+                "está guardado e o próximo evento tenta de novo.",
+}
 
 
 class RefereeService:
     """Journal + referee + change notification."""
 
-    def __init__(self, journal: Journal | str | Path) -> None:
-        self.journal = journal if isinstance(journal, Journal) else Journal(journal)
+    def __init__(self, journal: Journal | str | Path, *, archive: str | Path | None = None) -> None:
+        self.health: Health | None = None
+        if isinstance(journal, Journal) or str(journal) == ":memory:":
+            self.journal = journal if isinstance(journal, Journal) else Journal(journal)
+        else:
+            self.journal, self.health = open_journal(journal)
+        on_disk = self.journal.path != ":memory:"
+        self.archive_dir: Path | None = Path(archive) if archive else (
+            Path(self.journal.path).parent / ARCHIVE if on_disk else None)
         self._lock = threading.RLock()
         self._subs: list[Callable[[State], None]] = []
+        self._notices: list[dict[str, Any]] = []
         self._match = self.journal.current_match()
         self.referee, _ = self._replay(self._match)
+        if self.health is not None and not self.health.healthy:
+            self._report_health(self.health)
+        else:
+            self._archive_missing(recent=10)  # a copy that failed before (disk full) is made now
         # The replay's objects live as long as the kiosk: out of the collector's sight, so its full passes over
         # them no longer add latency spikes to every later event (measured by bench/bench_referee).
         gc.freeze()
@@ -67,7 +95,94 @@ class RefereeService:
     def _state(self) -> State:
         st = self.referee.public_state()
         st["match"]["id"] = str(self._match) if self._match is not None else "current"
+        st["notices"] = [dict(n) for n in self._notices]
         return st
+
+    # ----- notices: what the screen must say about the journal --------------------------------------------------
+    def _notice(self, kind: str, en: str, pt: str, **extra: Any) -> None:
+        self._notices = [n for n in self._notices if n["kind"] != kind]
+        self._notices.append({"kind": kind, "message": {"pt": pt, "en": en}, "at": time.time(), **extra})
+
+    def _clear_notice(self, *kinds: str) -> bool:
+        before = len(self._notices)
+        self._notices = [n for n in self._notices if n["kind"] not in kinds]
+        return len(self._notices) != before
+
+    def _report_health(self, health: Health) -> None:
+        """Log and show what the start found in the journal; archive the finished matches it still holds."""
+        self._archive_missing()
+        only_archived = self._only_in_archive()
+        kept = len(health.events)
+        n = len(health.match_ids())
+        lost_en = "; ".join(health.lost) if health.lost else "nothing"
+        lost_pt = (f"{health.lost_events} evento(s)" if health.lost_events else
+                   ("conteúdo desconhecido" if health.lost else "nada"))
+        also_en = also_pt = ""
+        if only_archived:
+            names = ", ".join(only_archived)
+            also_en = f" Finished matches kept whole only in the archive folder: {names}."
+            also_pt = f" Partidas terminadas guardadas inteiras só na pasta do arquivo (archive): {names}."
+        problem = health.problems[0] if health.problems else "damaged"
+        if health.salvaged_from:
+            aside = Path(health.salvaged_from).name
+            en = (f"The game journal was damaged ({problem}). It was moved aside as {aside}, and {kept} events of "
+                  f"{n} matches were saved into a new journal. Lost: {lost_en}.{also_en}")
+            pt = (f"O registro das partidas estava danificado ({problem}). Ele foi guardado à parte como {aside}, e "
+                  f"{kept} eventos de {n} partidas foram salvos em um novo registro. Perdido: {lost_pt}.{also_pt}")
+            self._notice("journal_salvaged", en, pt, kept=kept, lost=health.lost,
+                         salvaged_from=health.salvaged_from, archive_only=only_archived)
+        else:
+            en = (f"The game journal lost its latest events ({problem}). It holds {kept} events of {n} matches. "
+                  f"Lost: {lost_en}.{also_en}")
+            pt = (f"O registro das partidas perdeu os últimos eventos. Ele tem {kept} eventos de {n} partidas. "
+                  f"Perdido: {lost_pt}.{also_pt}")
+            self._notice("journal_went_back", en, pt, kept=kept, lost=health.lost, salvaged_from=None,
+                         archive_only=only_archived)
+        log.warning("journal: %s", health.summary() + (f".{also_en}" if also_en else ""))
+
+    # ----- the archive ------------------------------------------------------------------------------------------
+    def _archive(self, match: int, ref: Referee) -> None:
+        """Write a finished match's .mat and .sgf; a failure is shown and logged, never raised."""
+        if self.archive_dir is None:
+            return
+        started = next((m["started"] for m in self.journal.matches() if m["id"] == match), time.time())
+        record = to_match_record(ref)
+        try:
+            paths = archive_match(self.archive_dir, match, started, write_mat(record), write_sgf(record))
+        except OSError as exc:
+            log.error("archive: match %s not written to %s: %s", match, self.archive_dir, exc)
+            self._notice("archive_failed",
+                         f"The finished match could not be copied to the archive folder ({exc.strerror or exc}); "
+                         "it is in the journal, and the copy is tried again at the next start.",
+                         f"A partida terminada não pôde ser copiada para a pasta do arquivo ({exc.strerror or exc}); "
+                         "ela está no registro, e a cópia será tentada de novo no próximo início.")
+            return
+        self._clear_notice("archive_failed")
+        log.info("archive: match %s written as %s", match, ", ".join(p.name for p in paths))
+
+    def _archive_missing(self, recent: int | None = None) -> None:
+        """Archive every finished match of the journal (or of its ``recent`` last ones) that has no files yet."""
+        if self.archive_dir is None:
+            return
+        have = archived(self.archive_dir)
+        for m in self.journal.matches()[-recent if recent else 0:]:
+            if file_stem(m["id"], m["started"]) in have:
+                continue
+            ref, _ = self._replay(m["id"])
+            if ref.phase == "match_over":
+                self._archive(m["id"], ref)
+
+    def _only_in_archive(self) -> list[str]:
+        """Archive files of matches the journal no longer holds whole (gone, or without their end)."""
+        if self.archive_dir is None:
+            return []
+        stems = {file_stem(m["id"], m["started"]): m["id"] for m in self.journal.matches()}
+        out = []
+        for stem in archived(self.archive_dir):
+            if stem in stems and self._replay(stems[stem])[0].phase == "match_over":
+                continue
+            out.append(f"{stem}.mat")
+        return out
 
     def subscribe(self, callback: Callable[[State], None]) -> Callable[[], None]:
         with self._lock:
@@ -82,15 +197,32 @@ class RefereeService:
 
     def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Journal then rule on one event; ValueError (naming the field) for an event that is malformed."""
+        failed: JournalWriteError | None = None
         with self._lock:
             checked = parse_event(event, self.referee.index)
-            match, _seq = self.journal.append(checked)
-            if match != self._match:
-                # A new match (or the first event ever, which opened a default one): start from its events.
-                self._match = match
-                self.referee, verdicts = self._replay(match)
+            try:
+                match, _seq = self.journal.append(checked)
+            except JournalWriteError as exc:
+                failed = exc
+                log.error("journal: %s", exc)
+                self._notice("write_failed", str(exc), _WRITE_FAILED_PT[exc.reason], reason=exc.reason)
+                verdicts = []
             else:
-                verdicts = self._feed(self.referee, checked)
+                self._clear_notice("write_failed")
+                phase = self.referee.phase
+                if match != self._match:
+                    # A new match (or the first event ever, which opened a default one): start from its events.
+                    self._match = match
+                    self.referee, verdicts = self._replay(match)
+                    self._clear_notice("journal_salvaged", "journal_went_back")
+                else:
+                    verdicts = self._feed(self.referee, checked)
+                ended = self.referee.phase != phase and self.referee.phase in ("game_over", "match_over")
+                if ended or checked.get("event") == "roll":  # once a turn: how far the journal got (see inspect)
+                    self.journal.mark()
+                if ended:
+                    if self.referee.phase == "match_over":
+                        self._archive(match, self.referee)
             state = self._state()
             subs = list(self._subs)
         for callback in subs:
@@ -98,29 +230,60 @@ class RefereeService:
                 callback(state)
             except Exception:
                 log.exception("a state subscriber failed")
+        if failed is not None:
+            raise failed
         return verdicts
 
     def export(self, match_id: str, fmt: str) -> str:
-        """The match as .mat or .sgf text; "current" is the match being played. KeyError if unknown."""
+        """The match as .mat or .sgf text; "current" is the match being played. KeyError if unknown.
+
+        Replayed from the journal's snapshot of its events, outside the service lock: an export (or many)
+        never holds up the live game's events.
+        """
         if fmt not in ("mat", "sgf"):
             raise ValueError(f"unknown export format {fmt!r}: use mat or sgf")
         with self._lock:
-            if match_id in ("current", str(self._match)):
-                if self._match is None:
-                    raise KeyError(match_id)
-                ref = self.referee
-                record = to_match_record(ref)
-            else:
-                try:
-                    match = int(match_id)
-                except ValueError:
-                    raise KeyError(match_id) from None
-                ref, _ = self._replay(match)
-                record = to_match_record(ref)
+            current = self._match
+        if match_id == "current":
+            if current is None:
+                raise KeyError(match_id)
+            match = current
+        else:
+            try:
+                match = int(match_id)
+            except ValueError:
+                raise KeyError(match_id) from None
+            if not 0 < match < 2**63:  # SQLite's integers: anything else is no match (not an OverflowError)
+                raise KeyError(match_id)
+        try:
+            ref, _ = self._replay(match)
+        except KeyError:
+            return self._from_archive(match, fmt)  # the journal lost it: the archive may have it
+        if match != current and ref.phase != "match_over":
+            # The journal lost this match's end (salvaged): the archive has it whole.
+            try:
+                return self._from_archive(match, fmt, self._stem(match))
+            except KeyError:
+                pass
+        record = to_match_record(ref)
         return write_mat(record) if fmt == "mat" else write_sgf(record)
+
+    def _stem(self, match: int) -> str | None:
+        started = next((m["started"] for m in self.journal.matches() if m["id"] == match), None)
+        return None if started is None else file_stem(match, started)
+
+    def _from_archive(self, match: int, fmt: str, stem: str | None = None) -> str:
+        """The archived file of a match the journal no longer holds whole (``stem``: that very match only)."""
+        if self.archive_dir is not None and 0 <= match < 10**9:
+            pattern = f"{stem}.{fmt}" if stem else f"match-{match:04d}-*.{fmt}"
+            files = sorted(self.archive_dir.glob(pattern))
+            if files:
+                return files[-1].read_text(encoding="utf-8")
+        raise KeyError(str(match))
 
     def matches(self) -> list[dict[str, Any]]:
         return self.journal.matches()
 
     def close(self) -> None:
+        self.journal.mark()
         self.journal.close()

@@ -28,10 +28,13 @@ class FolderSource:
         self.fps = fps
 
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
+        from vision.imagefile import ImageFileError, read_image
+
         for i, path in enumerate(self.files):
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if frame is None:
-                raise CameraError(f"cannot decode image {path}")
+            try:
+                frame = read_image(path, min_side=1)  # its size checked from the header before decoding
+            except ImageFileError as exc:
+                raise CameraError(str(exc)) from None
             yield frame, i / self.fps
 
 

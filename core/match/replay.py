@@ -15,6 +15,7 @@ Problem kinds: ``illegal_play``, ``unplayed_die``, ``ambiguous_play``, ``unreada
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -386,27 +387,36 @@ class Replayer:
         # A stated result may count an uncubed gammon as a single when the Jacoby rule may have been on:
         # money sessions whose file does not say, and Galaxy's money games, which it exports as one-game
         # "16 point match" files. The score is still counted as gnubg counts it (no Jacoby in a match).
-        self.jacoby_unknown = (record.length == 0 and record.rules.jacoby is None) or (
-            record.source == "galaxy" and record.length == 16 and len(record.games) == 1
-        )
+        self.jacoby_unknown = record.length == 0 and record.rules.jacoby is None
+        self._last: GameRecord | None = None
 
     def last_game(self, game: GameRecord) -> bool:
-        return game is self.record.games[-1]
+        return game is self._last
 
     def run(self) -> ReplayReport:
+        games = self.record.games
+        return self.run_games((g, g is games[-1]) for g in games)
+
+    def run_games(self, games: Iterable[tuple[GameRecord, bool]]) -> ReplayReport:
+        """Replay games as they come, each with whether it is the last: a streamed file (``MatStream``) is
+        replayed one game at a time, none kept once done. The record's problems are read at the end."""
         record = self.record
         report = self.report
-        report.problems.extend(record.problems)
-        if not record.games:
-            return report
-        match = Match(record.length, record.rules, record.games[0].score)
-        for game in record.games:
+        match: Match | None = None
+        for game, last in games:
+            self._last = game if last else None
+            first = match is None
+            if match is None:
+                match = Match(record.length, record.rules, game.score)
+                # Galaxy's money games come as one-game "16 point match" files (see __init__).
+                self.jacoby_unknown = self.jacoby_unknown or (
+                    record.source == "galaxy" and record.length == 16 and last)
             if match.over:
                 report.problems.append(
                     Problem(game.line, game.number, "action_after_result", f"game {game.number} comes after the match was won")
                 )
                 break
-            if game.score != match.score and game is not record.games[0]:
+            if game.score != match.score and not first:
                 report.problems.append(
                     Problem(
                         game.score_line,
@@ -422,7 +432,9 @@ class Replayer:
                 match.record_result(game.result.winner, game.result.points)
             else:
                 match.crawford = False
-        report.final_score = dict(match.score)
+        report.problems[:0] = record.problems
+        if match is not None:
+            report.final_score = dict(match.score)
         report.problems.sort(key=lambda p: (p.line if p.line is not None else 0))
         return report
 

@@ -11,7 +11,13 @@ Traceback (most recent call last):
 core.referee.events.EventError: event 3: "dice" must be two numbers from 1 to 6, got [5, 9]
 
 Validated events stay plain dicts (normalised: defaults filled in, extra keys kept), because the journal
-stores and replays exactly what came in.
+stores and replays exactly what came in. They are ``CheckedEvent``s, a dict that says it was checked, so
+an event is parsed once on its way (the kiosk's service checks it before journaling it; the referee then
+takes it as it is):
+
+>>> ev = parse_event({"event": "button", "name": "undo"})
+>>> isinstance(ev, CheckedEvent) and ev == {"event": "button", "name": "undo"}
+True
 """
 
 from __future__ import annotations
@@ -38,6 +44,13 @@ RULE_DEFAULTS: dict[str, Any] = {
     "premature_roll": "reject",
 }
 PREMATURE = ("reject", "commit")
+
+
+class CheckedEvent(dict[str, Any]):
+    """An event as ``parse_event`` returns it: checked and normalised. Still a plain dict to JSON and the
+    journal; whoever receives one need not check it again (``Referee.feed`` does not)."""
+
+    __slots__ = ()
 
 
 class EventError(ValueError):
@@ -163,7 +176,7 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
     return rules
 
 
-def parse_event(obj: object, index: int | None = None) -> Event:
+def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
     """Check one event and return it normalised (a new dict); EventError names what is wrong."""
     if not isinstance(obj, dict):
         raise _fail(index, f"an event must be a JSON object, got {type(obj).__name__}")
@@ -172,7 +185,7 @@ def parse_event(obj: object, index: int | None = None) -> Event:
         if kind is None:
             raise _fail(index, f'missing "event" (one of: {", ".join(KINDS)})')
         raise _fail(index, f'unknown event kind {json.dumps(kind)} (known: {", ".join(KINDS)})')
-    ev: Event = dict(obj)
+    ev = CheckedEvent(obj)
     if kind == "new_match":
         length = obj.get("length", 0)
         if not _is_int(length) or length < 0:
@@ -229,16 +242,92 @@ def parse_event(obj: object, index: int | None = None) -> Event:
     return ev
 
 
-def parse_line(line: str, index: int | None = None) -> Event:
-    """One line of JSON text -> a checked event."""
+# Parse limits: an event is a few kilobytes (a board with its probability tables is the largest), its
+# numbers are small, and it nests four levels deep. Anything far beyond is refused before it can cost
+# memory or time (a 5,000-digit integer, JSON nested 100,000 deep, a line of 50 MB).
+MAX_LINE = 256 * 1024
+MAX_DEPTH = 16
+MAX_DIGITS = 20
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _Limit(f"a number of {digits} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _constant(name: str) -> float:
+    raise _Limit(f"{name} is not a number JSON allows")
+
+
+class _Limit(ValueError):
+    pass
+
+
+def _depth(line: str) -> int:
+    """How deep the line's brackets nest (strings skipped): checked before json.loads recurses."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_line(line: str, index: int | None = None) -> CheckedEvent:
+    """One line of JSON text -> a checked event (EventError for bad JSON or a line beyond the limits)."""
+    if len(line) > MAX_LINE:
+        raise _fail(index, f"the line is longer than {MAX_LINE} characters; an event is a few thousand")
+    if ("[" in line or "{" in line) and _depth(line) > MAX_DEPTH:
+        raise _fail(index, f"the JSON nests more than {MAX_DEPTH} levels deep; an event nests at most 4")
     try:
-        obj = json.loads(line)
+        obj = json.loads(line, parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise _fail(index, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except _Limit as exc:
+        raise _fail(index, f"not a usable event: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise _fail(index, f"not a usable event: {exc}") from None
     return parse_event(obj, index)
 
 
-def read_lines(lines: Iterable[str]) -> Iterator[Event]:
+def bounded_lines(stream: Iterable[str] | object, max_line: int = MAX_LINE) -> Iterator[str]:
+    """The lines of a text file object, none held longer than `max_line` characters (a longer line is
+    yielded cut to `max_line + 1`, so `parse_line` refuses it without the whole line in memory)."""
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        yield from stream  # type: ignore[misc]
+        return
+    while True:
+        line = readline(max_line + 1)
+        if not line:
+            return
+        if len(line) > max_line and not line.endswith("\n"):
+            # Skip the rest of this over-long line in pieces, then report it as one line.
+            while True:
+                rest = readline(max_line + 1)
+                if not rest or rest.endswith("\n"):
+                    break
+        yield line
+
+
+def read_lines(lines: Iterable[str]) -> Iterator[CheckedEvent]:
     """Checked events from JSON lines; blank lines and lines starting with # are skipped but counted.
 
     The index of an event is its position among the events (0-based), which is what verdicts cite;

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from core.rules import movegen
+from core.rules import movegen, partial
 from core.rules.position import LegalPlay, Position, Side
 
 Step = tuple[int, int, bool]  # (from, to, hit) in the mover's own numbering: 25 = bar, 0 = off
@@ -165,7 +165,7 @@ class Observation:
         return sum(v[0:24]) + v[48] + v[50], sum(v[24:48]) + v[49] + v[51]
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     vec: Vec
     kind: str  # start | prefix | legal
@@ -232,7 +232,8 @@ class _Costs:
 
 
 class TurnModel:
-    """Every candidate position for one roll of one position (computed once, when the dice land)."""
+    """Every candidate position for one roll of one position (computed once, when the dice land): the start,
+    the legal results (``Position.legal_plays``) and the boards on the way to them (core.rules.partial)."""
 
     def __init__(self, pos: Position, dice: Sequence[int]) -> None:
         self.pos = pos
@@ -241,7 +242,8 @@ class TurnModel:
         self.cls = type(pos)
         self.start = vec_of_position(pos)
         self.legal = pos.legal_plays(self.dice)
-        self.max_dice = max((len(lp.play) for lp in self.legal), default=0)
+        # Every legal play uses as many dice as the roll allows (R09): the first one says how many.
+        self.max_dice = len(self.legal[0].play) if len(self.legal) else 0
         self.by_vec: dict[Vec, Candidate] = {}
         self._build()
         self.candidates = list(self.by_vec.values())
@@ -249,69 +251,51 @@ class TurnModel:
         #: are then also judged by what changed since (see _Costs).
         self.baseline: Observation | None = None
 
-    def _vec(self, me: Sequence[int], opp: Sequence[int]) -> Vec:
-        return vec_of_own(me, opp, self.mover, self.cls)
-
-    def _diff(self, vec: Vec, steps: Sequence[Step]) -> tuple[tuple[int, int], ...]:
-        """Entries where ``vec`` differs from the start: only places the steps touched can differ."""
-        me_t, opp_t = self._tables
-        s = self.start
-        touched = set()
-        for frm, to, hit in steps:
-            touched.add(me_t[frm])
-            touched.add(me_t[to])
-            if hit:
-                touched.add(opp_t[self._cross[to]])
-                touched.add(opp_t[25])
-        return tuple(sorted((i, vec[i]) for i in touched if vec[i] != s[i]))
-
     def _build(self) -> None:
+        """The start, every legal result, then every board on the way to one (core.rules.partial)."""
         mover, other = self.mover, self.mover.other
         self._tables = (own_to_vec(mover, self.cls), own_to_vec(other, self.cls))
         self._cross = cross_table(mover, self.cls)
-        legal_len: dict[tuple[int, ...], int] = {}
+        self._effects: dict[Step, tuple[tuple[int, int], ...]] = {}
+        self._start_list = list(self.start)
         self.by_vec[self.start] = Candidate(self.start, START)
         for lp in self.legal:
-            res = lp.result
-            me_r, opp_r = res.own(mover), res.own(other)
-            moves = lp.play.moves
-            steps = tuple((m.frm, m.to, m.hit) for m in moves)
-            legal_len[(*me_r, *opp_r)] = len(steps)
-            vec = self._vec(me_r, opp_r)
-            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple(m.distance for m in moves), steps, self._diff(vec, steps))
-        if not legal_len:
+            steps = tuple([(m.frm, m.to, m.hit) for m in lp.play.moves])
+            vec, diff = self._after(steps)
+            self.by_vec[vec] = Candidate(vec, LEGAL, lp, tuple([f - t for f, t, _ in steps]), steps, diff)
+        if self.max_dice < 2:
             return
-        me, opp = list(self.pos.own(mover)), list(self.pos.own(other))
-        cross = self._cross
-        block = self.cls.block_at
+        me, oa = self.pos._generator_boards()
         d1, d2 = self.dice
-        orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
-        memo: dict[tuple[tuple[int, ...], int, tuple[int, ...]], bool] = {}
-        max_dice = self.max_dice
+        for part in partial.prefixes(me, oa, d1, d2, self.max_dice, self.cls.block_at):
+            vec, diff = self._after(part.steps)
+            if vec not in self.by_vec:
+                self.by_vec[vec] = Candidate(vec, PREFIX, None, part.used, part.steps, diff)
 
-        # Depth-first over single-die steps; a state on the way to a legal result is a play in progress.
-        def dfs(cur_me: list[int], cur_opp: list[int], order: tuple[int, ...], depth: int,
-                path: tuple[Step, ...]) -> bool:
-            key = (*cur_me, *cur_opp)
-            mkey = (key, depth, order[depth:])
-            known = memo.get(mkey)
-            if known is not None:
-                return known
-            reaches = depth > 0 and legal_len.get(key) == depth
-            if depth < len(order) and depth < max_dice:
-                for st in single_steps(cur_me, cur_opp, order[depth], cross, block):
-                    me2, opp2 = apply_step(cur_me, cur_opp, st, cross)
-                    if dfs(me2, opp2, order, depth + 1, (*path, st)):
-                        reaches = True
-            if reaches and 0 < depth < max_dice:
-                vec = self._vec(cur_me, cur_opp)
-                if vec not in self.by_vec:
-                    self.by_vec[vec] = Candidate(vec, PREFIX, None, order[:depth], path, self._diff(vec, path))
-            memo[mkey] = reaches
-            return reaches
+    def _after(self, steps: Sequence[Step]) -> tuple[Vec, tuple[tuple[int, int], ...]]:
+        """The board after ``steps`` from the start, and the entries where it differs from the start (only
+        places the steps touched can differ)."""
+        effects = self._effects
+        v = self._start_list.copy()
+        touched = set()
+        for st in steps:
+            eff = effects.get(st)
+            if eff is None:
+                eff = effects[st] = self._effect(st)
+            for i, d in eff:
+                v[i] += d
+                touched.add(i)
+        s = self.start
+        return tuple(v), tuple(sorted([(i, v[i]) for i in touched if v[i] != s[i]]))
 
-        for order in orders:
-            dfs(me, opp, order, 0, ())
+    def _effect(self, step: Step) -> tuple[tuple[int, int], ...]:
+        """(vector index, change) of one single-die move."""
+        me_t, opp_t = self._tables
+        frm, to, hit = step
+        out = ((me_t[frm], -1), (me_t[to], 1))
+        if hit:
+            out += ((opp_t[self._cross[to]], -1), (opp_t[25], 1))
+        return out
 
     def explain_exact(self, vec: Vec) -> Candidate | None:
         """The candidate that is exactly this board, if any."""

@@ -37,14 +37,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from core.match.score import RESULT_NAMES
 from core.messages import describe, message
-from core.referee.events import RULE_DEFAULTS, parse_event
+from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
 from core.referee.faults import Fault, classify
 from core.referee.inference import (
     ACCEPT,
     MARGIN,
     OFF_IDX,
-    TALL_ROW,
     Inference,
     Observation,
     TurnModel,
@@ -56,30 +56,72 @@ from core.referee.inference import (
     vec_name,
     vec_of_position,
 )
-from core.referee.state import RefereeBase
+from core.referee.pending import Hypothesis, Pending
+from core.referee.state import MatchState
+from core.referee.turn import TurnState, cand_text, unplayed_dice
 from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side
 
 Verdict = dict[str, Any]
 KEEP_VERDICTS = 20
-SUSPECT_BOARDS = 4  # a count that stays wrong this many stable boards in a row is a real checker problem
 
 
-class Referee(RefereeBase):
-    """The referee state machine. ``rules`` as in the new_match event (crawford, mode, ...)."""
+class _MatchField:
+    """An attribute of the referee that is its match state's (``Referee.pos`` is ``match_state.pos``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return getattr(obj.match_state, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj.match_state, self.name, value)
+
+
+class Referee:
+    """The referee state machine. ``rules`` as in the new_match event (crawford, mode, ...).
+
+    It owns no game state of its own beyond the event count: the match's state is ``match_state``
+    (core.referee.state.MatchState), the current turn's view of the board is ``turn_state``
+    (core.referee.turn.TurnState); the referee reads the events, rules on them and says so.
+    """
 
     def __init__(self, rules: Mapping[str, Any] | None = None, length: int = 0,
                  players: Mapping[str, str] | None = None) -> None:
-        super().__init__()
+        self.verdicts: list[Verdict] = []
         self.index = 0
         self.last_seq: Any = None
         self._start_match(length, dict(players or {"light": "Light", "dark": "Dark"}), {**RULE_DEFAULTS, **(rules or {})})
 
+    def _start_match(self, length: int, players: dict[str, str], rules: dict[str, Any]) -> None:
+        self.match_state = MatchState(length, players, rules)
+        self.turn_state = TurnState()
+
+    def _next_game(self) -> None:
+        self.match_state.new_game()
+        self.turn_state = TurnState()
+
+    # The match's state as attributes of the referee (a test sets a game up through pos, turn and phase).
+    pos = _MatchField()
+    turn = _MatchField()
+    phase = _MatchField()
+    dice = _MatchField()
+    rules = _MatchField()
+    length = _MatchField()
+    players = _MatchField()
+    games = _MatchField()
+
     # ----- entry point -----------------------------------------------------------------------------------------
     def feed(self, event: Mapping[str, Any]) -> list[Verdict]:
-        """Rule on one event. Raises core.referee.events.EventError (a ValueError) for a malformed event."""
+        """Rule on one event. Raises core.referee.events.EventError (a ValueError) for a malformed event.
+
+        An event that ``parse_event`` already checked (a CheckedEvent, as the kiosk's service and
+        ``read_lines`` give them) is not checked again."""
         at = self.index
-        ev = parse_event(dict(event), at)
+        ev = event if type(event) is CheckedEvent else parse_event(dict(event), at)
         self.index += 1
         out: list[Verdict] = []
         handler = getattr(self, "_on_" + ev["event"])
@@ -98,7 +140,7 @@ class Referee(RefereeBase):
 
     def _fault_verdict(self, out: list[Verdict], at: int, fault: Fault) -> None:
         params = {k: v for k, v in fault.params.items() if k != "example" or v}
-        self._v(out, at, fault.verdict, side=self.turn.value, dice=list(self.dice) if self.dice else None,
+        self._v(out, at, fault.verdict, side=self.match_state.turn.value, dice=list(self.match_state.dice) if self.match_state.dice else None,
                 reason=fault.reason, message=message(fault.reason, **fault.params),
                 **({"play": fault.play_text()} if fault.moves else {}),
                 **{k: v for k, v in params.items() if k in ("point", "move", "unplayed", "die")})
@@ -118,62 +160,62 @@ class Referee(RefereeBase):
             if seq == self.last_seq:
                 return  # the dice unit sent the same roll again: one roll, one verdict
             self.last_seq = seq
-        if self.phase == "match_over":
+        if self.match_state.phase == "match_over":
             self._reroll(out, at, "roll_not_expected", why_pt="a partida terminou", why_en="the match is over")
             return
-        if self.phase == "cube_offered":
-            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido à espera de resposta",
+        if self.match_state.phase == "cube_offered":
+            self._reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido esperando resposta",
                          why_en="a double is waiting for an answer")
             return
-        if self.awaiting_ack:
-            self._reroll(out, at, "cocked_die", n=self.awaiting_ack)
+        if self.match_state.awaiting_ack:
+            self._reroll(out, at, "cocked_die", n=self.match_state.awaiting_ack)
             return
         if any(ev["cocked"]):
             n = 1 if ev["cocked"][0] else 2
-            self.awaiting_ack = n
+            self.match_state.awaiting_ack = n
             self._reroll(out, at, "cocked_die", n=n, dice=list(dice))
             return
-        if self.phase == "moving" and self.held is not None and self.held[1]["event"] == "roll":
+        if self.match_state.phase == "moving" and self.turn_state.held is not None and self.turn_state.held[1]["event"] == "roll":
             self._release_held_roll(out)
-        if self.phase == "moving":
+        if self.match_state.phase == "moving":
             if self.premature(dice):
-                self._reroll(out, at, "roll_out_of_turn", side=self.turn.value, dice_prev=list(self.dice))
+                self._reroll(out, at, "roll_out_of_turn", side=self.match_state.turn.value, dice_prev=list(self.match_state.dice))
                 return
             if not self._commit(at, ev, out):
                 return
-            if self.phase == "match_over":
+            if self.match_state.phase == "match_over":
                 return
             # A commit that ended the game (an unclear last bear-off): this is the next game's opening roll.
-        if self.phase == "game_over":
+        if self.match_state.phase == "game_over":
             self._next_game()
-        if self.phase == "opening":
+        if self.match_state.phase == "opening":
             if dice[0] == dice[1]:
                 self._reroll(out, at, "tied_opening", die=dice[0], dice=list(dice))
                 return
             starter = Side.LIGHT if dice[0] > dice[1] else Side.DARK
-            self.pos = self.pos.with_turn(starter)
+            self.match_state.pos = self.match_state.pos.with_turn(starter)
             self._v(out, at, "opening", side=starter.value, dice=list(dice))
             self._begin_turn(at, starter, dice, out)
             return
-        if self.phase != "awaiting_roll":
+        if self.match_state.phase != "awaiting_roll":
             return
-        self._v(out, at, "roll", side=self.turn.value, dice=list(dice))
-        self._begin_turn(at, self.turn, dice, out)
+        self._v(out, at, "roll", side=self.match_state.turn.value, dice=list(dice))
+        self._begin_turn(at, self.match_state.turn, dice, out)
 
     def _held_roll_board(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """A roll waits on an unclear play, and the opponent may already be moving: a board that only
         one of the plays (then that roll) explains settles it. True when this board needs no more ruling."""
-        assert self.held is not None and self.model is not None
-        mover_inf = self.model.explain(obs, committing=True)
-        if mover_inf.kind == "play" or not self.held_rivals:
+        assert self.turn_state.held is not None and self.turn_state.model is not None
+        mover_inf = self.turn_state.model.explain(obs, committing=True)
+        if mover_inf.kind == "play" or not self.turn_state.held_rivals:
             return False
-        dice = (self.held[1]["dice"][0], self.held[1]["dice"][1])
-        costs = [TurnModel(c.legal.result, dice).explain(obs).cost for c in self.held_rivals]
+        dice = (self.turn_state.held[1]["dice"][0], self.turn_state.held[1]["dice"][1])
+        costs = [TurnModel(c.legal.result, dice).explain(obs).cost for c in self.turn_state.held_rivals]
         order = sorted(range(len(costs)), key=lambda k: (costs[k], k))
         best = order[0]
         others = [costs[k] for k in order[1:]] + [mover_inf.cost]
         if costs[best] <= ACCEPT and min(others) - costs[best] >= MARGIN:
-            self._take_held_roll(at, obs, self.held_rivals[best].vec, out)
+            self._take_held_roll(at, obs, self.turn_state.held_rivals[best].vec, out)
             return True
         # Neither the mover's play nor clearly the opponent's: no verdict while the roll waits.
         return mover_inf.kind == "unexplained"
@@ -183,12 +225,12 @@ class Referee(RefereeBase):
         moving: a board that the held roll, played from just one of the open positions (after the mover's
         finished play, or one of the plays the mover's board left unclear), explains settles the open play,
         the mover's play and the roll at once."""
-        p = self.pending
-        assert p is not None and self.held is not None
-        last = self.last_turn_obs
+        p = self.turn_state.pending
+        assert p is not None and self.turn_state.held is not None
+        last = self.turn_state.last_turn_obs
         if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
             return False
-        dice = (self.held[1]["dice"][0], self.held[1]["dice"][1])
+        dice = (self.turn_state.held[1]["dice"][0], self.turn_state.held[1]["dice"][1])
         options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
         still = math.inf  # the board as the mover's own play (not yet committed) under any open position
         for k, model in enumerate(p.models):
@@ -218,16 +260,16 @@ class Referee(RefereeBase):
     def _take_held_roll(self, at: int, obs: Observation, played: Vec, out: list[Verdict]) -> None:
         """The held roll's board showed which play the mover made (``played``): commit it, let the roll
         through, and rule on this board as the roll's first."""
-        assert self.held is not None
-        held_at, ev = self.held
-        self.held = None
-        self.last_fault = None
-        if self.phase == "moving":
-            self.last_turn_obs = Observation(played)
-        if self.phase != "moving" or self._commit(held_at, ev, out):
+        assert self.turn_state.held is not None
+        held_at, ev = self.turn_state.held
+        self.turn_state.held = None
+        self.turn_state.last_fault = None
+        if self.match_state.phase == "moving":
+            self.turn_state.last_turn_obs = Observation(played)
+        if self.match_state.phase != "moving" or self._commit(held_at, ev, out):
             self._on_roll(held_at, ev, out)
-        if self.phase == "moving" and self.model is not None:
-            self.last_turn_obs = obs
+        if self.match_state.phase == "moving" and self.turn_state.model is not None:
+            self.turn_state.last_turn_obs = obs
             self._rule_moving(at, obs, out)
 
     def _release_held_roll(self, out: list[Verdict]) -> None:
@@ -236,22 +278,22 @@ class Referee(RefereeBase):
         With no board in between, the first roll was not played at all: of the plays the board fitted,
         the one after which that roll has no legal play is the one made (R25); otherwise the likeliest.
         """
-        assert self.held is not None and self.model is not None
-        held_at, held_ev = self.held
-        self.held = None
+        assert self.turn_state.held is not None and self.turn_state.model is not None
+        held_at, held_ev = self.turn_state.held
+        self.turn_state.held = None
         dice = (held_ev["dice"][0], held_ev["dice"][1])
-        obs = self.last_turn_obs
+        obs = self.turn_state.last_turn_obs
         rivals = []
         if obs is not None:
-            inf = self.model.explain(obs, committing=True)
+            inf = self.turn_state.model.explain(obs, committing=True)
             rivals = [c for c in (inf.rivals or [inf.best]) if c is not None and c.legal is not None]
             if inf.kind == "unexplained":
-                rivals = self.held_rivals  # held on a board that could not stand: the nearest legal plays
+                rivals = self.turn_state.held_rivals  # held on a board that could not stand: the nearest legal plays
         if rivals:
             dancing = [c for c in rivals if len(c.legal.result.legal_plays(dice)) == 0]  # type: ignore[union-attr]
             pick = dancing[0] if len(dancing) == 1 else rivals[0]
-            self.last_turn_obs = Observation(pick.vec)
-            self.last_fault = None
+            self.turn_state.last_turn_obs = Observation(pick.vec)
+            self.turn_state.last_fault = None
         if self._commit(held_at, held_ev, out):
             self._on_roll(held_at, held_ev, out)
 
@@ -261,17 +303,17 @@ class Referee(RefereeBase):
         The players only reset the board when the game is over, so the play must have borne off the last
         checker: the game-ending play that best fits the last board seen is committed.
         """
-        model = self.model
+        model = self.turn_state.model
         assert model is not None
-        if self.last_turn_obs is None or not _shows_start(obs) or model.explain(obs).kind != "unexplained":
+        if self.turn_state.last_turn_obs is None or not _shows_start(obs) or model.explain(obs).kind != "unexplained":
             return False
         enders = [c for c in model.candidates if c.legal is not None and c.legal.result.is_game_over()]
         if not enders:
             return False
-        best = min(enders, key=lambda c: observation_cost(self.last_turn_obs, c.vec))  # type: ignore[arg-type]
-        self.last_turn_obs = Observation(best.vec)
-        self.last_fault = None
-        held, self.held = self.held, None
+        best = min(enders, key=lambda c: observation_cost(self.turn_state.last_turn_obs, c.vec))  # type: ignore[arg-type]
+        self.turn_state.last_turn_obs = Observation(best.vec)
+        self.turn_state.last_fault = None
+        held, self.turn_state.held = self.turn_state.held, None
         self._commit(at, {"event": "board"}, out)
         if held is not None and held[1]["event"] in ("roll", "cube", "resign"):
             getattr(self, "_on_" + held[1]["event"])(held[0], held[1], out)
@@ -279,50 +321,48 @@ class Referee(RefereeBase):
 
     def premature(self, dice: tuple[int, int]) -> bool:
         """With rules.premature_roll == "reject", a roll while the play is visibly unfinished is refused."""
-        if self.rules.get("premature_roll") != "reject" or self.model is None or self.model.max_dice == 0:
+        if self.match_state.rules.get("premature_roll") != "reject" or self.turn_state.model is None or self.turn_state.model.max_dice == 0:
             return False
-        if self.last_fault is not None:
+        if self.turn_state.last_fault is not None:
             return False
-        if self.last_turn_obs is None:
+        if self.turn_state.last_turn_obs is None:
             return True
         # Judged as at commit time: a finished play under a little camera noise is not unfinished.
-        return self.model.explain(self.last_turn_obs, committing=True).kind in ("nothing", "in_progress")
+        return self.turn_state.model.explain(self.turn_state.last_turn_obs, committing=True).kind in ("nothing", "in_progress")
 
     def _on_board(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         if not ev["stable"]:
             return  # hands and motion: never ruled on
         obs = Observation.from_event(ev)
-        self.last_obs = obs
-        self.obs_log.append((at, obs))
-        del self.obs_log[:-16]
-        if self.pending is not None and self.phase in ("moving", "awaiting_roll", "cube_offered"):
+        self.turn_state.see(at, obs)
+        if self.turn_state.pending is not None and self.match_state.phase in ("moving", "awaiting_roll", "cube_offered"):
             self._try_resolve(at, obs, out)
-        if self.phase == "moving" and self.model is not None:
+        if self.match_state.phase == "moving" and self.turn_state.model is not None:
             if self._set_up_again(at, obs, out) or self._new_setup_seen(at, obs, out):
                 return
-            if self.held is not None and self.held[1]["event"] == "roll":
-                if self.pending is not None and self._pending_held_roll_board(at, obs, out):
+            if self.turn_state.held is not None and self.turn_state.held[1]["event"] == "roll":
+                if self.turn_state.pending is not None and self._pending_held_roll_board(at, obs, out):
                     return
                 if self._held_roll_board(at, obs, out):
                     return
-            self.last_turn_obs = obs
+            self.turn_state.last_turn_obs = obs
             self._rule_moving(at, obs, out)
-            if self.held is not None:
+            if self.turn_state.held is not None:
                 self._retry_held(at, out)
-        elif self.phase in ("awaiting_roll", "cube_offered"):
+        elif self.match_state.phase in ("awaiting_roll", "cube_offered"):
             self._rule_waiting(at, obs, out)
 
     def _new_setup_seen(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """The board shows the starting position in the middle of a game (and not after the game's last
         play, which _set_up_again settles): say so once, rule on nothing else. True when it was that."""
-        if vec_of_position(self.pos) == START_VEC or not _shows_start(obs):
+        if vec_of_position(self.match_state.pos) == START_VEC or not _shows_start(obs):
             return False
-        if any(vec_of_position(p) == START_VEC for p in self.history[-2:]):
+        if any(vec_of_position(p) == START_VEC for p in self.match_state.history[-2:]):
             return False  # a play or two into the game the start is the last position: a takeback, said as such
         key = ("new_setup", obs.vec)
-        if key != self.last_key:
-            self.last_key = key
-            self._v(out, at, "illegal", side=self.turn.value, reason="new_setup_mid_game",
+        if key != self.turn_state.last_key:
+            self.turn_state.last_key = key
+            self._v(out, at, "illegal", side=self.match_state.turn.value, reason="new_setup_mid_game",
                     message=message("new_setup_mid_game"))
         return True
 
@@ -331,202 +371,164 @@ class Referee(RefereeBase):
 
     def _on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         side = Side(ev["side"])
-        finished = self.last_kind == "play" and self.last_fault is None
-        if self.phase == "moving" and (side is self.turn.other or finished):
+        finished = self.turn_state.last_kind == "play" and self.turn_state.last_fault is None
+        if self.match_state.phase == "moving" and (side is self.match_state.turn.other or finished):
             # A resignation after a finished play (or before one's own roll) commits that play first (R23).
             if not self._commit(at, ev, out):
                 return
-        if self.phase in ("opening", "moving", "awaiting_roll", "cube_offered"):
-            self.resignation = (side, ev["value"])
-            self._record({"kind": "resign", "side": ev["side"], "value": ev["value"]})
+        if self.match_state.phase in ("opening", "moving", "awaiting_roll", "cube_offered"):
+            self.match_state.resignation = (side, ev["value"])
+            self.match_state.record({"kind": "resign", "side": ev["side"], "value": ev["value"]})
 
     def _on_resign_reply(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
-        if self.resignation is None:
+        if self.match_state.resignation is None:
             return
-        side, value = self.resignation
-        self.resignation = None
-        self._record({"kind": "accept" if ev["accept"] else "reject", "side": side.other.value})
+        side, value = self.match_state.resignation
+        self.match_state.resignation = None
+        self.match_state.record({"kind": "accept" if ev["accept"] else "reject", "side": side.other.value})
         if ev["accept"]:
-            self._game_over(at, side.other, self._points(value), "resign", out)
+            self._game_over(at, side.other, self.match_state.points(value), "resign", out)
 
     def _on_button(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         name = ev["name"]
         if name == "ack_cocked":
-            self.awaiting_ack = 0
+            self.match_state.awaiting_ack = 0
         elif name == "end_turn":
-            if self.phase == "moving":
+            if self.match_state.phase == "moving":
                 self._commit(at, ev, out)
         elif name == "undo":
-            self._undo()
+            if self.match_state.can_undo():
+                self.turn_state.restore(self.match_state.undo())
         elif name == "new_game":
-            if self.phase == "game_over":
+            if self.match_state.phase == "game_over":
                 self._next_game()
-            elif self.phase in ("moving", "awaiting_roll", "cube_offered") and self.games[-1]["actions"]:
+            elif self.match_state.phase in ("moving", "awaiting_roll", "cube_offered") and self.match_state.games[-1]["actions"]:
                 # The players start again before this game ended (the referee lost track of it, or they
                 # gave it up): it stays in the record unfinished, with no points.
-                self.games[-1]["abandoned"] = True
-                self._v(out, at, "abandoned", number=self.games[-1]["number"],
-                        message={"pt": "Jogo deixado por acabar, sem pontos. Novo jogo: lancem para ver quem começa.",
+                number = self.match_state.abandon_game()
+                self.turn_state = TurnState()
+                self._v(out, at, "abandoned", number=number,
+                        message={"pt": "Jogo deixado inacabado, sem pontos. Novo jogo: lancem para ver quem começa.",
                                  "en": "Game left unfinished, with no points. New game: roll to see who starts."})
-                self.match.game_number += 1
-                self._next_game()
         elif name == "double":
-            side = self.turn if self.phase == "awaiting_roll" else self.turn.other
+            side = self.match_state.turn if self.match_state.phase == "awaiting_roll" else self.match_state.turn.other
             self._cube(at, "double", Side(ev.get("side", side)), out)
         elif name in ("take", "drop"):
-            side = self.cube.offered_by.other if self.cube.offered_by else self.turn
+            side = self.match_state.cube.offered_by.other if self.match_state.cube.offered_by else self.match_state.turn
             self._cube(at, name, Side(ev.get("side", side)), out)
 
     # ----- turns --------------------------------------------------------------------------------------------
     def _begin_turn(self, at: int, side: Side, dice: tuple[int, int], out: list[Verdict]) -> None:
-        self.turn = side
-        self.pos = self.pos.with_turn(side)
-        self.dice = dice
-        self.rolls[side] += 1
-        self.model = TurnModel(self.pos, dice)
-        self.phase = "moving"
-        if self.pending is not None:
-            self._pending_models(side, dice)
+        ms, ts = self.match_state, self.turn_state
+        ms.begin_roll(side, dice)
+        model = ts.begin(ms.pos, dice)
+        if ts.pending is not None:
+            ts.pending.build_models(ms.pos, ts.model, side, dice)
         else:
             # Not while the previous play is open: the open plays differ exactly where this turn's boards
             # show no change, and reading changes would hide that difference.
-            self.model.baseline = self._baseline(at)
-        self._reset_turn_view()
-        if self.pending is not None and any(m is not None and len(m.legal) == 0 for m in self.pending.models):
+            model.baseline = ts.baseline(at)
+        ts.reset_reading()
+        if ts.pending is not None and any(m is not None and len(m.legal) == 0 for m in ts.pending.models):
             # Rare (a double came between): the roll cannot wait for the boards, take the likeliest play.
-            self._try_resolve(at, self.last_obs or Observation(vec_of_position(self.pos)), out, force=True)
+            self._try_resolve(at, ts.last_obs or Observation(vec_of_position(ms.pos)), out, force=True)
         self._dance(at, out)
-
-    def _baseline(self, roll_at: int) -> Observation | None:
-        """The camera's last board before the roll (event ``roll_at``; a roll held on an unclear play is
-        taken up later), if it came from a camera (borne-off counts derived): the turn's boards are also
-        read as changes from it."""
-        obs = next((o for i, o in reversed(self.obs_log) if i < roll_at), None)
-        return obs if obs is not None and obs.derived_off else None
 
     def _dance(self, at: int, out: list[Verdict]) -> None:
         """R25: no legal play; the turn passes at once, nothing to commit."""
-        if self.model is None or self.dice is None or len(self.model.legal) != 0:
+        if self.turn_state.model is None or self.match_state.dice is None or len(self.turn_state.model.legal) != 0:
             return
-        side, dice = self.turn, self.dice
+        side, dice = self.match_state.turn, self.match_state.dice
         self._v(out, at, "play", side=side.value, dice=list(dice), play="", legal=True,
-                position_id=self.pos.position_id(side.other), match_id=self._match_id(side.other, passed=True))
-        self._record({"kind": "move", "side": side.value, "dice": list(dice), "play": ""})
-        self.moves.append(self._move_row(side, dice, ""))
-        self._pass_turn(self.pos.with_turn(side.other))
-
-    def _reset_turn_view(self) -> None:
-        self.last_kind = "nothing"
-        self.last_key: Any = None
-        self.last_inf: Inference | None = None
-        self.last_fault: Fault | None = None
-        self.last_vec: Vec | None = None
-        self.used: list[int] = []
-        # The board as the last confident inference of this turn reads it (None: as at the turn's start).
-        self.shown_pos: Position | None = None
+                position_id=self.match_state.pos.position_id(side.other), match_id=self.match_state.match_id(side.other, passed=True))
+        self.match_state.record({"kind": "move", "side": side.value, "dice": list(dice), "play": ""})
+        self.match_state.moves.append(self.match_state.move_row(side, dice, ""))
+        self._pass_turn(self.match_state.pos.with_turn(side.other))
 
     def _pass_turn(self, new_pos: Position) -> None:
-        self.history.append(self.pos)
-        del self.history[:-8]
-        self.pos = new_pos
-        self.turn = new_pos.turn
-        self.phase = "awaiting_roll"
-        self.dice = None
-        self.model = None
-        self._reset_turn_view()
+        self.match_state.pass_turn(new_pos)
+        self.turn_state.end()
 
     def _rule_moving(self, at: int, obs: Observation, out: list[Verdict]) -> None:
-        assert self.model is not None
-        inf = self.model.explain(obs)
-        self.last_inf = inf
-        self.last_vec = obs.vec
+        assert self.turn_state.model is not None
+        inf = self.turn_state.model.explain(obs)
+        self.turn_state.last_inf = inf
+        self.turn_state.last_vec = obs.vec
         if inf.kind == "unexplained":
             nearest = inf.best.vec if inf.best is not None else None
-            fault = classify(self.model, obs.vec, [vec_of_position(p) for p in self.history], nearest)
-            self.last_fault = fault
+            fault = classify(self.turn_state.model, obs.vec, [vec_of_position(p) for p in self.match_state.history], nearest)
+            self.turn_state.last_fault = fault
             key = ("fault", fault.reason, obs.vec)
-            self.last_kind = "fault"
-            if key != self.last_key:
-                self.last_key = key
+            self.turn_state.last_kind = "fault"
+            if key != self.turn_state.last_key:
+                self.turn_state.last_key = key
                 self._fault_verdict(out, at, fault)
             return
-        self.last_fault = None
-        self.last_kind = inf.kind
+        self.turn_state.last_fault = None
+        self.turn_state.last_kind = inf.kind
         self._track_counts(at, obs, inf, out)
         if inf.kind == "uncertain":
             key: Any = ("uncertain", tuple(sorted(c.vec for c in inf.rivals)))
-            if key != self.last_key:
-                self.last_key = key
-                self._v(out, at, "uncertain", side=self.turn.value, dice=list(self.dice or ()),
-                        candidates=[self._cand_text(c) for c in inf.rivals])
+            if key != self.turn_state.last_key:
+                self.turn_state.last_key = key
+                self._v(out, at, "uncertain", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()),
+                        candidates=[cand_text(c) for c in inf.rivals])
             return
         assert inf.best is not None
-        self.used = list(inf.best.used)
+        self.turn_state.used = list(inf.best.used)
         # The kiosk draws the board as it stands; built here, once per ruled board, not on every push.
-        self.shown_pos = None if inf.kind == "nothing" else position_of_vec(inf.best.vec, self.turn, type(self.pos))
+        self.turn_state.shown_pos = None if inf.kind == "nothing" else position_of_vec(inf.best.vec, self.match_state.turn, type(self.match_state.pos))
         key = (inf.kind, inf.best.vec)
-        if key == self.last_key:
+        if key == self.turn_state.last_key:
             return
-        self.last_key = key
+        self.turn_state.last_key = key
         if inf.kind in ("in_progress", "play"):
-            self._v(out, at, "in_progress", side=self.turn.value, dice=list(self.dice or ()),
-                    play=self._cand_text(inf.best), complete=inf.kind == "play", used=list(inf.best.used))
+            self._v(out, at, "in_progress", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()),
+                    play=cand_text(inf.best), complete=inf.kind == "play", used=list(inf.best.used))
         if inf.kind == "play" and inf.best.legal is not None and inf.best.legal.result.is_game_over():
             # The last checker is off: nothing is left to decide, the game ends now.
             self._commit(at, {"event": "board"}, out)
 
     def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> None:
         """A count that stays off on several stable boards is a checker really missing or added."""
-        if inf.best is None:
-            return
-        now: dict[tuple[int, int], int] = {}
-        for i, d in inf.residual.items():
-            expected, seen = inf.best.vec[i], obs.vec[i]
-            hidden = d == -1 and expected >= 6
-            second_layer = obs.derived_off and min(expected, seen) >= TALL_ROW - 1 and max(expected, seen) > TALL_ROW
-            if hidden or second_layer:
-                continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
-            key = (i, 1 if d > 0 else -1)
-            now[key] = self.suspects.get(key, 0) + 1
-        self.suspects = now
-        for (i, sign), n in sorted(now.items()):
-            if n == SUSPECT_BOARDS:
-                side, where = vec_name(i)
-                code = "checker_added" if sign > 0 else "checker_missing"
-                params: dict[str, Any] = {"side": side.value, "point": where}
-                off = OFF_IDX[side]
-                if (code == "checker_missing" and self.phase == "moving" and side is self.turn and not obs.derived_off
-                        and obs.vec[off] > inf.best.vec[off] and isinstance(where, int)
-                        and not self._all_home(inf.best.vec, side)):
-                    # Gone from the board into the tray while checkers are still outside: borne off too early.
-                    code = "bear_off_too_early"
-                    params = {"side": side.value, "point": self.pos.own_point(side, where),
-                              "dice": list(self.dice or ())}
-                self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params),
-                        point=params["point"])
+        for i, sign in self.turn_state.count_suspects(obs, inf):
+            assert inf.best is not None
+            side, where = vec_name(i)
+            code = "checker_added" if sign > 0 else "checker_missing"
+            params: dict[str, Any] = {"side": side.value, "point": where}
+            off = OFF_IDX[side]
+            if (code == "checker_missing" and self.match_state.phase == "moving" and side is self.match_state.turn and not obs.derived_off
+                    and obs.vec[off] > inf.best.vec[off] and isinstance(where, int)
+                    and not self._all_home(inf.best.vec, side)):
+                # Gone from the board into the tray while checkers are still outside: borne off too early.
+                code = "bear_off_too_early"
+                params = {"side": side.value, "point": self.match_state.pos.own_point(side, where),
+                          "dice": list(self.match_state.dice or ())}
+            self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params),
+                    point=params["point"])
 
     def _all_home(self, vec: Vec, side: Side) -> bool:
-        own = own_of_vec(vec, side, type(self.pos))
+        own = own_of_vec(vec, side, type(self.match_state.pos))
         return not any(own[7:26])
 
     def _rule_waiting(self, at: int, obs: Observation, out: list[Verdict]) -> None:
         """Between turns the board must stay as it is."""
         if self._new_setup_seen(at, obs, out):
             return
-        pos_vec = vec_of_position(self.pos)
+        pos_vec = vec_of_position(self.match_state.pos)
         diff = observation_cost(obs, pos_vec)
         if diff <= ACCEPT:
             fake = Inference("nothing", _Fixed(pos_vec), float(diff), residual=residual_of(obs, pos_vec))
             self._track_counts(at, obs, fake, out)
-            self.last_key = None
+            self.turn_state.last_key = None
             return
         key = ("waiting", obs.vec)
-        if key == self.last_key:
+        if key == self.turn_state.last_key:
             return
-        self.last_key = key
-        earlier = [vec_of_position(p) for p in self.history]
+        self.turn_state.last_key = key
+        earlier = [vec_of_position(p) for p in self.match_state.history]
         totals = obs.totals()
-        params: dict[str, Any] = {"side": self.turn.value, "other": self.turn.other.value}
+        params: dict[str, Any] = {"side": self.match_state.turn.value, "other": self.match_state.turn.other.value}
         if obs.vec in earlier:
             code = "takeback"
         elif totals != (15, 15):
@@ -540,8 +542,284 @@ class Referee(RefereeBase):
                     break
         else:
             code = "moved_before_roll"
-        self._v(out, at, "illegal", side=self.turn.value, reason=code, message=message(code, **params),
+        self._v(out, at, "illegal", side=self.match_state.turn.value, reason=code, message=message(code, **params),
                 **({"point": params["point"]} if "point" in params and code != "takeback" else {}))
+
+    # ----- commit (R23) -----------------------------------------------------------------------------------
+    def _commit(self, at: int, trigger: dict[str, Any], out: list[Verdict]) -> bool:
+        """Commit the mover's play; True when the triggering event may go ahead."""
+        if self.turn_state.pending is not None:
+            # The play before this one is still open: this commit needs it decided first.
+            obs = self.turn_state.last_turn_obs or self.turn_state.last_obs
+            decided = obs is not None and self._try_resolve(at, obs, out, committing=obs is self.turn_state.last_turn_obs)
+            if self.match_state.phase != "moving":
+                return True  # decided, and the roll it left had no legal play: the turn has passed
+            if not decided:
+                self.turn_state.held = (at, dict(trigger))
+                self._v(out, at, "uncertain", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()), committing=True,
+                        candidates=[h.text for h in self.turn_state.pending.hyps] if self.turn_state.pending else [])
+                return False
+        model = self.turn_state.model
+        assert model is not None and self.match_state.dice is not None
+        mover = self.match_state.turn
+        strict = self.match_state.rules.get("mode") == "strict"
+        fault: Fault | None = self.turn_state.last_fault
+        inf: Inference | None = None
+        if fault is None and self.turn_state.last_turn_obs is not None:
+            inf = model.explain(self.turn_state.last_turn_obs, committing=True)
+            if inf.kind == "unexplained":
+                inf = self.turn_state.last_inf
+        if fault is None and (inf is None or inf.kind == "nothing"):
+            if model.max_dice == 0:
+                inf = None
+            else:
+                fault = Fault("unplayed_die", "unplayed_die",
+                              {"dice": list(self.match_state.dice), "side": mover.value, "unplayed": list(self.match_state.dice),
+                               "example": model.legal[0].play.text()})
+        if fault is None and inf is not None and inf.kind == "uncertain" and inf.best is not None:
+            hyps = self.turn_state.hypotheses(inf, strict)
+            if hyps is not None and trigger.get("event") == "roll":
+                # Whether the opponent's roll can be played at all must not hang on the open play.
+                dice = (trigger["dice"][0], trigger["dice"][1])
+                if any(len(h.new_pos.legal_plays(dice)) == 0 for h in hyps):
+                    hyps = None
+            if hyps is not None and trigger.get("event") != "board":
+                self._push_undo()
+                record, row = self.match_state.add_move(mover, self.match_state.dice, "")
+                self._start_pending(at, mover, self.match_state.dice, hyps, record, row, out)
+                self._pass_turn(hyps[0].new_pos)
+                return True
+        if fault is None and inf is not None and inf.kind == "uncertain":
+            self.turn_state.held = (at, dict(trigger))
+            self.turn_state.held_rivals = [c for c in inf.rivals if c.legal is not None]
+            self._v(out, at, "uncertain", side=mover.value, dice=list(self.match_state.dice), committing=True,
+                    candidates=[cand_text(c) for c in inf.rivals],
+                    message={"pt": "Não consigo ver qual foi a jogada: afastem as mãos do tabuleiro.",
+                             "en": "I cannot tell which play this is: keep hands clear of the board."})
+            return False
+        if fault is None and inf is not None and inf.kind == "in_progress" and inf.best is not None:
+            best = inf.best
+            fault = Fault("unplayed_die", "unplayed_die",
+                          {"dice": list(self.match_state.dice), "side": mover.value,
+                           "unplayed": unplayed_dice(model, best.used),
+                           "example": model.legal[0].play.text()},
+                          tuple((f, t) for f, t, _ in best.steps))
+        if fault is None:
+            if inf is None or inf.best is None or inf.best.legal is None:
+                # No legal play existed (R25) or nothing was seen: the turn passes as it is.
+                self._finish_play(at, mover, "", self.match_state.pos.with_turn(mover.other), True, out)
+            else:
+                lp = inf.best.legal
+                self._finish_play(at, mover, lp.play.text(), lp.result, True, out)
+            return True
+        # A fault at commit time.
+        if strict:
+            self._fault_verdict(out, at, fault)
+            if trigger.get("event") == "roll":
+                self._v(out, at, "reroll", reason="correct_first", dice=list(trigger["dice"]),
+                        message=message("correct_first", side=mover.value))
+            return False
+        if fault.verdict == "unplayed_die":
+            self._fault_verdict(out, at, fault)
+        new = self._standing_position(fault)
+        if new is None:
+            if fault.verdict != "unplayed_die":
+                self._fault_verdict(out, at, fault)
+            if trigger.get("event") in ("roll", "cube"):
+                # A board that cannot stand (a checker missing or added, the wrong side moved) is held, not
+                # dropped: the roll counts once the board is put right, or once the following boards show
+                # that roll played after one of the legal plays nearest the board (a camera misread).
+                self.turn_state.held = (at, dict(trigger))
+                self.turn_state.held_rivals = self.turn_state.nearest_legal()
+            return False
+        text = fault.play_text() if fault.moves else ""
+        self._finish_play(at, mover, text, new, False, out, reason=fault.reason, by=trigger.get("event"))
+        return True
+
+    def _standing_position(self, fault: Fault) -> Position | None:
+        """Where the board stands after a flagged play that is let stand (casual mode), if it can."""
+        obs = self.turn_state.last_turn_obs
+        if fault.reason in ("checker_missing", "checker_added", "takeback", "wrong_side_moved"):
+            return None
+        if obs is None:
+            return self.match_state.pos.with_turn(self.match_state.turn.other)
+        if obs.totals() != (15, 15) or any(obs.vec[i] and obs.vec[24 + i] for i in range(24)):
+            return None
+        return position_of_vec(obs.vec, self.match_state.turn.other, type(self.match_state.pos))
+
+    def _finish_play(self, at: int, mover: Side, text: str, new: Position, legal: bool,
+                     out: list[Verdict], reason: str | None = None, by: str | None = None) -> None:
+        self._push_undo()
+        dice = self.match_state.dice
+        assert dice is not None
+        self.match_state.add_move(mover, dice, text, **({} if legal else {"illegal": True}))
+        extra: dict[str, Any] = {} if legal else {"reason": reason, **({"committed_by": by} if by else {})}
+        self._pass_turn(new)
+        self._v(out, at, "play", side=mover.value, dice=list(dice), play=text, legal=legal,
+                position_id=new.position_id(new.turn), match_id=self.match_state.match_id(new.turn, passed=True), **extra)
+        result = new.result()
+        if result is not None:
+            winner, mult = result
+            self._game_over(at, winner, self.match_state.points(mult), RESULT_NAMES[mult], out)
+
+    def _retry_held(self, at: int, out: list[Verdict]) -> None:
+        """An ambiguous board held a commit; a clearer board lets it through, then the held event."""
+        assert self.turn_state.held is not None and self.turn_state.model is not None and self.turn_state.last_turn_obs is not None
+        inf = self.turn_state.model.explain(self.turn_state.last_turn_obs, committing=True)
+        if inf.kind != "play":
+            return
+        held_at, ev = self.turn_state.held
+        self.turn_state.held = None
+        if self._commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
+            getattr(self, "_on_" + ev["event"])(held_at, ev, out)
+
+    # ----- undo (both players agree, R23) ---------------------------------------------------------------------
+    def _push_undo(self) -> None:
+        self.match_state.push_undo(self.turn_state.snapshot())
+
+    # ----- cube (R12, R14, R16-R18) -------------------------------------------------------------------------
+    def _cube_fault(self, out: list[Verdict], at: int, side: Side, code: str) -> None:
+        owner = self.match_state.cube.owner.value if self.match_state.cube.owner else side.value
+        params: dict[str, Any] = {"side": side.value, "owner": owner, "cap": self.match_state.cube.settings.cap or ""}
+        self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params))
+
+    def _cube(self, at: int, action: str, side: Side, out: list[Verdict]) -> None:
+        if action == "double":
+            if self.match_state.phase == "moving" and side is self.match_state.turn.other:
+                if not self._commit(at, {"event": "cube", "action": action, "side": side.value}, out):
+                    return
+            if self.match_state.phase != "awaiting_roll" or side is not self.match_state.turn:
+                self._cube_fault(out, at, side, "cube_after_roll")
+                return
+            code = self.match_state.double_problem(side)
+            if code:
+                self._cube_fault(out, at, side, code)
+                return
+            value = self.match_state.cube.double(side)
+            self.match_state.phase = "cube_offered"
+            self.match_state.record({"kind": "double", "side": side.value, "value": value})
+            self._v(out, at, "cube", action="double", side=side.value, value=value)
+            return
+        offer = self.match_state.cube.offered_by
+        if self.match_state.phase != "cube_offered" or offer is None:
+            self._cube_fault(out, at, side, "no_cube_offered")
+            return
+        if side is offer:
+            self._cube_fault(out, at, side.other, "cube_answer_wrong_side")
+            return
+        if action == "take":
+            self.match_state.cube.take(side)
+            self.match_state.phase = "awaiting_roll"
+            self.match_state.record({"kind": "take", "side": side.value, "value": self.match_state.cube.value})
+            self._v(out, at, "cube", action="take", side=side.value, value=self.match_state.cube.value)
+        elif action == "drop":
+            winner, points = self.match_state.cube.drop(side)
+            self.match_state.record({"kind": "drop", "side": side.value})
+            self._v(out, at, "cube", action="drop", side=side.value, value=points)
+            self._game_over(at, winner, points, "drop", out)
+        elif action in ("beaver", "raccoon"):
+            allowed = self.match_state.cube.settings.raccoons if action == "raccoon" else self.match_state.cube.settings.beavers
+            stage_ok = self.match_state.cube.stage == ("beaver" if action == "raccoon" else "double")
+            if not (allowed and stage_ok):
+                self._cube_fault(out, at, side, "beaver_not_allowed")
+                return
+            value = self.match_state.cube.raccoon(side) if action == "raccoon" else self.match_state.cube.beaver(side)
+            self.match_state.record({"kind": action, "side": side.value, "value": value})
+            self._v(out, at, "cube", action=action, side=side.value, value=value)
+
+    # ----- game and match end -------------------------------------------------------------------------------
+    def _game_over(self, at: int, winner: Side, points: int, how: str, out: list[Verdict]) -> None:
+        if self.turn_state.pending is not None:
+            obs = self.turn_state.last_obs
+            if obs is None or not self._try_resolve(at, obs, out):
+                self._resolve(at, 0, out, sure=False)  # the game ended first: the likeliest play, marked guessed
+        match_over = self.match_state.end_game(winner, points, how)
+        self.turn_state.model = None
+        self.turn_state.held = None
+        self._v(out, at, "game_over", winner=winner.value, points=points, how=how)
+        if match_over:
+            self._v(out, at, "match_over", score=[self.match_state.match.score[Side.LIGHT], self.match_state.match.score[Side.DARK]],
+                    winner=winner.value)
+
+    def _start_pending(self, at: int, mover: Side, dice: tuple[int, int], hyps: list[Hypothesis],
+                       record: dict[str, Any], row: dict[str, Any], out: list[Verdict]) -> None:
+        self.turn_state.pending = Pending(at, mover, dice, hyps, record, row)
+        self._v(out, at, "uncertain", side=mover.value, dice=list(dice), committing=True, pending=True,
+                candidates=[h.text for h in hyps],
+                message={"pt": "Não consigo ver qual destas jogadas foi feita; as próximas imagens do tabuleiro vão "
+                               "dizê-lo. O jogo continua.",
+                         "en": "I cannot see which of these plays was made; the next views of the board will "
+                               "tell. Play on."})
+
+    def _try_resolve(self, at: int, obs: Observation, out: list[Verdict], force: bool = False,
+                     committing: bool = False) -> bool:
+        """Decide the open play from a board; True when decided. ``committing``: the board is the last
+        one before the current mover's own commit, so it shows a finished play (core.referee.inference)."""
+        p = self.turn_state.pending
+        if p is None:
+            return True
+        costs, decided, best = p.weigh(obs, self.match_state.phase == "moving", committing)
+        if not decided and not force:
+            # Rule on this board from the position that explains it best (not yet a verdict on the play).
+            here = p.likeliest_here(costs)
+            self.match_state.pos = p.hyps[here].new_pos.with_turn(self.match_state.turn)
+            model = p.model_of(here)
+            if self.match_state.phase == "moving" and model is not None:
+                self.turn_state.model = model
+            return False
+        self._resolve(at, best, out, sure=decided)
+        return True
+
+    def _resolve(self, at: int, k: int, out: list[Verdict], sure: bool = True) -> None:
+        p = self.turn_state.pending
+        assert p is not None
+        h = p.hyps[k]
+        self.turn_state.pending = None
+        p.record["play"] = h.text
+        p.row["play"] = h.text
+        if not h.legal:
+            p.record["illegal"] = True
+        # Carry on from the position that was played.
+        model = p.model_of(k)
+        if self.match_state.phase == "moving" and model is not None:
+            self.turn_state.model = model
+        self.match_state.pos = h.new_pos.with_turn(self.match_state.turn)
+        extra: dict[str, Any] = {} if sure else {"guessed": True}
+        if not h.legal:
+            params = {"dice": list(p.dice), "side": p.mover.value, "unplayed": h.unplayed}
+            self._v(out, at, "unplayed_die", side=p.mover.value, dice=list(p.dice), reason="unplayed_die",
+                    message=message("unplayed_die", **params), play=h.text, unplayed=h.unplayed)
+        self._v(out, at, "play", side=p.mover.value, dice=list(p.dice), play=h.text, legal=h.legal,
+                position_id=h.new_pos.position_id(h.new_pos.turn), match_id=self.match_state.match_id(h.new_pos.turn, passed=True),
+                **({} if h.legal else {"reason": "unplayed_die"}), **extra)
+        if self.match_state.phase == "moving":
+            self._dance(at, out)  # the roll after it may have no legal play in the position now known
+
+    # ----- what the kiosk shows -----------------------------------------------------------------------------
+    def public_state(self) -> dict[str, Any]:
+        """GET /api/state and the WebSocket pushes (docs/CONTRACTS.md)."""
+        # The board as it stands (the referee's reading of this turn's play so far), and as the turn began.
+        shown = self.turn_state.shown_pos if self.match_state.phase == "moving" and self.turn_state.shown_pos is not None else self.match_state.pos
+        ms = self.match_state
+        match_id = ms.match_id()
+        state_pos, start_pos = ({**p.to_dict(), "position_id": p.position_id(ms.turn), "match_id": match_id}
+                                for p in (shown, ms.pos))
+        return {
+            "match": ms.public_match(),
+            "position": state_pos,
+            "position_at_turn_start": start_pos,
+            "turn": self.match_state.turn.value,
+            "phase": self.match_state.phase,
+            "dice": {"values": list(self.match_state.dice) if self.match_state.dice else [],
+                     "cocked": [False, False] if not self.match_state.awaiting_ack else [self.match_state.awaiting_ack == 1, self.match_state.awaiting_ack == 2],
+                     "used": list(self.turn_state.used)},
+            "cube": ms.public_cube(),
+            "pips": {s.value: shown.pips(s) for s in Side},
+            "verdicts": [dict(v) for v in self.verdicts],
+            "moves": [dict(r) for r in self.match_state.moves],
+            "resignation": ({"side": self.match_state.resignation[0].value, "value": self.match_state.resignation[1]}
+                            if self.match_state.resignation else None),
+        }
 
 
 START_VEC = vec_of_position(Position.start())

@@ -20,9 +20,10 @@ import base64
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, InvalidRollError
+from core.messages import summary
 from core.rules import movegen
 from core.rules.notation import BAR, OFF, Move, Play
 
@@ -331,7 +332,8 @@ class Position:
         if not candidates:
             if not play and len(legal) == 0:
                 return LegalPlay(self, dice, ())
-            raise IllegalPlayError(self._illegal_message(label, dice, _why_not(legal, play)))
+            why, reason, params = _why_not(legal, play)
+            raise IllegalPlayError(self._illegal_message(label, dice, why), reason=reason, params=params)
         if len(candidates) == 1:
             return candidates[0]
         if marks_hits or all(m.distance in dice for m in play.moves):
@@ -424,46 +426,20 @@ class Position:
         return self._after(me, opp)
 
 
-def _why_not(legal: LegalPlays, play: Play) -> str:
-    """Name the first rule the written play breaks, walking its moves in order."""
+def _why_not(legal: LegalPlays, play: Play) -> tuple[str, str, dict[str, Any]]:
+    """Why the written play is no legal play: a line for the error message, and the reason code and values
+    of core.messages that the referee gives for the same play seen on the board (core.rules.explain)."""
+    from core.rules.explain import explain_play  # explain builds on this module
+
     pos = legal.position
+    reason, params, _ = explain_play(pos, legal.dice, play, legal)
     if len(legal) == 0:
-        return "no checker can move with this roll, so nothing may be played (R25)"
-    me, opp = pos._boards()
-    cross = pos._cross(pos.turn)
+        return "no checker can move with this roll, so nothing may be played (R25)", reason, params
     total = sum(mv.distance for mv in play.moves if mv.to != OFF)
     available = sum(legal.dice) * (2 if legal.dice[0] == legal.dice[1] else 1)
     if total > available:
-        return f"it moves {total} pips in all but {legal.dice[0]}{legal.dice[1]} gives {available} (R04)"
-    dice = list(legal.dice) * (2 if legal.dice[0] == legal.dice[1] else 1)
-    for mv in play.moves:
-        if me[BAR] and mv.frm != BAR:
-            return f"{mv.text()} moves a checker while one waits on the bar; enter it first (R07)"
-        if mv.to != OFF and opp[cross[mv.to]] >= pos.block_at:
-            return f"point {mv.to} is closed (two or more opposing checkers) (R05)"
-        if mv.to == OFF and any(me[i] for i in range(7, 26)):
-            return f"{mv.text()} bears off while checkers are still outside the home board (R10)"
-        usable = [d for d in dice if d == mv.distance or (mv.to == OFF and d > mv.distance and not any(me[i] for i in range(mv.frm + 1, 7)))]
-        if not usable:
-            if mv.distance > max(legal.dice) and mv.distance in _sums(dice):
-                break  # a combined move: judged as a whole below
-            return f"{mv.text()} moves {mv.distance} pips, which no die of {legal.dice[0]}{legal.dice[1]} gives (R04)"
-        dice.remove(min(usable))
-        me[mv.frm] -= 1
-        me[mv.to] += 1
-        if mv.to != OFF and opp[cross[mv.to]] == 1:
-            opp[cross[mv.to]] -= 1
-            opp[BAR] += 1
-    most = max(len(lp.play) for lp in legal)
-    if len(play.moves) < most:
-        return f"it leaves a die unplayed; a play using {most} dice exists, e.g. {legal[0].play.text()} (R09)"
-    if len(legal.dice) == 2 and most == 1:
-        return f"only one die can be played and it must be the larger where possible, e.g. {legal[0].play.text()} (R09)"
-    return f"the checkers cannot move so with these dice; legal plays include {legal[0].play.text()}"
-
-
-def _sums(dice: list[int]) -> set[int]:
-    return {sum(dice[:k]) for k in range(2, len(dice) + 1)}
+        return f"it moves {total} pips in all but {legal.dice[0]}{legal.dice[1]} gives {available} (R04)", reason, params
+    return summary(reason, most=len(legal[0].play), **params), reason, params
 
 
 class LegalPlay:

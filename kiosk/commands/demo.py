@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop when the match is over (by default the match starts again, so the screen "
                              "always shows a game in progress)")
     parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="keep the journal, the archive (DIR/archive/) and the PIN in DIR (default: a fresh "
+                             "temporary folder)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,11 +42,19 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2
-    data = Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
+    data = Path(args.data_dir).expanduser() if args.data_dir else Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
     settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "")
+    from kiosk.journal import JournalError
     from kiosk.service import RefereeService
 
-    service = RefereeService(data / "journal.sqlite")
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+        service = RefereeService(data / "journal.sqlite")
+    except (JournalError, OSError) as exc:
+        print(f"gamao demo: cannot use the data folder {data}: {exc}", file=sys.stderr)
+        return 2
+    for notice in service.state().get("notices", []):
+        print(f"  {notice['message']['en']}", flush=True)
     try:
         runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
@@ -51,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
         return 1
     app = create_app(settings, service=service, camera=runner.camera)
-    app.state.pins.set(DEMO_PIN)
+    pin = DEMO_PIN
+    if app.state.pins.is_set():
+        pin = f"the one already set in {data}"
+    else:
+        app.state.pins.set(DEMO_PIN)
     try:
         server = BackgroundServer(app, host=args.host, port=args.port, log_level="warning").start()
     except (RuntimeError, TimeoutError) as exc:
@@ -59,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"gamao demo: {exc}; is the port taken? try --port {args.port + 1}", file=sys.stderr)
         return 1
     url = f"http://{args.host}:{server.port}/"
-    print(f"Gamão demo: open {url}  (calibration page: {url}calibrate, control PIN {DEMO_PIN})", flush=True)
+    print(f"Gamão demo: open {url}  (calibration page: {url}calibrate, control PIN {pin})", flush=True)
+    print(f"Data folder: {data} (journal.sqlite, archive/)", flush=True)
     print("Dice: simulated unit on a pseudo-terminal" + (" (off)" if args.no_dice else "")
           + "; camera: synthetic renderer read by vision" + (" (off)" if args.no_vision else "") + ".", flush=True)
     if not args.no_browser and _has_display():

@@ -29,6 +29,29 @@ def _fail(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     import cv2
+
+    from vision.imagefile import ImageFileError, read_image
+
+    if args.repeat < 1:
+        return _fail(f"--repeat must be at least 1, not {args.repeat}")
+    if args.repeat > 1000:
+        return _fail(f"--repeat must be at most 1000, not {args.repeat}")
+    path = Path(args.image)
+    if not path.is_file():
+        return _fail(f"cannot read {args.image}: no such file")
+    try:
+        image = read_image(path, quiet=True)  # the size is checked from the header before decoding
+    except ImageFileError as exc:
+        return _fail(str(exc))
+    try:
+        return _detect(args, image)
+    except cv2.error as exc:
+        # OpenCV's own message is several lines naming its source files: keep its last line.
+        detail = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        return _fail(f"cannot read a board in {args.image} ({detail}); is it a photo of the board?")
+
+
+def _detect(args: argparse.Namespace, image: object) -> int:
     import numpy as np
 
     from vision.config import load_config
@@ -36,14 +59,6 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader import BoardReader
     from vision.registration import find_marker_corners
 
-    if args.repeat < 1:
-        return _fail(f"--repeat must be at least 1, not {args.repeat}")
-    path = Path(args.image)
-    if not path.is_file():
-        return _fail(f"cannot read {args.image}: no such file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        return _fail(f"cannot read {args.image}: not an image OpenCV can decode (use JPEG or PNG)")
     try:
         cfg = load_config(args.config)
     except (OSError, ValueError) as exc:

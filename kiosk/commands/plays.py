@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 
 from core import Position, Side, check_dice
 
@@ -38,6 +39,26 @@ def _answer(position_id: str, roll: str, as_json: bool, count_only: bool) -> str
     return "\n".join(f"{p:24s} {r}" for p, r in rows)
 
 
+MAX_LINE = 1024  # "POSITION_ID ROLL" is 17 characters
+
+
+def _lines() -> Iterator[str]:
+    """Standard input's lines, read as bytes and never more than MAX_LINE + 1 at a time: a line without an
+    end cannot fill the memory, and bytes that are not UTF-8 become U+FFFD (refused by line number)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes underneath (tests)
+        yield from sys.stdin
+        return
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while (rest := stream.readline(MAX_LINE + 1)) and not rest.endswith(b"\n"):
+                pass
+        yield raw.decode("utf-8", errors="replace")
+
+
 def run(args: argparse.Namespace) -> int:
     if args.position_id is not None:
         if args.roll is None:
@@ -51,13 +72,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     status = 0
     out = sys.stdout
-    for number, line in enumerate(sys.stdin, start=1):
+    for number, line in enumerate(_lines(), start=1):
         words = line.split()
         if not words:
             continue
         try:
+            if len(line) > MAX_LINE:
+                raise ValueError(f"the line is longer than {MAX_LINE} characters; expected 'POSITION_ID ROLL'")
+            if "\ufffd" in line:
+                raise ValueError("the line is not UTF-8 text; expected 'POSITION_ID ROLL'")
             if len(words) != 2:
-                raise ValueError(f"expected 'POSITION_ID ROLL', got {line.strip()!r}")
+                raise ValueError(f"expected 'POSITION_ID ROLL', got {line.strip()[:60]!r}")
             out.write(_answer(words[0], words[1], not args.count, args.count) + "\n")
         except ValueError as exc:
             print(f"gamao plays: line {number}: {exc}", file=sys.stderr)

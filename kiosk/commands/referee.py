@@ -4,17 +4,26 @@ Reads one event per line (docs/CONTRACTS.md; "-" reads standard input), feeds th
 prints its verdicts: with ``--json`` one JSON object per line, each with the index of the event that
 caused it; otherwise one plain sentence per verdict. Exit status: 0 when no verdict was ``illegal`` or
 ``unplayed_die``, 1 when some was, 2 on bad input (the error names the line).
+
+The file is read twice, line by line, never whole: first every line is checked (so bad input prints no
+verdict at all), then the events are fed to the referee. Standard input is spooled to a temporary file
+for that. Memory stays bounded whatever the file's size; a line longer than
+``core.referee.events.MAX_LINE`` is refused by its number.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from core.referee import Referee
-from core.referee.events import EventError, read_lines
+from core.referee.events import Event, EventError, bounded_lines, read_lines
 
 NAME = "referee"
 HELP = "rule on an event stream (rolls, boards, cube): print the referee's verdicts"
@@ -27,30 +36,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=("pt", "en"), default="en", help="language of the plain output (default en)")
 
 
-def _read(source: str) -> list[dict]:
-    if source == "-":
-        return list(read_lines(sys.stdin))
-    path = Path(source)
-    with path.open(encoding="utf-8") as fh:
-        return list(read_lines(fh))
+def _events(fh: IO[str]) -> Iterator[Event]:
+    fh.seek(0)
+    return read_lines(bounded_lines(fh))
+
+
+def _open(source: str) -> IO[str]:
+    if source != "-":
+        return Path(source).open(encoding="utf-8", newline=None)
+    spool = tempfile.TemporaryFile("w+", encoding="utf-8")
+    shutil.copyfileobj(sys.stdin, spool, 1 << 16)
+    return spool
 
 
 def run(args: argparse.Namespace) -> int:
     name = "stdin" if args.events == "-" else args.events
     try:
-        events = _read(args.events)
+        with _open(args.events) as fh:
+            for _ in _events(fh):  # every line checked before any verdict is printed
+                pass
+            return _rule(_events(fh), args)
     except FileNotFoundError:
         print(f"gamao referee: {name}: no such file; give the path of an events .jsonl file", file=sys.stderr)
-        return 2
     except IsADirectoryError:
         print(f"gamao referee: {name}: is a folder; give the path of an events .jsonl file", file=sys.stderr)
-        return 2
     except UnicodeDecodeError:
         print(f"gamao referee: {name}: not UTF-8 text; an events file is JSON lines", file=sys.stderr)
-        return 2
     except EventError as exc:
         print(f"gamao referee: {name}: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        print(f"gamao referee: {name}: cannot read it: {exc.strerror or exc}", file=sys.stderr)
+    return 2
+
+
+def _rule(events: Iterator[Event], args: argparse.Namespace) -> int:
     ref = Referee()
     faults = 0
     for event in events:

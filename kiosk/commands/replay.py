@@ -4,20 +4,29 @@ Every play is validated against its roll, every cube action against the cube's s
 result is recomputed and compared with the one the file states. ``--json`` writes one object per file:
 ``{"file", "match_length", "games", "plays", "cube_actions", "final_score": [left, right], "problems": [...]}``.
 Exit status: 0 every file clean, 1 some file has problems, 2 some file cannot be read at all.
+
+A .mat file is read and replayed one game at a time, never whole, so memory stays bounded whatever its
+size (``--export`` needs the whole match and reads it whole). SGF files are read whole, up to
+``MAX_SGF`` bytes (an SGF match is tens of kilobytes).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from core.match.formats import MatchFileError, decode_text
-from core.match.formats.mat import read_mat, write_mat
+from core.match.formats.mat import MAX_LINE, MatStream, decode_lines, read_mat, write_mat
 from core.match.formats.sgf import read_sgf, write_sgf
 from core.match.record import MatchRecord
-from core.match.replay import ReplayReport, replay
+from core.match.replay import Replayer, ReplayReport, replay
+
+MAX_SGF = 16 * 1024 * 1024
 
 NAME = "replay"
 HELP = "replay .mat / .sgf match files, checking every play, cube action and result against the rules"
@@ -31,15 +40,64 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _is_sgf(path: Path, head: bytes) -> bool:
+    return path.suffix.lower() == ".sgf" or head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"(;")
+
+
+def _read_sgf(fh: BinaryIO) -> MatchRecord:
+    fh.seek(0)
+    data = fh.read(MAX_SGF + 1)
+    if len(data) > MAX_SGF:
+        raise MatchFileError(f"an SGF file above {MAX_SGF // (1024 * 1024)} MB is not a match record", None)
+    return read_sgf(decode_text(data))
+
+
+def _head(fh: BinaryIO) -> bytes:
+    head = fh.read(4096)
+    if not head.strip():
+        while head and not head.strip():  # only blanks so far: look further before calling it empty
+            head = fh.read(1 << 16)
+        if not head.strip():
+            raise MatchFileError("the file is empty", None)
+    return head
+
+
 def load(path: Path) -> MatchRecord:
-    """Read and parse a match file; MatchFileError (or OSError) when it cannot be read at all."""
-    data = path.read_bytes()
-    if not data.strip():
-        raise MatchFileError("the file is empty", None)
-    text = decode_text(data)
-    if path.suffix.lower() == ".sgf" or text.lstrip().startswith("(;"):
-        return read_sgf(text)
-    return read_mat(text)
+    """Read and parse a whole match file; MatchFileError (or OSError) when it cannot be read at all."""
+    with path.open("rb") as fh:
+        head = _head(fh)
+        if _is_sgf(path, head):
+            return _read_sgf(fh)
+        fh.seek(0)
+        return read_mat("".join(decode_lines(byte_lines(fh))))
+
+
+def byte_lines(fh: BinaryIO, max_line: int = MAX_LINE) -> Iterator[bytes]:
+    """A binary file's lines, none read longer than ``max_line + 1`` bytes (the rest of such a line is
+    skipped; ``decode_lines`` then refuses it by number)."""
+    while True:
+        raw = fh.readline(max_line + 1)
+        if not raw:
+            return
+        if len(raw) > max_line and not raw.endswith(b"\n"):
+            while (rest := fh.readline(max_line + 1)) and not rest.endswith(b"\n"):
+                pass
+        yield raw
+
+
+def replay_file(path: Path) -> tuple[MatchRecord, ReplayReport]:
+    """Read and replay one file, a .mat one game at a time (none kept once replayed)."""
+    with path.open("rb") as fh:
+        head = _head(fh)
+        if _is_sgf(path, head):
+            record = _read_sgf(fh)
+            return record, replay(record)
+        fh.seek(0)
+        stream = MatStream(decode_lines(byte_lines(fh)))
+        games = stream.games()
+        first = next(games, None)
+        assert first is not None  # MatStream raises when there is no match line or no game
+        return stream.record, Replayer(stream.record).run_games(itertools.chain([first], games))
 
 
 def _unreadable(file: str, message: str, line: int | None) -> dict[str, object]:
@@ -92,15 +150,18 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for file in args.files:
         try:
-            record = load(Path(file))
-            report = replay(record)
+            if args.export:
+                record = load(Path(file))
+                report = replay(record)
+            else:
+                record, report = replay_file(Path(file))
         except MatchFileError as exc:
             print(f"gamao replay: {file}: {exc}", file=sys.stderr)
             if args.json:
                 print(json.dumps(_unreadable(file, exc.reason, exc.line)))
             status = 2
             continue
-        except (AssertionError, LookupError, TypeError, ValueError) as exc:
+        except (AssertionError, LookupError, TypeError, ValueError, RecursionError) as exc:
             # A record shape the replay does not expect: say so plainly rather than print a traceback.
             message = f"cannot replay this file ({type(exc).__name__}: {exc}); please report it with the file"
             print(f"gamao replay: {file}: {message}", file=sys.stderr)

@@ -14,6 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true", help="test each part, say what is missing, and exit")
     parser.add_argument("--host", help="address to serve on (default from the config: 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to serve on (default from the config: 8000)")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="folder for the journal, the archive (DIR/archive/) and the PIN (default from the config)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,6 +30,10 @@ def run(args: argparse.Namespace) -> int:
         settings.host = args.host
     if args.port:
         settings.port = args.port
+    if args.data_dir:
+        from pathlib import Path
+
+        settings.data_dir = Path(args.data_dir).expanduser()
 
     from kiosk.checks import run_checks, summary
 
@@ -45,12 +51,27 @@ def run(args: argparse.Namespace) -> int:
         # A camera or dice unit can be plugged in later (the dice link keeps trying): start, and say so.
         print(report, file=sys.stderr)
 
-    import uvicorn
+    import logging
 
-    from kiosk.main import create_app
+    from kiosk.journal import JournalError
+    from kiosk.main import JOURNAL, create_app
+    from kiosk.pin import PinStore, ask_first_pin
+    from kiosk.server import serve
+    from kiosk.service import RefereeService
 
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
+    try:  # the journal is checked (and salvaged when damaged) before anything is served
+        service = RefereeService(settings.data_dir / JOURNAL)
+    except JournalError as exc:
+        print(f"gamao run: not starting: {exc}", file=sys.stderr)
+        return 1
+    for notice in service.state().get("notices", []):
+        print(f"gamao run: {notice['message']['en']}", file=sys.stderr, flush=True)
+    if sys.stdin.isatty():
+        ask_first_pin(PinStore(settings.data_dir))  # else the first PIN is set on the touch screen
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
-    from kiosk.server import WS
-
-    uvicorn.run(create_app(settings, hardware=True), host=settings.host, port=settings.port, log_level="info", ws=WS)
+    try:
+        serve(create_app(settings, service=service, hardware=True), settings.host, settings.port)
+    finally:
+        service.close()
     return 0

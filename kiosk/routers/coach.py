@@ -6,6 +6,7 @@ Every route answers 403 in tournament mode. Reading needs no PIN; changing the s
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import asdict
 from typing import Annotated, Any
 
@@ -13,6 +14,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
 
 from kiosk.coach import TOURNAMENT, CoachRefused, CoachService
 from kiosk.dependencies import require_pin
+from kiosk.routers.ws import _drain, same_origin  # the same input limits as the state's WebSocket
 from kiosk.schemas import CoachSettingsIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -22,6 +24,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     503: {"description": "The coach is not running"},
 }
 router = APIRouter(tags=["coach"], responses=REFUSALS)
+log = logging.getLogger(__name__)
 
 
 def get_coach(request: Request) -> CoachService:
@@ -91,6 +94,11 @@ def put_coach_settings(body: CoachSettingsIn, coach: CoachDep) -> dict[str, Any]
 @router.websocket("/ws/coach")
 async def push_coach(websocket: WebSocket) -> None:
     coach = getattr(websocket.app.state, "coach", None)
+    origin = websocket.headers.get("origin")
+    if not same_origin(origin, websocket.headers.get("host")):  # only the kiosk's own pages, as /ws
+        log.warning("coach WebSocket from another site refused (Origin %.80r)", origin)
+        await websocket.close(code=1008)
+        return
     await websocket.accept()
     if coach is None:
         await websocket.close(code=1013, reason="the coach is not running")
@@ -120,10 +128,3 @@ async def push_coach(websocket: WebSocket) -> None:
         unsubscribe()
         receiver.cancel()
 
-
-async def _drain(websocket: WebSocket) -> None:
-    try:
-        while True:
-            await websocket.receive_text()
-    except (WebSocketDisconnect, RuntimeError):
-        return

@@ -5,16 +5,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, status
+from fastapi import APIRouter, Depends, HTTPException, Request, status
 
-from kiosk.dependencies import CameraDep, KioskService, PinHeader, PinsDep, ServiceDep, require_pin
-from kiosk.pin import PinError
+from kiosk.dependencies import (
+    CameraDep,
+    KioskService,
+    PinHeader,
+    PinsDep,
+    ServiceDep,
+    check_pin,
+    client_host,
+    require_pin,
+)
+from kiosk.pin import FIRST_PIN_LOCAL_ONLY, is_loopback
 from kiosk.schemas import CalibrationIn, ControlOut, CorrectionIn, CubeIn, NewMatchIn, PinIn, ResignationIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"description": "No PIN, or a wrong PIN, in the X-Gamao-PIN header"},
+    403: {"description": "The first PIN can be set only at the kiosk itself (touch screen or console)"},
     409: {"description": "The action does not apply now (e.g. no cube to take)"},
-    423: {"description": "Locked after repeated wrong PINs; see Retry-After"},
+    413: {"description": "The body is larger than the kiosk accepts"},
+    429: {"description": "Too many wrong PINs from this client: wait (see Retry-After)"},
+    503: {"description": "The event could not be recorded (read-only or failing disk); nothing stored was lost"},
+    507: {"description": "The event could not be recorded: the disk is full; nothing stored was lost"},
 }
 router = APIRouter(prefix="/api", tags=["control"], responses=REFUSALS)
 guarded = [Depends(require_pin)]
@@ -23,19 +36,19 @@ guarded = [Depends(require_pin)]
 def _submit(service: KioskService, event: dict[str, Any]) -> dict[str, Any]:
     try:
         verdicts = service.submit(event)
-    except ValueError as exc:
-        raise HTTPException(409, str(exc)) from None
+    except ValueError as exc:  # a JournalWriteError (disk full, read-only) carries its own status: 507 / 503
+        raise HTTPException(getattr(exc, "status", 409), str(exc)) from None
     return {"verdicts": verdicts}
 
 
 @router.post("/pin", status_code=status.HTTP_204_NO_CONTENT, summary="Set the PIN (first start) or change it")
-def set_pin(body: PinIn, pins: PinsDep, current: PinHeader) -> None:
-    # The first PIN can be set by whoever stands at the kiosk; changing it needs the current one.
+def set_pin(body: PinIn, pins: PinsDep, current: PinHeader, request: Request) -> None:
+    # The first PIN only from the kiosk itself (touch screen = loopback; or `gamao run`'s console);
+    # changing it needs the current one.
     if pins.is_set():
-        try:
-            pins.check(current)
-        except PinError as exc:
-            raise HTTPException(exc.status, exc.message) from None
+        check_pin(pins, current, request)
+    elif not is_loopback(client_host(request)):
+        raise HTTPException(403, FIRST_PIN_LOCAL_ONLY)
     pins.set(body.pin)
 
 
@@ -68,6 +81,14 @@ def correction(body: CorrectionIn, service: ServiceDep) -> dict[str, Any]:
 
 @router.post("/calibration", dependencies=guarded, summary="Store the four board corners clicked on the camera image")
 def calibrate(body: CalibrationIn, camera: CameraDep) -> dict[str, Any]:
+    frame = camera.overlay()
+    width, height = frame.get("width"), frame.get("height")
+    if not (isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0):
+        raise HTTPException(409, "the camera has not delivered a frame yet: the corners are clicked on it")
+    for i, (x, y) in enumerate(body.corners):
+        if not (0 <= x <= width and 0 <= y <= height):
+            raise HTTPException(422, {"field": f"corners.{i}", "message": f"({x:g}, {y:g}) is outside the "
+                                      f"{width}x{height} camera frame"})
     try:
         return camera.set_corners([(float(x), float(y)) for x, y in body.corners])
     except ValueError as exc:

@@ -3,18 +3,44 @@
 The service calls back from whatever thread changed the state (camera, dice reader, HTTP worker); the
 callback only hands the newest state to this connection's event loop. A slow screen skips to the latest
 state instead of queueing old ones: the display only ever needs the present.
+
+Only the kiosk's own pages may connect: a browser's Origin must name the host the page was served from
+(the Host header), else the handshake is refused (403) before anything is sent; a client without an
+Origin header is not a browser page and cannot be a cross-site one. The page sends nothing, so messages
+are capped: one larger than `MAX_MESSAGE` bytes, or more than `MAX_MESSAGES` within `WINDOW` seconds,
+closes the connection (1009 / 1008) with a single log line, never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from kiosk.routers.state import public
+from kiosk.server import WS_MAX_MESSAGE
 
 router = APIRouter()
+log = logging.getLogger(__name__)
+MAX_MESSAGE = WS_MAX_MESSAGE
+MAX_MESSAGES, WINDOW = 32, 10.0
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """True when there is no Origin (not a browser page) or it names the host the kiosk was reached at."""
+    if origin is None:
+        return True
+    if not host:
+        return False
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
 
 
 class _Latest:
@@ -43,6 +69,11 @@ class _Latest:
 @router.websocket("/ws")
 async def push_state(websocket: WebSocket) -> None:
     service = getattr(websocket.app.state, "service", None)
+    origin = websocket.headers.get("origin")
+    if not same_origin(origin, websocket.headers.get("host")):
+        log.warning("WebSocket from another site refused (Origin %.80r)", origin)
+        await websocket.close(code=1008)
+        return
     await websocket.accept()
     if service is None:
         await websocket.close(code=1013, reason="the referee service is not running yet")
@@ -67,9 +98,25 @@ async def push_state(websocket: WebSocket) -> None:
 
 
 async def _drain(websocket: WebSocket) -> None:
-    """The page sends nothing; reading is how a closed connection is noticed."""
+    """The page sends nothing; reading is how a closed connection is noticed. Too much input closes it."""
+    stamps: list[float] = []
     try:
         while True:
-            await websocket.receive_text()
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            if len(data) > MAX_MESSAGE:
+                log.warning("WebSocket closed: a message of %d bytes (the limit is %d)", len(data), MAX_MESSAGE)
+                await websocket.close(code=1009)
+                return
+            now = time.monotonic()
+            stamps = [t for t in stamps if now - t < WINDOW] + [now]
+            if len(stamps) > MAX_MESSAGES:
+                log.warning("WebSocket closed: more than %d messages in %.0f s", MAX_MESSAGES, WINDOW)
+                await websocket.close(code=1008)
+                return
     except (WebSocketDisconnect, RuntimeError):
         return

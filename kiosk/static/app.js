@@ -95,14 +95,32 @@ function renderVerdict() {
   $("verdict-detail").textContent = detail;
 }
 
+// What the kiosk must say about the journal: salvaged at start, a write that failed (disk full), the archive.
+function renderNotices() {
+  const box = $("notices"), notices = state?.notices || [];
+  box.replaceChildren(...notices.map((n) => {
+    const p = document.createElement("p");
+    p.className = `notice ${n.kind}`;
+    p.dataset.kind = n.kind;
+    p.textContent = `⚠ ${n.message?.[lang] || n.message?.pt || n.kind}`;
+    return p;
+  }));
+  box.hidden = !notices.length;
+}
+
 function renderMoves() {
-  const list = $("move-list"), game = state?.match?.game;
+  const list = $("move-list"), game = state?.match?.game, tt = t();
   const moves = (state?.moves || []).filter((m) => !game || !m.game || m.game === game);
   list.replaceChildren(...moves.map((m) => {
     const li = document.createElement("li");
     li.className = m.side || "";
     li.value = m.number || 0;
-    li.textContent = `${name(m.side)}  ${(m.roll || []).join("")}: ${m.play || ""}`;
+    // A roll with no legal play (a dance) has an empty play: say so rather than leave "66:" hanging.
+    const play = m.play || ((m.roll || []).length ? tt.noPlay : "");
+    // Number and play always show in full; a long name gives way (ellipsis) on a narrow screen.
+    const part = (cls, text) => { const s = document.createElement("span"); s.className = cls; s.textContent = text; return s; };
+    li.append(part("no", `${m.number || ""}.`), part("who", name(m.side)),
+              part("play", `${(m.roll || []).join("")}: ${play}`));
     return li;
   }));
   list.scrollTop = list.scrollHeight;
@@ -110,7 +128,7 @@ function renderMoves() {
 
 function renderStatic() {
   const tt = t();
-  document.documentElement.lang = lang;
+  document.documentElement.lang = lang === "pt" ? "pt-BR" : lang;
   $("lbl-dice").textContent = tt.dice; $("lbl-cube").textContent = tt.cube; $("lbl-pips").textContent = tt.pips;
   $("lbl-moves").textContent = tt.moves; $("lbl-export").textContent = tt.export;
   $("calibrate-link").textContent = tt.calibrate; $("controls-btn").textContent = tt.controls;
@@ -131,6 +149,7 @@ export function render() {
   $("pips-light").textContent = tournament() ? "" : (state.pips?.light ?? "");
   $("pips-dark").textContent = tournament() ? "" : (state.pips?.dark ?? "");
   renderVerdict();
+  renderNotices();
   renderMoves();
   renderCoach(state, lang in TEXT ? lang : "pt");
   const id = encodeURIComponent(state.match?.id ?? "current");

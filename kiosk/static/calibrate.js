@@ -4,8 +4,8 @@ const NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 const pt = (navigator.language || "pt").startsWith("pt") && !location.search.includes("lang=en");
 const T = pt
-  ? { title: "Calibração da câmara", hint: (n) => `Toque nos cantos do tabuleiro: ${["superior esquerdo", "superior direito", "inferior direito", "inferior esquerdo"][n] || "pronto"}`,
-      found: "marcador encontrado", missing: "marcador em falta", saved: "Guardado.", none: "Sem câmara ligada." }
+  ? { title: "Calibração da câmera", hint: (n) => `Toque nos cantos do tabuleiro: ${["superior esquerdo", "superior direito", "inferior direito", "inferior esquerdo"][n] || "pronto"}`,
+      found: "marcador encontrado", missing: "marcador faltando", saved: "Salvo.", none: "Nenhuma câmera conectada." }
   : { title: "Camera calibration", hint: (n) => `Tap the board's corners: ${["top left", "top right", "bottom right", "bottom left"][n] || "done"}`,
       found: "marker found", missing: "marker missing", saved: "Saved.", none: "No camera connected." };
 let clicks = [], overlay = null;

@@ -1,4 +1,5 @@
-// Words on the screen, Portuguese and English. Verdict names follow core/referee.py; an unknown name
+// Words on the screen, Brazilian Portuguese (the seeds' words: casa, peça, setor interno, bar, retirar,
+// dobradinha, cubo; see core/messages.py) and English. Verdict names follow core/referee.py; an unknown name
 // still shows (amber, with the referee's own explanation) rather than a blank banner.
 const dice = (d) => (d || []).join("-");
 const HOW_PT = { gammon: " (gammon)", backgammon: " (backgammon)", drop: " (dobra recusada)", resign: " (desistência)" };
@@ -6,28 +7,28 @@ const HOW_EN = { gammon: " (gammon)", backgammon: " (backgammon)", drop: " (doub
 
 export const TEXT = {
   pt: {
-    title: "Gamão", light: "Claras", dark: "Escuras", score: "Marcador", matchTo: (n) => `Partida a ${n} pontos`,
-    money: "Jogo a dinheiro", game: (n) => `Jogo ${n}`, crawford: "Crawford", postCrawford: "Pós-Crawford",
-    dice: "Dados", cube: "Cubo", centred: "centrado", owns: (p) => `de ${p}`, offered: (p, v) => `${p} dobra para ${v}`,
-    noCube: "sem cubo (Crawford)", pips: "Pips", moves: "Jogadas", export: "Exportar",
+    title: "Gamão", light: "Claras", dark: "Escuras", score: "Placar", matchTo: (n) => `Partida de ${n} pontos`,
+    money: "Jogo valendo dinheiro", game: (n) => `Jogo ${n}`, crawford: "Crawford", postCrawford: "Pós-Crawford",
+    dice: "Dados", cube: "Cubo", centred: "no centro", owns: (p) => `de ${p}`, offered: (p, v) => `${p} dobra para ${v}`,
+    noCube: "sem cubo (Crawford)", pips: "Pips", moves: "Jogadas", export: "Exportar", noPlay: "não joga",
     toPlay: (p) => `Joga: ${p}`,
     resigns: (p, v) => `${p} desiste (${["", "simples", "gammon", "backgammon"][v] || v}): aceita?`, cocked: "Dado inclinado: lance de novo", noRoll: "—",
-    connecting: "A ligar…", offline: "Sem ligação ao árbitro; a tentar de novo…",
-    tournament: "Modo torneio", calibrate: "Calibrar câmara", controls: "Controlo",
+    connecting: "Conectando…", offline: "Sem conexão com o árbitro; tentando de novo…",
+    tournament: "Modo torneio", calibrate: "Calibrar câmera", controls: "Controle",
     phase: {
-      opening: "Lançamento inicial: cada jogador lança um dado", awaiting_roll: "À espera dos dados",
-      moving: "Jogada em curso", cube_offered: "Cubo oferecido: aceitar ou recusar?",
+      opening: "Lançamento inicial: cada jogador lança um dado", awaiting_roll: "Esperando os dados",
+      moving: "Jogada em andamento", cube_offered: "Cubo oferecido: aceitar ou recusar?",
       game_over: "Fim do jogo", match_over: "Fim da partida",
     },
     verdicts: {
       legal: (v) => `Jogada legal${v.play ? ": " + v.play : ""}`,
-      in_progress: (v) => `Jogada em curso${v.play ? ": " + v.play : ""}`,
+      in_progress: (v) => `Jogada em andamento${v.play ? ": " + v.play : ""}`,
       illegal: (v) => (v.reason === "new_setup_mid_game" ? "Tabuleiro montado para um novo jogo?"
         : `Jogada ilegal${v.play ? ": " + v.play : ""}`),
-      abandoned: () => "Jogo deixado por acabar, sem pontos",
-      unplayed_die: (v) => ((v.unplayed || []).length > 1 ? "Os dados ficaram por jogar" : "Falta jogar um dado"),
+      abandoned: () => "Jogo deixado inacabado, sem pontos",
+      unplayed_die: (v) => ((v.unplayed || []).length > 1 ? "Faltou jogar os dados" : "Faltou jogar um dado"),
       reroll: (v) => ({ cocked_die: "Dado inclinado: lance de novo", tied_opening: "Dados iguais: lance de novo",
-                        roll_out_of_turn: "Lançamento fora de tempo" })[v.reason] || "Lance de novo",
+                        roll_out_of_turn: "Lançamento fora de hora" })[v.reason] || "Lance de novo",
       opening: (v, n) => `Começam as ${n(v.side)} com ${dice(v.dice)}`,
       roll: (v, n) => `${n(v.side)} lançou ${dice(v.dice)}`,
       play: (v, n) => (v.legal === false ? `${n(v.side)} jogou ${v.play || "nada"}: jogada ilegal, mas fica (R23)`
@@ -39,9 +40,9 @@ export const TEXT = {
                          raccoon: `${n(v.side)} guaxinim: ${v.value}` })[v.action] || "Cubo",
       game_over: (v, n) => `${n(v.winner)} ganha ${v.points} ${v.points === 1 ? "ponto" : "pontos"}${HOW_PT[v.how] || ""}`,
       match_over: (v, n) => `${n(v.winner)} ganha a partida!`,
-      error: () => "O árbitro não conseguiu avaliar este evento (ver o registo)",
+      error: () => "O árbitro não conseguiu avaliar este evento (veja o log)",
     },
-    pinTitle: "PIN de controlo", pinSet: "Definir PIN (4 a 12 algarismos)", pinEnter: "Introduza o PIN",
+    pinTitle: "PIN de controle", pinSet: "Definir PIN (4 a 12 dígitos)", pinEnter: "Digite o PIN",
     doubleBtn: "Dobrar", takeBtn: "Aceitar", dropBtn: "Recusar", undoBtn: "Desfazer", endTurnBtn: "Fim da jogada",
     ackBtn: "Dado inclinado visto", newMatchBtn: "Nova partida", lengthLbl: "Pontos", close: "Fechar",
     resignBtn: ["Desiste (simples)", "Desiste (gamão)", "Desiste (gamão duplo)"], acceptBtn: "Aceita a desistência",
@@ -51,7 +52,7 @@ export const TEXT = {
     title: "Gamão", light: "Light", dark: "Dark", score: "Score", matchTo: (n) => `Match to ${n} points`,
     money: "Money game", game: (n) => `Game ${n}`, crawford: "Crawford", postCrawford: "Post-Crawford",
     dice: "Dice", cube: "Cube", centred: "centred", owns: (p) => `${p}'s`, offered: (p, v) => `${p} doubles to ${v}`,
-    noCube: "no cube (Crawford)", pips: "Pips", moves: "Moves", export: "Export",
+    noCube: "no cube (Crawford)", pips: "Pips", moves: "Moves", export: "Export", noPlay: "no play",
     toPlay: (p) => `${p} to play`,
     resigns: (p, v) => `${p} resigns (${["", "single", "gammon", "backgammon"][v] || v}): accept?`, cocked: "Cocked die: roll again", noRoll: "—",
     connecting: "Connecting…", offline: "No connection to the referee; retrying…",

@@ -235,3 +235,27 @@ def test_unsolicited_hello_with_a_new_boot_is_announced(clock: FakeClock) -> Non
     proto.data_received(HELLO + roll(9) + encode_frame("HELLO,1,1.0,GAMAO1,BEEF,65535") + roll(0))
     assert [e["event"] for e in events] == ["hello", "roll", "hello", "roll"]
     assert events[2]["boot"] == "BEEF"
+
+
+def test_a_roll_the_sink_cannot_record_is_not_acknowledged_and_is_taken_when_resent(clock: FakeClock) -> None:
+    """Disk full on the kiosk: the sink raises NotHandedOn; no ACK, so the unit re-sends; taken once it can."""
+    from firmware_bridge.protocol import NotHandedOn
+
+    full = True
+    taken: list[int] = []
+
+    def sink(event: dict[str, Any]) -> None:
+        if event["event"] in ("roll", "button"):
+            if full:
+                raise NotHandedOn("disk full")
+            taken.append(event.get("seq", -1))
+
+    transport = ListTransport()
+    proto = DiceProtocol(sink, clock=clock)
+    proto.connection_made(transport)
+    proto.data_received(HELLO + roll(4) + roll(4) + encode_frame("BTN,5,ack_cocked"))
+    assert "ACK,4" not in transport.payloads() and "ACK,5" not in transport.payloads()
+    assert proto.stats["not_handed_on"] == 3 and proto.stats["duplicates"] == 0 and taken == []
+    full = False
+    proto.data_received(roll(4) + roll(4))  # the re-send, then a duplicate (our ACK lost)
+    assert taken == [4] and transport.payloads().count("ACK,4") == 2 and proto.stats["duplicates"] == 1

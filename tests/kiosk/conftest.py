@@ -11,6 +11,8 @@ from kiosk.main import create_app
 from tests.kiosk.fakes import FakeService
 
 PIN = "2468"
+TOUCH_SCREEN = ("127.0.0.1", 50000)  # the kiosk's own browser: a loopback client
+STRANGER = ("192.0.2.7", 50001)      # a device on the network (TEST-NET-1 address)
 
 
 @pytest.fixture
@@ -26,7 +28,7 @@ def fake() -> FakeService:
 @pytest.fixture
 def client(settings: Settings, fake: FakeService) -> Iterator[TestClient]:
     app = create_app(settings, service=fake)
-    with TestClient(app) as c:
+    with TestClient(app, client=TOUCH_SCREEN) as c:
         yield c
 
 

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from kiosk.config import Settings
 from kiosk.main import create_app
-from tests.kiosk.conftest import PIN
+from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.kiosk.fakes import FakeService
 
 CONTROL = [
@@ -82,28 +82,31 @@ def test_control_refused_before_any_pin_is_set(client: TestClient) -> None:
     assert r.json()["detail"] == "no PIN has been set yet: set one first with POST /api/pin"
 
 
-def test_lockout_after_five_wrong_pins(pinned: TestClient, fake: FakeService) -> None:
-    for _ in range(4):
-        assert pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "1111"}).status_code == 401
-    fifth = pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "1111"})
-    assert fifth.status_code == 423 and fifth.headers["retry-after"] == "60"
-    # Even the right PIN is refused while locked: a guesser cannot tell when they hit it.
-    locked = pinned.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN})
-    assert locked.status_code == 423 and locked.json()["detail"].startswith("too many wrong PINs")
+def test_wrong_pins_from_a_stranger_make_it_wait(client: TestClient, settings: Settings, fake: FakeService) -> None:
+    client.post("/api/pin", json={"pin": PIN})
+    with TestClient(client.app, client=STRANGER) as stranger:
+        for _ in range(5):
+            assert stranger.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "1111"}).status_code == 401
+        # Now the stranger waits, even with the right PIN: a guesser cannot tell when they hit it.
+        waiting = stranger.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN})
+        assert waiting.status_code == 429 and waiting.headers["retry-after"] == "2"
+        assert waiting.json()["detail"].startswith("too many wrong PINs from this device")
     assert fake.events == []
+    # The touch screen is not affected.
+    assert client.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN}).status_code == 200
 
 
-def test_lockout_ends_after_the_period(tmp_path) -> None:
+def test_the_wait_ends_after_the_delay(tmp_path) -> None:
     now = [1000.0]
     settings = Settings(data_dir=tmp_path, language="en", pin_max_failures=2, pin_lockout_seconds=30)
     app = create_app(settings, service=FakeService())
     app.state.pins._clock = lambda: now[0]
-    with TestClient(app) as c:
-        c.post("/api/pin", json={"pin": PIN})
+    app.state.pins.set(PIN)
+    with TestClient(app, client=STRANGER) as c:
         for _ in range(2):
             c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": "9999"})
-        assert c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN}).status_code == 423
-        now[0] += 31
+        assert c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN}).status_code == 429
+        now[0] += 3
         assert c.post("/api/correction", json={"action": "undo"}, headers={"X-Gamao-PIN": PIN}).status_code == 200
 
 
@@ -184,7 +187,7 @@ def test_openapi_has_examples(client: TestClient) -> None:
 
 def test_lifespan_starts_the_real_referee_service_with_its_journal(tmp_path) -> None:
     settings = Settings(data_dir=tmp_path / "kiosk", language="pt")
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings), client=TOUCH_SCREEN) as c:
         assert c.get("/api/state").json()["phase"] == "opening"
         c.post("/api/pin", json={"pin": PIN})
         r = c.post("/api/match", json={"length": 5, "players": {"light": "Ana", "dark": "Bruno"}},

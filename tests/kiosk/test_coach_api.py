@@ -26,7 +26,7 @@ def referee(tmp_path: Path) -> Iterator[RefereeService]:
 @pytest.fixture
 def client(tmp_path: Path, referee: RefereeService) -> Iterator[TestClient]:
     app = create_app(Settings(data_dir=tmp_path, language="en"), service=referee, coach_engine=fake_engine)
-    with TestClient(app) as c:
+    with TestClient(app, client=("127.0.0.1", 50000)) as c:  # the touch screen sets the first PIN
         assert c.post("/api/pin", json={"pin": PIN}).status_code == 204
         yield c
 
@@ -98,3 +98,12 @@ def test_tournament_mode_refuses_every_coach_route(client, referee) -> None:
     assert put.status_code == 403
     with client.websocket_connect("/ws/coach") as ws:
         assert ws.receive_json()["enabled"] is False
+
+
+def test_the_coach_websocket_refuses_another_site(client, referee) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect("/ws/coach", headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    assert refused.value.code == 1008

@@ -78,3 +78,26 @@ def test_unwritable_journal_is_a_plain_error(tmp_path: Path) -> None:
     folder.mkdir()
     with pytest.raises(JournalError, match=r"^cannot open the journal .*dir\.sqlite: "):
         Journal(folder)
+
+
+def test_a_journal_from_before_checksums_opens_healthy_and_new_events_get_one(tmp_path: Path) -> None:
+    from kiosk.journal import event_crc, inspect
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE matches (id INTEGER PRIMARY KEY, started REAL NOT NULL, length INTEGER NOT NULL, players TEXT NOT NULL);
+        CREATE TABLE events (id INTEGER PRIMARY KEY, match INTEGER NOT NULL REFERENCES matches(id), seq INTEGER NOT NULL,
+                             at REAL NOT NULL, body TEXT NOT NULL, UNIQUE (match, seq));
+        INSERT INTO matches VALUES (1, 1.0, 3, '{}');
+        INSERT INTO events (match, seq, at, body) VALUES (1, 0, 1.0, '{"event":"new_match","length":3}');
+    """)
+    db.commit()
+    db.close()
+    assert inspect(path).healthy
+    j = Journal(path)
+    assert j.append({"event": "roll", "dice": [3, 1]}) == (1, 1)
+    rows = j._db.execute("SELECT seq, body, crc FROM events ORDER BY seq").fetchall()
+    assert rows[0][2] is None and rows[1][2] == event_crc(1, 1, rows[1][1])
+    j.close()
+    assert inspect(path).healthy

@@ -37,8 +37,8 @@ def test_page_shows_dice_cube_score_verdict_in_portuguese(live) -> None:
         assert page.locator("[data-testid=dice] .die.used").count() == 1
         assert page.inner_text("[data-testid=cube]") == "64"
         score = page.inner_text("[data-testid=score]")
-        assert "Ana" in score and "Bruno" in score and "Partida a 7 pontos" in score
-        assert page.inner_text("#verdict-head") == "Jogada em curso"
+        assert "Ana" in score and "Bruno" in score and "Partida de 7 pontos" in score
+        assert page.inner_text("#verdict-head") == "Jogada em andamento"
         assert page.get_attribute("[data-testid=verdict]", "data-severity") == "pending"
         assert page.locator("[data-testid=board] circle.checker").count() == 30
         assert "13/8" in page.inner_text("[data-testid=move-list]")
@@ -191,7 +191,7 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
         page.click("#controls-btn")
         page.fill("#controls input", "4321")
         page.click("#controls button:has-text('OK')")  # the first PIN
-        page.wait_for_selector("#controls input[placeholder='Introduza o PIN']")
+        page.wait_for_selector("#controls input[placeholder='Digite o PIN']")
         page.click("#controls button:has-text('Fechar')")
         for label in ("Desiste (gamão)", "Aceita a desistência", "Novo jogo"):
             page.click("#controls-btn")

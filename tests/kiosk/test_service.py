@@ -140,3 +140,26 @@ def test_export_round_trip_matches_the_record(tmp_path: Path, path: Path) -> Non
                  for g in again.games for a in g.actions if a.kind == "move"]
         assert moves == [(g, side, tuple(sorted(d))) for g, side, d, _ in expected.plays], fmt
         assert report.final_score[Side.LIGHT] + report.final_score[Side.DARK] == sum(expected.score)
+
+
+def test_an_event_is_parsed_once_from_the_service_to_the_referee(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.referee.events as events
+    import core.referee.machine as machine
+    import kiosk.service as service_module
+
+    service = RefereeService(tmp_path / "j.sqlite")
+    calls: list[dict[str, Any]] = []
+    real = events.parse_event
+
+    def counting(obj: Any, index: int | None = None) -> dict[str, Any]:
+        calls.append(obj)
+        return real(obj, index)
+
+    monkeypatch.setattr(service_module, "parse_event", counting)
+    monkeypatch.setattr(machine, "parse_event", counting)
+    service.submit({"event": "new_match", "length": 3})  # a new match: replayed from the journal once
+    calls.clear()
+    service.submit({"event": "roll", "dice": [3, 1]})
+    service.submit({"event": "board", **START.play((3, 1), "8/5 6/5").to_dict(), "stable": True})
+    assert [c["event"] for c in calls] == ["roll", "board"]

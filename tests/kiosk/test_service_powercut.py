@@ -104,6 +104,7 @@ def _session(events: list[dict], stream: Path, journal: Path, rng: random.Random
         progress.append(stored)
         state = service.state()
         state["match"].pop("id")
+        assert state.pop("notices") == []  # a SIGKILL never leaves the journal damaged or short
         assert state == _reference_state(events[:stored])
         service.close()
     final = RefereeService(journal)

@@ -13,6 +13,8 @@ number and leaves the rules to ``core.match.replay``. Lines it cannot read becom
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Iterable, Iterator
 
 from core.match.formats import MatchFileError
 from core.match.record import (
@@ -40,10 +42,10 @@ _GLUED = re.compile(r"\s(\d+)\)\s")
 _HEADER = re.compile(r'^\s*[;#]\s*\[\s*([^"\]]+?)\s*"(.*)"\s*\]\s*$')
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _ROLL_BAD = re.compile(r"^(\d+):")
-_DOUBLE = re.compile(r"^doubles\s*=>\s*(\d+)$", re.IGNORECASE)
-_BEAVER = re.compile(r"^(beavers?|raccoons?)\s*(?:=>\s*(\d+))?$", re.IGNORECASE)
-_WINS = re.compile(r"^wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE)
-_LOSSES = re.compile(r"^losses\s+(\d+)\s+points?\s*$", re.IGNORECASE)
+_DOUBLE = re.compile(r"^doubles\s*=>\s*(\d{1,9})$", re.IGNORECASE)
+_BEAVER = re.compile(r"^(beavers?|raccoons?)\s*(?:=>\s*(\d{1,9}))?$", re.IGNORECASE)
+_WINS = re.compile(r"^wins\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE)
+_LOSSES = re.compile(r"^losses\s+(\d{1,9})\s+points?\s*$", re.IGNORECASE)
 _QUESTION = re.compile(r"^\?{3,4}$")
 
 # An unnumbered "Wins" indented this far or more belongs to the right column (gnubg writes 34 spaces).
@@ -72,8 +74,14 @@ def _split_cells(line: str, start: int) -> tuple[str, str]:
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+    """Reads line by line; ``stream()`` yields each game as soon as the next begins (or the file ends)."""
+
+    def __init__(self, lines: Iterable[str], keep_games: bool = True) -> None:
+        self.lines = lines
+        self.keep_games = keep_games
+        self.count = 0  # lines read so far
+        self.games_seen = 0
+        self.done: GameRecord | None = None  # a game just completed by the next "Game" line
         self.record: MatchRecord | None = None
         self.game: GameRecord | None = None
         self.game_over_line: int | None = None
@@ -86,23 +94,34 @@ class _Reader:
         self.problems.append(Problem(line, number, kind, message))
 
     def read(self) -> MatchRecord:
+        for _game in self.stream():
+            pass
+        assert self.record is not None
+        return self.record
+
+    def stream(self) -> Iterator[GameRecord]:
         for index, raw in enumerate(self.lines, start=1):
+            self.count = index
             line = raw.rstrip("\r\n").replace("\t", "    ")
             if index == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             if not line.strip():
                 continue
             self.read_line(index, line)
+            if self.done is not None:
+                done, self.done = self.done, None
+                yield done
         if self.record is None:
             raise MatchFileError(
                 "no match line found: a .mat file starts with a line such as ' 7 point match' "
                 "(0 point match for a money session)",
                 None,
             )
-        if not self.record.games:
-            raise MatchFileError("the file has a match line but no 'Game 1' section", len(self.lines) or None)
+        if not self.games_seen:
+            raise MatchFileError("the file has a match line but no 'Game 1' section", self.count or None)
         self.record.problems = self.problems
-        return self.record
+        if self.game is not None:
+            yield self.game
 
     def read_line(self, n: int, line: str) -> None:
         stripped = line.strip()
@@ -115,6 +134,8 @@ class _Reader:
                 raise MatchFileError(
                     f"expected the match line (such as ' 7 point match') but found {stripped[:40]!r}", n
                 )
+            if len(m.group(1)) > 6:
+                raise MatchFileError(f"a {len(m.group(1))}-digit match length is not a match", n)
             self.start_match(int(m.group(1)))
             return
         if stripped[0] in ";#":
@@ -122,7 +143,7 @@ class _Reader:
                 self.problem(n, "unreadable_line", "XG 'Set Pos' lines (a set-up position) are not supported")
             return
         m = _GAME_LINE.match(line)
-        if m:
+        if m and len(m.group(1)) <= 9:
             self.start_game(n, int(m.group(1)))
             return
         if self.game is None:
@@ -185,13 +206,18 @@ class _Reader:
         self.record = MatchRecord(
             length=length, rules=rules, headers=dict(self.headers), comments=self.comments, date=date, source=source
         )
+        self.record.problems = self.problems  # shared: complete once the games are
 
     def start_game(self, n: int, number: int) -> None:
         assert self.record is not None
+        if self.game is not None:
+            self.done = self.game
         self.game = GameRecord(number=number, line=n)
         self.game_over_line = None
         self.pending_beaver = False
-        self.record.games.append(self.game)
+        self.games_seen += 1
+        if self.keep_games:
+            self.record.games.append(self.game)
 
     def score_line(self, n: int, line: str) -> None:
         assert self.record is not None and self.game is not None
@@ -201,8 +227,11 @@ class _Reader:
             self.game.score_line = n
             return
         self.game.score_line = n
+        if len(m.group(2)) > 9 or len(m.group(4)) > 9:
+            self.problem(n, "unreadable_line", "a score of more than 9 digits")
+            return
         self.game.score = {Side.LIGHT: int(m.group(2)), Side.DARK: int(m.group(4))}
-        if len(self.record.games) == 1:
+        if self.games_seen == 1:
             self.record.players = {Side.LIGHT: m.group(1), Side.DARK: m.group(3)}
 
     def move_line(self, n: int, line: str, start: int) -> None:
@@ -285,9 +314,71 @@ class _Reader:
         self.problem(n, "unreadable_line", f"cannot read {text[:60]!r}")
 
 
+MAX_LINE = 1024 * 1024  # bytes; a .mat line is under a hundred
+
+
+def decode_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a match file given as byte lines (the caller reads the file), decoded one at a time
+    with the same refusals as ``decode_text``; a line longer than ``MAX_LINE`` bytes is refused too, so
+    memory stays bounded whatever the file's size."""
+    for number, raw in enumerate(chunks, start=1):
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if len(raw) > MAX_LINE:
+            raise MatchFileError(f"the line is longer than {MAX_LINE // 1024} KiB: not a match file line", number)
+        if b"\x00" in raw:
+            raise MatchFileError("this is binary data, not a match text file (it contains a NUL byte)", number)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MatchFileError(
+                f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1} is not UTF-8 text; "
+                "save the file as UTF-8 (gnubg, Galaxy and XG all write UTF-8)",
+                number,
+            ) from None
+
+
 def read_mat(text: str) -> MatchRecord:
     """Read a .mat file's text (any dialect). Raises MatchFileError when it is not a match file at all."""
-    return _Reader(text).read()
+    return _Reader(text.splitlines()).read()
+
+
+class MatStream:
+    """A .mat file read as it goes, for files of any size: ``for game, last in stream.games()`` yields each
+    game as soon as it is complete (``last`` is True for the final one), and keeps none of them;
+    ``stream.record`` is the match (length, players, rules, headers; its ``games`` stay empty) once the
+    first game is out, and its ``problems`` (reading problems) are complete once the games are.
+
+    >>> s = MatStream([" 1 point match", "", " Game 1", " a : 0   b : 0", "  1) 31: 8/5 6/5"])
+    >>> [(g.number, last) for g, last in s.games()], s.record.players[Side.DARK]
+    ([(1, True)], 'b')
+    """
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._reader = _Reader(lines, keep_games=False)
+
+    @property
+    def record(self) -> MatchRecord:
+        if self._reader.record is None:
+            raise MatchFileError("no match line read yet", None)
+        return self._reader.record
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self._reader.problems
+
+    @property
+    def lines_read(self) -> int:
+        return self._reader.count
+
+    def games(self) -> Iterator[tuple[GameRecord, bool]]:
+        pending: GameRecord | None = None
+        for game in self._reader.stream():
+            if pending is not None:
+                yield pending, False
+            pending = game
+        if pending is not None:
+            yield pending, True
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -312,17 +403,26 @@ def _cell(action: Action) -> str:
     return ""
 
 
+def one_line(text: str) -> str:
+    """A name or header value as one line of a .mat file: control characters and line or paragraph
+    separators become spaces (a newline in a player's name would start a line the reader misreads)."""
+    if text.isprintable():
+        return text
+    return " ".join("".join(" " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch
+                            for ch in text).split())
+
+
 def write_mat(record: MatchRecord) -> str:
     """Write a replayed record in gnubg's dialect (``export match mat``): plays must be resolved."""
     out: list[str] = []
     for key, value in record.headers.items():
-        out.append(f'; [{key} "{value}"]')
+        out.append(f'; [{one_line(key)} "{one_line(value).replace(chr(34), chr(39))}"]')
     if record.date and not any(k.lower() == "eventdate" for k in record.headers):
         out.append(f'; [EventDate "{record.date.replace("-", ".")}"]')
     out.append("")
     out.append(f" {record.length} point match")
     out.append("")
-    names = record.players
+    names = {side: one_line(name) for side, name in record.players.items()}
     for game in record.games:
         out.append(f" Game {game.number}")
         left = f" {names[Side.LIGHT]} : {game.score[Side.LIGHT]}"

@@ -102,3 +102,25 @@ def test_read_lines_names_the_line() -> None:
 def test_dumps_is_one_line() -> None:
     ev = parse_line('{"event": "button", "name": "undo"}')
     assert dumps(ev) == '{"event": "button", "name": "undo"}'
+
+
+def test_an_event_is_checked_once_on_its_way_to_the_referee(monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.referee import Referee, machine
+
+    calls: list[object] = []
+    real = machine.parse_event
+
+    def counting(obj: object, index: int | None = None) -> dict:
+        calls.append(obj)
+        return real(obj, index)
+
+    monkeypatch.setattr(machine, "parse_event", counting)
+    ref = Referee()
+    checked = list(read_lines(['{"event": "new_match", "length": 3}', '{"event": "roll", "dice": [3, 1]}']))
+    assert [v["verdict"] for e in checked for v in ref.feed(e)] == ["opening"]
+    assert calls == []  # read_lines checked them: the referee takes them as they are
+    ref.feed({"event": "board", **Position.start().play((3, 1), "8/5 6/5").to_dict()})
+    assert len(calls) == 1  # a plain dict is checked by the referee
+    with pytest.raises(EventError, match=r'^event 3: "dice" must be two numbers from 1 to 6, got \[9, 1\]$'):
+        ref.feed({"event": "roll", "dice": [9, 1]})
+    assert ref.index == 3  # a malformed event is refused before it counts

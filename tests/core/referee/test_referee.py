@@ -97,7 +97,7 @@ def test_in_progress_partial_and_complete() -> None:
     half = moved(START, Side.LIGHT, 8, 5)
     (v,) = ref.feed(bd(half))
     assert v["verdict"] == "in_progress" and v["play"] == "8/5" and v["complete"] is False
-    assert v["message"] == {"pt": "As claras estão a jogar 3-1: até agora 8/5.", "en": "Light is playing 3-1: so far 8/5."}
+    assert v["message"] == {"pt": "As claras estão jogando 3-1: até agora 8/5.", "en": "Light is playing 3-1: so far 8/5."}
     assert ref.feed(bd(half)) == []  # the same board again says nothing new
     (v,) = ref.feed(bd(after(START, (3, 1), "8/5 6/5")))
     assert v["complete"] is True
@@ -213,8 +213,8 @@ def test_r07_bar_first() -> None:
     (v,) = ref.feed(bd(moved(moved(p2, Side.LIGHT, 13, 8), Side.LIGHT, 13, 10)))
     assert v["reason"] == "bar_first"
     assert v["message"] == {
-        "pt": "As claras têm uma peça na barra: tem de entrar primeiro, no tabuleiro interior do adversário, antes "
-              "de mover qualquer outra peça. Volte as peças movidas e entre a peça da barra.",
+        "pt": "As claras têm uma peça no bar: ela precisa entrar primeiro, no setor interno do adversário, antes "
+              "de mover qualquer outra peça. Volte as peças movidas e entre com a peça do bar.",
         "en": "Light has a checker on the bar: it must enter first, in the opponent's home board, before any other "
               "checker moves. Take the other checkers back and enter the one on the bar."}
     (v,) = ref.feed(bd(after(p2, (5, 3), "bar/20 13/10")))  # put right
@@ -261,7 +261,7 @@ def test_wrong_side_moved() -> None:
     (v,) = ref.feed(bd(moved(moved(START, Side.DARK, 8, 5), Side.DARK, 6, 5)))
     assert v["reason"] == "wrong_side_moved"
     assert v["message"] == {
-        "pt": "Moveram-se peças das escuras, mas é a vez das claras. Volte as peças das escuras para onde estavam.",
+        "pt": "Foram movidas peças das escuras, mas é a vez das claras. Volte as peças das escuras para onde estavam.",
         "en": "Dark checkers were moved, but it is light's turn. Put the dark checkers back where they were."}
 
 
@@ -277,7 +277,7 @@ def test_checker_knocked_off_flagged_when_it_stays_missing() -> None:
         assert ref.feed(dict(ev)) == []
     (v,) = ref.feed(dict(ev))
     assert v["verdict"] == "illegal" and v["reason"] == "checker_missing" and v["point"] == 24
-    assert v["message"] == {"pt": "Falta uma peça das claras na casa 24. Volte a pô-la no lugar.",
+    assert v["message"] == {"pt": "Falta uma peça das claras na casa 24. Coloque-a de volta no lugar.",
                             "en": "A light checker is missing from point 24. Put it back."}
 
 
@@ -308,7 +308,7 @@ def test_r09_unplayed_die_at_end_turn() -> None:
     (v, p) = ref.feed({"event": "button", "name": "end_turn"})
     assert v["verdict"] == "unplayed_die" and v["reason"] == "unplayed_die" and v["unplayed"] == [5]
     assert v["message"]["en"].startswith("The 5 was left unplayed, but a play using more dice existed (for example ")
-    assert v["message"]["pt"].startswith("Ficou por jogar o 5, mas havia uma jogada que usava mais dados")
+    assert v["message"]["pt"].startswith("Faltou jogar o 5, mas havia uma jogada que usava mais dados")
     assert p["verdict"] == "play" and p["legal"] is False and p["play"] == "24/18"  # casual: it stands
 
 
@@ -349,7 +349,7 @@ def test_strict_mode_asks_for_correction_first() -> None:
     assert v["verdict"] == "illegal" and v["reason"] == "wrong_distance" and v["at"] == 3
     assert r["verdict"] == "reroll" and r["reason"] == "correct_first"
     assert r["message"] == {
-        "pt": "Modo estrito: as claras têm de corrigir a jogada antes de o adversário lançar. Este lançamento "
+        "pt": "Modo estrito: as claras precisam corrigir a jogada antes que o adversário lance. Este lançamento "
               "não conta: corrijam a jogada e lancem de novo.",
         "en": "Strict mode: light must put the play right before the opponent rolls. This roll does not count: "
               "correct the play, then roll again."}

@@ -1,0 +1,193 @@
+"""A whole match analysed by an engine, play by play, as gnubg's ``analyse match`` rates it.
+
+``analyse_record(record, engine, plies)`` replays the record with ``core.match.replay`` (so positions,
+scores, cubes and Crawford are ours), asks the engine to rank every checker play's roll from the position
+before it with the match state of that moment (a Match ID), and rates the play made: its loss against the
+best play and gnubg's label. Per side: the unforced plays (more than one legal play, the plays gnubg
+counts), the error rate in thousandths of normalised equity per unforced play (gnubg's "Error rate
+mEMG" of its chequer play statistics, given as a positive number), and the counts of each label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from core.errors import GamaoError
+from core.match.formats.sgf import write_sgf
+from core.match.record import BEAVER, DOUBLE, DROP, MOVE, RACCOON, TAKE, MatchRecord, player_index
+from core.match.replay import replay
+from core.rules.matchid import MatchIdState
+from core.rules.notation import BAR, OFF
+from core.rules.position import Position, Side
+from engine.base import LABELS, Engine, RankedPlay
+
+
+@dataclass(frozen=True)
+class PlayRating:
+    """One checker play of a match and its rating."""
+
+    game: int
+    number: int  # the roll's number in the game (1 = the opening roll), as GameRecord.move_list counts
+    side: Side
+    dice: tuple[int, int]
+    played: str
+    best: str
+    loss: float
+    label: str | None
+    position_id: str  # before the play, the mover on roll
+    match_id: str
+    result: str  # Position ID after the play made (the mover's side, not turned round)
+    ranked: tuple[RankedPlay, ...] = ()
+    index: int = -1  # of the action in its game's ``actions``
+    plies: int = 0
+
+    @property
+    def forced(self) -> bool:
+        return len(self.ranked) <= 1
+
+    def as_json(self) -> dict[str, object]:
+        """The line ``gamao analyse --json`` writes."""
+        return {"game": self.game, "number": self.number, "side": self.side.value, "dice": list(self.dice),
+                "played": self.played, "best": self.best, "loss": self.loss, "label": self.label}
+
+
+@dataclass
+class SideSummary:
+    plays: int = 0  # unforced checker plays
+    error: float = 0.0  # total loss, normalised equity
+    labels: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LABELS, 0))
+
+    @property
+    def error_rate(self) -> float:
+        """Thousandths of normalised equity lost per unforced play."""
+        return 1000.0 * self.error / self.plays if self.plays else 0.0
+
+    def as_json(self) -> dict[str, object]:
+        return {"plays": self.plays, "error_rate": round(self.error_rate, 3), **self.labels}
+
+
+@dataclass
+class MatchAnalysis:
+    plays: list[PlayRating] = field(default_factory=list)
+    summary: dict[Side, SideSummary] = field(
+        default_factory=lambda: {Side.LIGHT: SideSummary(), Side.DARK: SideSummary()})
+    skipped: list[str] = field(default_factory=list)  # plays that could not be rated, and why
+
+    def summary_json(self) -> dict[str, object]:
+        return {"summary": {side.value: s.as_json() for side, s in self.summary.items()}}
+
+
+def analyse_record(
+    record: MatchRecord, engine: Engine, plies: int = 0, timeout: float | None = None,
+    progress: Callable[[PlayRating], None] | None = None,
+) -> MatchAnalysis:
+    """Rate every checker play of ``record`` (replayed here) with ``engine`` at ``plies``."""
+    replay(record)
+    out = MatchAnalysis()
+    jacoby = record.rules.jacoby if record.rules.jacoby is not None else True
+    for game in record.games:
+        cube, owner, offered = 1, None, 1
+        number = 0  # the roll's number in the game, as the kiosk's move list counts them
+        for index, action in enumerate(game.actions):
+            side = action.side
+            if action.kind in (DOUBLE, BEAVER, RACCOON) and side is not None:
+                offered = action.value or cube * 2
+                if action.kind != DOUBLE:  # the one who beavers (or raccoons) keeps the cube
+                    cube, owner = offered, player_index(side)
+                continue
+            if action.kind == TAKE and side is not None:
+                cube, owner = offered, player_index(side)
+                continue
+            if action.kind != MOVE or side is None or action.dice is None:
+                continue
+            number += 1
+            pos, play = action.position, action.play
+            if pos is None or play is None or not play.moves:
+                continue
+            state = MatchIdState(
+                cube=cube, cube_owner=owner, on_roll=player_index(side), crawford=game.crawford,
+                dice=action.dice, match_length=record.length,
+                score=(game.score[Side.LIGHT], game.score[Side.DARK]), jacoby=jacoby,
+            )
+            position_id = pos.position_id(side)
+            try:
+                made = pos.parse_play(play, action.dice, marks_hits=False)
+            except GamaoError as exc:
+                out.skipped.append(f"game {game.number} move {number} ({action.describe()}): {exc}")
+                continue
+            result = made.result.position_id(side)
+            ranked = engine.rank_plays(position_id, action.dice, state.encode(), plies=plies, timeout=timeout)
+            mine = next((r for r in ranked if r.result == result), None)
+            if mine is None or not ranked:
+                out.skipped.append(f"game {game.number} move {number} ({action.describe()}): the engine did "
+                                   "not rank the play made")
+                continue
+            rating = PlayRating(
+                game=game.number, number=number, side=side, dice=action.dice, played=mine.play,
+                best=ranked[0].play, loss=mine.loss or 0.0, label=mine.label, position_id=position_id,
+                match_id=state.encode(), result=result, ranked=tuple(ranked), index=index, plies=plies,
+            )
+            out.plays.append(rating)
+            if not rating.forced:
+                summary = out.summary[side]
+                summary.plays += 1
+                summary.error += rating.loss
+                if rating.label is not None:
+                    summary.labels[rating.label] += 1
+            if progress is not None:
+                progress(rating)
+    return out
+
+
+# ----- the analysis in gnubg's SGF --------------------------------------------------------------------------
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_MARKS = {"doubtful": "DO[]", "bad": "BM[1]", "very_bad": "BM[2]"}
+
+
+def _letter(point: int, side: Side) -> str:
+    """gnubg's SGF letter of the mover's point (a-x, y = bar, z = off), as core.match.formats.sgf writes it."""
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return _LETTERS[point - 1] if side == Side.LIGHT else _LETTERS[24 - point]
+
+
+def _analysis_property(rating: PlayRating) -> str:
+    """``A[played][alternative]...`` as gnubg 1.07's SGF writes a checker play's analysis, then its mark."""
+    pos = Position.from_position_id(rating.position_id, turn=Side.LIGHT)
+    steps = {lp.result.position_id(Side.LIGHT): lp.play for lp in pos.legal_plays(rating.dice)}
+    played = next(i for i, r in enumerate(rating.ranked) if r.result == rating.result)
+    parts = [f"A[{played}]"]
+    for r in rating.ranked:
+        letters = "".join(_letter(m.frm, rating.side) + _letter(m.to, rating.side) for m in steps[r.result].moves)
+        probs = " ".join(f"{x:.6f}" for x in (r.probs or (0.0,) * 5))
+        parts.append(f"[{letters} E ver 3 {probs} {r.equity:.6f} {rating.plies}C 0 1 0.000000 1]")
+    if rating.label is not None:
+        parts.append(_MARKS[rating.label])
+    return "".join(parts)
+
+
+def export_sgf(record: MatchRecord, analysis: MatchAnalysis) -> str:
+    """The record (replayed by analyse_record) as gnubg's SGF with each rated checker play's analysis in
+    gnubg's own properties (``A[]`` ranked plays with probabilities and equity, ``DO[]``/``BM[1]``/``BM[2]``
+    for doubtful, bad and very bad plays), so gnubg loads it with its analysis."""
+    ratings = {(r.game, r.index): r for r in analysis.plays}
+    trees = write_sgf(record).rstrip("\n").split("\n(;")
+    out = []
+    for number, (tree, game) in enumerate(zip(trees, record.games, strict=True)):
+        lines = (tree if number == 0 else "(;" + tree).split("\n")
+        nodes = [i for i, a in enumerate(game.actions)
+                 if a.side is not None and a.kind in (MOVE, DOUBLE, BEAVER, RACCOON, TAKE, DROP)]
+        assert len(nodes) == len(lines) - 1, "write_sgf wrote a node per action"
+        for line_no, index in enumerate(nodes, start=1):
+            rating = ratings.get((game.number, index))
+            if rating is None:
+                continue
+            line = lines[line_no]
+            closing = line.endswith(")")
+            body = line[:-1] if closing else line
+            lines[line_no] = body + _analysis_property(rating) + (")" if closing else "")
+        out.append("\n".join(lines))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,141 @@
+"""A camera that is confidently wrong (issue 15), and the referee's score on corpus streams under it.
+
+On a share of the stable boards one point is misread by one checker, and the wrong count is the likelier
+in that point's probability table (0.6 against 0.4 for the truth); every other point has the tests' usual
+fairly-sure table, and the borne-off counts are derived (15 - board - bar, ``off_seen: false``), as vision
+reports them. Once a game's last play is still, the camera sees the true board again. Faults are injected
+as in test_referee_faults (strict mode: each refused fault is put right and the stream goes on as
+recorded), so the score says both what the referee flagged that was never done and what it missed.
+
+``run_confident(path, seed, share)`` returns the counts for one match; bench/bench_referee_confident.py
+runs many matches at several shares.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.referee import Referee
+from tests.core.referee.referee_streams import camera_tables, load, match_stream
+from tests.core.referee.test_referee_faults import inject
+
+FLAGS = ("illegal", "unplayed_die")
+
+
+def misread(ev: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], tuple[str, int, int]]:
+    """The board with one point read one checker wrong, the wrong count the likelier (0.6 to 0.4)."""
+    ev = {**ev, "light": list(ev["light"]), "dark": list(ev["dark"])}
+    side, i = rng.choice(("light", "dark")), rng.randrange(24)
+    true = ev[side][i]
+    wrong = true - 1 if true and rng.random() < 0.5 else true + 1
+    ev[side][i] = wrong
+    table = camera_tables(ev)
+    table[side][i] = {str(wrong): 0.6, str(true): 0.4}
+    return _as_camera(ev, table), (side, i, wrong - true)
+
+
+def seen(ev: dict[str, Any]) -> dict[str, Any]:
+    """The board as the camera reports it when it reads every point right (fairly sure of each)."""
+    return _as_camera({**ev, "light": list(ev["light"]), "dark": list(ev["dark"])}, camera_tables(ev))
+
+
+def _as_camera(ev: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
+    ev["uncertainty"] = table
+    ev["off"] = {s: max(0, 15 - sum(ev[s]) - ev["bar"][s]) for s in ("light", "dark")}
+    ev["off_seen"] = False
+    return ev
+
+
+@dataclass
+class Score:
+    """What the referee said against what happened, for one or more matches."""
+
+    matches: int = 0
+    boards: int = 0
+    misread_boards: int = 0
+    injected: int = 0
+    caught: int = 0
+    missed: list[str] = field(default_factory=list)
+    other_reason: list[str] = field(default_factory=list)  # caught, but named as another fault
+    false_flags: list[str] = field(default_factory=list)  # illegal / unplayed_die where none was made
+    refused_rolls: list[str] = field(default_factory=list)  # strict-mode rolls the true board would not refuse
+    plays: int = 0
+    wrong_plays: int = 0
+    scores_right: int = 0
+    scores_wrong: list[str] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+    def summary(self) -> dict[str, int]:
+        return {name: (len(value) if isinstance(value, list) else value) for name, value in vars(self).items()}
+
+
+def run_confident(path: Path, seed: int, share: float, mode: str = "strict", faults: bool = True) -> Score:
+    """One corpus match under the confidently wrong camera; ``share`` of the stable boards misread."""
+    record = load(path)
+    tagged, expected = match_stream(record, seed=seed, mode=mode)
+    if faults:
+        events, expect, _ = inject(tagged, seed=seed + len(path.name))
+    else:
+        events, expect = [t.event for t in tagged], set()
+    last_of_game = _last_final_boards(tagged)
+    rng = random.Random(seed * 7919 + 1)
+    ref = Referee()
+    score = Score(matches=1, injected=len(expect))
+    fed_at: dict[int, int] = {}  # index in ``events`` -> index the referee gave the event
+    verdicts: list[dict[str, Any]] = []
+    for n, ev in enumerate(events):
+        if ev.get("event") == "board" and ev.get("stable"):
+            score.boards += 1
+            if rng.random() < share:
+                ev, _ = misread(ev, rng)
+                score.misread_boards += 1
+            else:
+                ev = seen(ev)
+        fed_at[n] = ref.index
+        verdicts += ref.feed(ev)
+        if id(events[n]) in last_of_game:
+            verdicts += ref.feed(seen(events[n]))  # the game's last play is still: the camera sees it right
+    name = path.name[:40]
+    expect_fed = {fed_at[n]: (verdict, reason) for n, verdict, reason in expect}
+    flagged: dict[int, tuple[str, str]] = {}
+    for v in verdicts:
+        at, verdict, reason = v["at"], v["verdict"], v.get("reason")
+        if verdict == "reroll" and reason == "correct_first":
+            score.refused_rolls.append(f"{name} @{at}")
+        elif verdict in FLAGS or (verdict == "reroll" and at in expect_fed):
+            flagged.setdefault(at, (verdict, reason))
+            if at not in expect_fed:
+                score.false_flags.append(f"{name} @{at} {verdict} {reason}")
+    for at, (verdict, reason) in sorted(expect_fed.items()):
+        if at not in flagged:
+            score.missed.append(f"{name} @{at} {verdict} {reason}")
+        else:
+            score.caught += 1
+            if flagged[at] != (verdict, reason):
+                score.other_reason.append(f"{name} @{at} {verdict} {reason} said {flagged[at]}")
+    plays = [(v["side"], v["position_id"]) for v in verdicts if v["verdict"] == "play"]
+    want = [(side, pid) for _, side, _, pid in expected.plays]
+    score.plays = len(want)
+    score.wrong_plays = sum(1 for k, w in enumerate(want) if k >= len(plays) or plays[k] != w)
+    final = [v["score"] for v in verdicts if v["verdict"] == "match_over"]
+    results = [(v["winner"], v["points"]) for v in verdicts if v["verdict"] == "game_over"]
+    if results == expected.results and (not final or list(final[-1]) == expected.score):
+        score.scores_right = 1
+    else:
+        score.scores_wrong.append(f"{name}: {results[-3:]} != {expected.results[-3:]}")
+    return score
+
+
+def _last_final_boards(tagged: list[Any]) -> set[int]:
+    """The exact board after each game's last play (ids of the event objects)."""
+    last: dict[int, int] = {}
+    for t in tagged:
+        if t.tag.get("kind") == "final":
+            last[t.tag["game"]] = id(t.event)
+    return set(last.values())

@@ -1,0 +1,108 @@
+"""`gamao analyse`: the command-line contract, run as a real process with the real gnubg."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from core import read_mat, replay, write_sgf
+from core.match.formats import decode_text
+
+GAMAO = [sys.executable, "-m", "kiosk.cli"]
+MATCH = Path("/work/wt/shared/matches/corpus/Llabba/BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt")
+
+
+def gamao(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=300,
+                          env=None if env is None else {**os.environ, **env})
+
+
+def _lines(out: str) -> tuple[list[dict], dict]:
+    rows = [json.loads(line) for line in out.splitlines()]
+    return rows[:-1], rows[-1]
+
+
+def test_analyse_json_lines_then_the_summary(tmp_path) -> None:
+    mat = tmp_path / "match.mat"
+    mat.write_bytes(MATCH.read_bytes())
+    out = gamao("analyse", str(mat), "--json")
+    assert out.returncode == 0, out.stderr
+    plays, summary = _lines(out.stdout)
+    assert plays and all(set(p) == {"game", "number", "side", "dice", "played", "best", "loss", "label"}
+                         for p in plays)
+    assert {p["game"] for p in plays} == {1, 2, 3}
+    assert all(p["loss"] == 0 for p in plays if p["played"] == p["best"])
+    assert set(summary) == {"summary"} and set(summary["summary"]) == {"light", "dark"}
+    for side in ("light", "dark"):
+        s = summary["summary"][side]
+        assert set(s) == {"plays", "error_rate", "doubtful", "bad", "very_bad"}
+        labelled = [p for p in plays if p["side"] == side and p["label"]]
+        assert s["doubtful"] + s["bad"] + s["very_bad"] == len(labelled)
+    # the figures gnubg 1.07's `analyse match` gives this match at 0 ply (tests/engine/test_analysis.py)
+    assert summary["summary"]["light"] == {"plays": 60, "error_rate": 6.982, "doubtful": 1, "bad": 2, "very_bad": 0}
+    assert summary["summary"]["dark"] == {"plays": 52, "error_rate": 5.193, "doubtful": 3, "bad": 1, "very_bad": 0}
+
+
+def test_analyse_reads_sgf_the_same(tmp_path) -> None:
+    record = read_mat(decode_text(MATCH.read_bytes()))
+    replay(record)
+    sgf = tmp_path / "match.sgf"
+    sgf.write_text(write_sgf(record))
+    mat = tmp_path / "match.mat"
+    mat.write_bytes(MATCH.read_bytes())
+    a, b = gamao("analyse", str(sgf), "--json"), gamao("analyse", str(mat), "--json")
+    assert a.returncode == 0, a.stderr
+    assert _lines(a.stdout)[1] == _lines(b.stdout)[1]
+
+
+def test_analyse_text_form() -> None:
+    out = gamao("analyse", str(MATCH))
+    assert out.returncode == 0
+    last = out.stdout.splitlines()[-2:]
+    assert last[0].startswith("light: 60 unforced plays, error rate 7.0")
+    assert last[1].startswith("dark: 52 unforced plays, error rate 5.2")
+
+
+def test_bad_file_is_one_line_and_exit_2(tmp_path) -> None:
+    junk = tmp_path / "junk.mat"
+    junk.write_text("this is not a match\n")
+    for path in (junk, tmp_path / "missing.mat"):
+        out = gamao("analyse", str(path), "--json")
+        assert out.returncode == 2 and out.stdout == ""
+        assert len(out.stderr.strip().splitlines()) == 1 and "gamao analyse" in out.stderr
+    out = gamao("analyse", str(MATCH), "--plies", "7")
+    assert out.returncode == 2 and "plies" in out.stderr
+
+
+def test_without_gnubg_exit_2_saying_how_to_install_it(tmp_path) -> None:
+    out = gamao("analyse", str(MATCH), "--json", env={"GAMAO_GNUBG": str(tmp_path / "none")})
+    assert out.returncode == 2 and out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1 and "sudo apt install gnubg" in out.stderr
+
+
+def test_export_writes_the_analysis_into_sgf_as_gnubg_reads_it(tmp_path) -> None:
+    from tests.engine.oracle import load_sgf
+
+    out_sgf = tmp_path / "analysed.sgf"
+    out = gamao("analyse", str(MATCH), "--json", "--export", str(out_sgf))
+    assert out.returncode == 0, out.stderr
+    plays, summary = _lines(out.stdout)
+    text = out_sgf.read_text()
+    assert text.startswith("(;FF[4]GM[6]") and "A[0][" in text and "BM[1]" in text and "DO[]" in text
+    back = load_sgf(out_sgf)  # gnubg's `load match` of our file
+    assert len(back["plays"]) == len(plays)
+    for mine, theirs in zip(plays, back["plays"], strict=True):
+        assert mine["label"] == (theirs["skill"].replace(" ", "_") if theirs["skill"] else None)
+        assert abs(mine["loss"] - theirs["loss"]) <= 1e-5
+    for player, side in (("X", "light"), ("O", "dark")):
+        stats = back["stats"][player]
+        assert stats["unforced"] == summary["summary"][side]["plays"]
+        assert abs(1000 * stats["error"] / stats["unforced"] - summary["summary"][side]["error_rate"]) <= 0.01
+
+
+def test_export_only_into_sgf(tmp_path) -> None:
+    out = gamao("analyse", str(MATCH), "--export", str(tmp_path / "out.mat"))
+    assert out.returncode == 2 and "SGF" in out.stderr and len(out.stderr.strip().splitlines()) == 1

@@ -1,0 +1,85 @@
+"""`gamao hint`: the command-line contract, run as a real process with the real gnubg."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+GAMAO = [sys.executable, "-m", "kiosk.cli"]
+
+
+def gamao(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=120,
+                          env=None if env is None else {**os.environ, **env})
+
+
+def test_hint_json_lists_every_legal_play_best_first_as_gamao_plays_writes_them() -> None:
+    out = gamao("hint", "4HPwATDgc/ABMA", "62", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"position_id", "dice", "plies", "plays"}
+    assert data["position_id"] == "4HPwATDgc/ABMA" and data["dice"] == [6, 2] and data["plies"] == 0
+    plays = gamao("plays", "4HPwATDgc/ABMA", "62", "--json")
+    legal = {(p["play"], p["result"]) for p in json.loads(plays.stdout)["plays"]}
+    assert {(p["play"], p["result"]) for p in data["plays"]} == legal
+    for p in data["plays"]:
+        assert set(p) == {"play", "result", "equity", "loss", "label"}
+        assert p["label"] in (None, "doubtful", "bad", "very_bad")
+    equities = [p["equity"] for p in data["plays"]]
+    assert equities == sorted(equities, reverse=True)
+    assert data["plays"][0]["play"] == "24/18 13/11" and data["plays"][0]["loss"] == 0
+    assert data["plays"][-1]["label"] == "very_bad"
+
+
+def test_hint_in_match_play_and_at_1_ply() -> None:
+    # R12-R16: 7-point match, 3-5, cube 2 owned by player 0, player 1 on roll.
+    out = gamao("hint", "4HPwATDgc/ABMA", "52", "--match-id", "QYnqADAAKAAE", "--plies", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["plies"] == 1 and data["dice"] == [5, 2]
+    assert len(data["plays"]) == 8
+
+
+def test_hint_cube_json() -> None:
+    out = gamao("hint", "sHPhAxCYZ/ABMA", "--cube", "--match-id", "cAngACAAIAAE", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["action"] == "no_double"
+    assert set(data["equities"]) == {"no_double", "double_take", "double_pass"}
+    assert data["equities"]["double_pass"] == 1.0
+
+
+def test_hint_text_form() -> None:
+    out = gamao("hint", "4HPwATDgc/ABMA", "31")
+    assert out.returncode == 0
+    assert out.stdout.splitlines()[0].split()[1:3] == ["8/5", "6/5"]
+    cube = gamao("hint", "sHPhAxCYZ/ABMA", "--cube")
+    assert cube.returncode == 0 and cube.stdout.startswith("sHPhAxCYZ/ABMA: no double")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["4HPwATDgc/ABMX", "62"], "Position ID"),
+    (["4HPwATDgc/ABMA", "72"], "7"),
+    (["4HPwATDgc/ABMA"], "missing the roll"),
+    (["4HPwATDgc/ABMA", "62", "--cube"], "not both"),
+    (["4HPwATDgc/ABMA", "62", "--match-id", "nonsense"], "Match ID"),
+    (["4HPwATDgc/ABMA", "62", "--plies", "9"], "plies"),
+    (["4HPwATDgc/ABMA", "--cube", "--match-id", "QYnqADAAKAAE"], "owns the cube"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
+    out = gamao("hint", *args, "--json")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1 and words in out.stderr
+
+
+@pytest.mark.parametrize("args", [["4HPwATDgc/ABMA", "62", "--json"], ["sHPhAxCYZ/ABMA", "--cube", "--json"]])
+def test_without_gnubg_exit_2_saying_how_to_install_it(args: list[str], tmp_path) -> None:
+    out = gamao("hint", *args, env={"GAMAO_GNUBG": str(tmp_path / "none"), "PATH": "/nonexistent"})
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "sudo apt install gnubg" in out.stderr

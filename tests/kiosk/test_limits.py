@@ -1,0 +1,241 @@
+"""Time-outs and limits against a real uvicorn on 127.0.0.1 with real sockets: half-sent connections are
+closed, one client cannot hold every connection, big bodies are refused before they are read, and the
+WebSocket takes the kiosk's own Origin only and closes on oversized or invalid frames without a traceback.
+
+Bounded: at most ~100 sockets per test and a few seconds each.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from kiosk import limits
+from kiosk.config import Settings
+from kiosk.main import create_app
+from kiosk.server import BackgroundServer
+from tests.kiosk.conftest import PIN
+from tests.kiosk.fakes import FakeService
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def tracebacks(self) -> list[str]:
+        return [r.getMessage() for r in self.records if r.exc_info or "Traceback" in r.getMessage()]
+
+
+LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "kiosk", "websockets")
+_watching: list[_Collect] = []
+
+
+def _serve(tmp_path: Path, **limits_: float) -> BackgroundServer:
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=FakeService())
+    app.state.pins.set(PIN)
+    server = BackgroundServer(app, log_level="info", **limits_)
+    for handler in _watching:  # uvicorn's config has just reset its loggers: watch them from now on
+        for name in LOGGERS:
+            logging.getLogger(name).addHandler(handler)
+    return server
+
+
+@pytest.fixture
+def logs() -> Iterator[_Collect]:
+    handler = _Collect()
+    _watching.append(handler)
+    yield handler
+    _watching.remove(handler)
+    for name in LOGGERS:
+        logging.getLogger(name).removeHandler(handler)
+
+
+def _closed_by_server(sock: socket.socket, within: float) -> bool:
+    sock.settimeout(within)
+    try:
+        while True:
+            data = sock.recv(4096)
+            if not data:
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        return False
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (it says `connection: close`)."""
+    data = b""
+    with sock:
+        while chunk := sock.recv(4096):
+            data += chunk
+    return data
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_idle_and_half_sent_connections_are_closed_by_the_header_timeout(tmp_path: Path, logs: _Collect) -> None:
+    with _serve(tmp_path, header_timeout=1.0) as server:
+        fds_before = _open_fds()
+        socks = []
+        for i in range(40):
+            s = socket.create_connection((server.host, server.port), timeout=5)
+            if i % 2:  # half a request head, never finished
+                s.sendall(b"GET /api/state HTTP/1.1\r\nHost: kiosk\r\nX-Slow: ")
+            socks.append(s)
+        # While they hang, the kiosk still answers.
+        assert httpx.get(server.url + "/api/state", timeout=5).status_code == 200
+        started = time.monotonic()
+        closed = sum(_closed_by_server(s, within=4.0) for s in socks)
+        took = time.monotonic() - started
+        for s in socks:
+            s.close()
+        assert closed == 40 and took < 4.0
+        time.sleep(0.2)
+        assert _open_fds() <= fds_before + 2  # the server's side of them is gone too
+    assert logs.tracebacks() == []
+
+
+def test_a_keep_alive_connection_that_starts_a_second_head_and_stalls_is_closed(tmp_path: Path) -> None:
+    with _serve(tmp_path, header_timeout=1.0) as server:
+        s = socket.create_connection((server.host, server.port), timeout=5)
+        s.sendall(b"GET /api/kiosk HTTP/1.1\r\nHost: kiosk\r\n\r\n")
+        assert s.recv(4096).startswith(b"HTTP/1.1 200")
+        s.sendall(b"GET /api/kiosk HTTP/1.1\r\nHo")
+        assert _closed_by_server(s, within=4.0)
+        s.close()
+
+
+def test_one_client_cannot_hold_every_connection(tmp_path: Path) -> None:
+    with _serve(tmp_path, header_timeout=30.0, max_per_client=20) as server:
+        socks = [socket.create_connection((server.host, server.port), timeout=5) for _ in range(30)]
+        time.sleep(0.3)
+        refused = sum(_closed_by_server(s, within=0.2) for s in socks)
+        assert refused == 10
+        for s in socks:
+            s.close()
+        time.sleep(0.3)
+        assert httpx.get(server.url + "/api/state", timeout=5).status_code == 200
+
+
+def test_a_big_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    with _serve(tmp_path) as server:
+        s = socket.create_connection((server.host, server.port), timeout=5)
+        # Announces 10 MB and sends none of it: the answer comes at once, before the PIN check.
+        s.sendall(b"POST /api/match HTTP/1.1\r\nHost: kiosk\r\nContent-Type: application/json\r\n"
+                  b"X-Gamao-PIN: 0000\r\nContent-Length: 10000000\r\n\r\n")
+        head = _read_all(s)
+        assert head.startswith(b"HTTP/1.1 413") and b"larger than the kiosk accepts" in head
+        # Chunked (no length given): refused as soon as it passes the limit.
+        big = (b"x" * 8192 for _ in range(20))
+        r = httpx.post(server.url + "/api/match", content=big, headers={"X-Gamao-PIN": PIN}, timeout=10)
+        assert r.status_code == 413 and r.json()["message"].startswith("the request body is larger")
+
+
+def test_a_body_that_never_arrives_gets_408(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "BODY_TIMEOUT", 1.0)
+    with _serve(tmp_path) as server:
+        s = socket.create_connection((server.host, server.port), timeout=5)
+        s.sendall(b"POST /api/match HTTP/1.1\r\nHost: kiosk\r\nContent-Length: 20\r\n\r\n{\"len")
+        assert _read_all(s).startswith(b"HTTP/1.1 408")
+
+
+def test_the_websocket_takes_the_kiosks_own_origin_only(tmp_path: Path, logs: _Collect) -> None:
+    with _serve(tmp_path) as server:
+        ws_url = server.url.replace("http", "ws") + "/ws"
+        with connect(ws_url, origin=server.url) as ws:  # the kiosk's own page
+            assert '"phase"' in ws.recv(timeout=5)
+        with pytest.raises(InvalidStatus) as refused:
+            connect(ws_url, origin="http://evil.example")
+        assert refused.value.response.status_code == 403
+        with pytest.raises(InvalidStatus):
+            connect(ws_url, origin=f"http://{server.host}:{server.port + 1}")  # another port is another site
+        with connect(ws_url) as ws:  # no Origin: not a browser page
+            assert '"phase"' in ws.recv(timeout=5)
+    assert logs.tracebacks() == []
+
+
+def test_an_oversized_message_closes_the_websocket_without_a_traceback(tmp_path: Path, logs: _Collect) -> None:
+    with _serve(tmp_path) as server:
+        ws_url = server.url.replace("http", "ws") + "/ws"
+        started = time.monotonic()
+        with connect(ws_url, origin=server.url, max_size=None) as ws:
+            ws.recv(timeout=5)
+            with pytest.raises(ConnectionClosed):
+                ws.send(b"x" * 15_000_000)
+                ws.recv(timeout=5)
+            assert ws.close_code == 1009
+        assert time.monotonic() - started < 5
+        with connect(ws_url) as ws:  # and the kiosk is still there
+            assert '"phase"' in ws.recv(timeout=5)
+    assert any("connection" in r.getMessage() for r in logs.records)  # the log was watched
+    assert logs.tracebacks() == []
+
+
+def test_a_flood_of_small_messages_closes_the_websocket(tmp_path: Path, logs: _Collect) -> None:
+    with _serve(tmp_path) as server, connect(server.url.replace("http", "ws") + "/ws") as ws:
+        ws.recv(timeout=5)
+        with pytest.raises(ConnectionClosed):
+            for _ in range(200):
+                ws.send("hello")
+                time.sleep(0.002)
+            ws.recv(timeout=5)
+        assert ws.close_code == 1008
+    assert logs.tracebacks() == []
+
+
+def _raw_websocket(server: BackgroundServer) -> socket.socket:
+    s = socket.create_connection((server.host, server.port), timeout=5)
+    key = base64.b64encode(os.urandom(16))
+    s.sendall(b"GET /ws HTTP/1.1\r\nHost: kiosk\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              b"Sec-WebSocket-Key: " + key + b"\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    assert s.recv(4096).startswith(b"HTTP/1.1 101")
+    return s
+
+
+def _frame(opcode: int, payload: bytes, masked: bool = True, fin: bool = True) -> bytes:
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    mask_bit = 0x80 if masked else 0
+    if n < 126:
+        head += bytes([mask_bit | n])
+    else:
+        head += bytes([mask_bit | 126]) + n.to_bytes(2, "big")
+    if not masked:
+        return head + payload
+    mask = b"\x01\x02\x03\x04"
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+@pytest.mark.parametrize("frame", [
+    _frame(0x1, b"\xff\xfe not utf-8"),          # a text frame that is not UTF-8
+    _frame(0x1, b"hello", masked=False),           # a client frame without a mask
+    _frame(0x3, b"reserved opcode"),               # an opcode that does not exist
+    _frame(0x9, b"p" * 200),                       # a control frame longer than 125 bytes
+    b"\xff" * 64,                                  # not a frame at all
+], ids=["bad-utf8", "unmasked", "reserved-opcode", "long-ping", "garbage"])
+def test_invalid_frames_close_the_websocket_without_a_traceback(tmp_path: Path, logs: _Collect, frame: bytes) -> None:
+    with _serve(tmp_path) as server:
+        s = _raw_websocket(server)
+        s.sendall(frame)
+        assert _closed_by_server(s, within=5.0)
+        s.close()
+        time.sleep(0.2)
+        assert httpx.get(server.url + "/api/state", timeout=5).status_code == 200
+    assert logs.tracebacks() == []
