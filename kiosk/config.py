@@ -24,6 +24,7 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "pin_lockout_seconds": ((int, float), "a number of seconds"), "gpio": (dict, "a table of pin numbers"),
     "rules": (dict, "a table of rules"), "language": (str, "text"), "camera": (str, "text"),
     "serial_port": (str, "text"), "host": (str, "text"), "data_dir": (str, "a folder path"),
+    "club": (dict, "a table: broker, club, board, username, password, ca_file (docs/club.md)"),
 }
 
 
@@ -58,6 +59,7 @@ class Settings:
     rules: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RULES))
     pin_max_failures: int = 5
     pin_lockout_seconds: float = 60.0
+    club: dict[str, Any] = field(default_factory=dict)  # the club's broker (club/config.py); empty: publish nothing
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()
@@ -74,6 +76,12 @@ class Settings:
         try:
             self.gpio = GpioConfig.from_dict(self.gpio).to_dict()
         except (GpioConfigError, TypeError) as exc:
+            raise ConfigError(str(exc)) from None
+        from club.config import ClubConfig, ClubConfigError
+
+        try:
+            ClubConfig.from_dict(self.club)
+        except ClubConfigError as exc:
             raise ConfigError(str(exc)) from None
 
     @property

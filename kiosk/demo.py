@@ -171,9 +171,10 @@ class DemoRunner:
     """Plays the script against a service. `vision`/`dice` False feed those events straight in."""
 
     def __init__(self, service: Any, *, match: str = "3pt", speed: float = 1.0, vision: bool = True,
-                 dice: bool = True, say: Say = print) -> None:
+                 dice: bool = True, say: Say = print, record: Any = None) -> None:
         self.service = service
         self.match = match
+        self.record = record  # a MatchRecord to play instead of the bundled `match` (gamao demo --mat)
         self.speed = max(speed, 0.01)
         self.say = say
         self.stop_event = threading.Event()
@@ -216,7 +217,7 @@ class DemoRunner:
 
     def run(self) -> None:
         try:
-            for step in script(load_match(self.match)):
+            for step in script(self.record if self.record is not None else load_match(self.match)):
                 if self.stop_event.is_set():
                     break
                 if step.say:

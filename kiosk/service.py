@@ -58,6 +58,10 @@ class RefereeService:
         self._lock = threading.RLock()
         self._subs: list[Callable[[State], None]] = []
         self._notices: list[dict[str, Any]] = []
+        # Told (match, index, event, verdicts) after each journaled event, and called on close: the club's
+        # publisher (club/publisher.py) sends copies from here, never before the journal has the event.
+        self._journaled: list[Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]] = []
+        self._closers: list[Callable[[], None]] = []
         self._match = self.journal.current_match()
         self.referee, _ = self._replay(self._match)
         if self.health is not None and not self.health.healthy:
@@ -201,7 +205,7 @@ class RefereeService:
         with self._lock:
             checked = parse_event(event, self.referee.index)
             try:
-                match, _seq = self.journal.append(checked)
+                match, seq = self.journal.append(checked)
             except JournalWriteError as exc:
                 failed = exc
                 log.error("journal: %s", exc)
@@ -225,6 +229,7 @@ class RefereeService:
                         self._archive(match, self.referee)
             state = self._state()
             subs = list(self._subs)
+            journaled = list(self._journaled)
         for callback in subs:
             try:
                 callback(state)
@@ -232,7 +237,21 @@ class RefereeService:
                 log.exception("a state subscriber failed")
         if failed is not None:
             raise failed
+        for listener in journaled:
+            try:
+                listener(match, seq, checked, verdicts)
+            except Exception:
+                log.exception("a journal listener failed")
         return verdicts
+
+    def on_journaled(self, listener: Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]) -> None:
+        """Call `listener(match, index, event, verdicts)` after each event is journaled and ruled on."""
+        with self._lock:
+            self._journaled.append(listener)
+
+    def at_close(self, closer: Callable[[], None]) -> None:
+        """Run `closer` (e.g. stop the club publisher) when the service closes, before the journal does."""
+        self._closers.append(closer)
 
     def export(self, match_id: str, fmt: str) -> str:
         """The match as .mat or .sgf text; "current" is the match being played. KeyError if unknown.
@@ -286,4 +305,9 @@ class RefereeService:
 
     def close(self) -> None:
         self.journal.mark()
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("a close hook failed")
         self.journal.close()

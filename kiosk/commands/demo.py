@@ -17,6 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     parser.add_argument("--match", choices=["3pt", "2pt"], default="3pt",
                         help="3pt: cube, Crawford, gammon, resignation (default); 2pt: shorter")
+    parser.add_argument("--mat", metavar="FILE", help="play this recorded match (.mat) instead of --match")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
     parser.add_argument("--exit-when-done", action="store_true",
@@ -25,7 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="keep the journal, the archive (DIR/archive/) and the PIN in DIR (default: a fresh "
-                             "temporary folder)")
+                             "temporary folder; a restarted club board resumes sending from it)")
+    club = parser.add_argument_group("club", "publish this simulated board to a club's broker (docs/club.md)")
+    club.add_argument("--board", help="the board's name in the club (with --broker)")
+    club.add_argument("--broker", metavar="URL", help="mqtt://[user:password@]host[:port] or mqtts://... (TLS)")
+    club.add_argument("--club", default="club", help="the club's name in the topics (default: club)")
+    club.add_argument("--ca", metavar="FILE", help="the club's CA certificate for mqtts://")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,8 +48,32 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2
+    record = None
+    if args.mat:
+        from core.errors import GamaoError
+        from core.match.formats.mat import read_mat
+        from core.match.replay import replay
+
+        try:
+            record = read_mat(Path(args.mat).read_text(encoding="utf-8", errors="replace"))
+            replay(record)
+        except (OSError, GamaoError, ValueError) as exc:
+            print(f"gamao demo: --mat {args.mat}: cannot play this match: {exc}", file=sys.stderr)
+            return 2
+    if bool(args.board) != bool(args.broker):
+        print("gamao demo: --board and --broker go together (a board's name and its club's broker)", file=sys.stderr)
+        return 2
+    club = ({"broker": args.broker, "club": args.club, "board": args.board,
+             **({"ca_file": args.ca} if args.ca else {})} if args.broker else {})
     data = Path(args.data_dir).expanduser() if args.data_dir else Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
-    settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "")
+    from kiosk.config import ConfigError
+
+    try:
+        settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "", club=club)
+    except ConfigError as exc:
+        print(f"gamao demo: {exc}", file=sys.stderr)
+        return 2
+    from club.publisher import start_publisher
     from kiosk.journal import JournalError
     from kiosk.service import RefereeService
 
@@ -55,8 +85,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for notice in service.state().get("notices", []):
         print(f"  {notice['message']['en']}", flush=True)
+    publisher = start_publisher(settings, service)
+    if publisher is not None:
+        print(f"club: board {args.board} publishing to {publisher.config.broker.display()} "
+              f"(club {args.club})", flush=True)
     try:
-        runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
+        runner = DemoRunner(service, match=args.match, record=record, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
     except (RuntimeError, OSError) as exc:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
@@ -100,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)
     state = service.state()
     print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
+    if publisher is not None and not publisher.wait_idle(10):
+        print(f"club: {publisher.pending()} events not yet acknowledged by the broker; they stay in the journal's "
+              "outbox and go out on the next start with --data", flush=True)
     service.close()
     return 0
 

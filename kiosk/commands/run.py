@@ -70,8 +70,14 @@ def run(args: argparse.Namespace) -> int:
     if sys.stdin.isatty():
         ask_first_pin(PinStore(settings.data_dir))  # else the first PIN is set on the touch screen
     print(f"Gamão kiosk on http://{settings.host}:{settings.port}/", flush=True)
+    if settings.club:
+        from club.publisher import start_publisher
+
+        start_publisher(settings, service)  # copies to the club's broker, from the journal (docs/club.md)
+        print(f"club: publishing to {settings.club.get('broker')} as board {settings.club.get('board')}", flush=True)
     try:
         serve(create_app(settings, service=service, hardware=True), settings.host, settings.port)
     finally:
         service.close()
     return 0
+

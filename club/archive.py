@@ -1,0 +1,151 @@
+"""The club's archive: every board's events and verdicts as the director received them, and the results.
+
+One SQLite file (``club.sqlite`` in the director's data folder). Events are keyed by (club, board, match,
+index): a copy that arrives twice (the outbox sends again whatever the broker did not confirm) is stored
+once. A match can be replayed from here through the referee at any time, so the director's page, its
+results and its .mat files come from the same events as the board's own journal.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+FILE = "club.sqlite"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS boards (
+    club TEXT NOT NULL, board TEXT NOT NULL, label TEXT, PRIMARY KEY (club, board));
+CREATE TABLE IF NOT EXISTS events (
+    club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, idx INTEGER NOT NULL,
+    body TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (club, board, match, idx));
+CREATE TABLE IF NOT EXISTS verdicts (
+    club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, idx INTEGER NOT NULL,
+    body TEXT NOT NULL, PRIMARY KEY (club, board, match, idx));
+CREATE TABLE IF NOT EXISTS results (
+    club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, players TEXT NOT NULL,
+    length INTEGER NOT NULL, score TEXT NOT NULL, games TEXT NOT NULL, winner TEXT, status TEXT NOT NULL,
+    finished REAL NOT NULL, PRIMARY KEY (club, board, match));
+"""
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def match_summary(ref: Any) -> dict[str, Any]:
+    """Players, length, score, phase and each finished game's result, from a referee that saw a match."""
+    st = ref.public_state()
+    m = st["match"]
+    games = [{"number": g["number"], **g["result"]} for g in ref.games if g.get("result")]
+    return {"players": m["players"], "length": m["length"], "score": m["score"], "phase": st["phase"],
+            "games": games}
+
+
+class Archive:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ----- writing -------------------------------------------------------------------------------------------
+    def add(self, club: str, board: str, match: int, index: int, event: dict[str, Any] | None,
+            verdicts: list[dict[str, Any]] | None) -> bool:
+        """Store an event (or its verdicts); False when that copy was already here."""
+        with self._lock:
+            if event is not None:
+                cur = self._db.execute("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                                       (club, board, match, index, dumps(event), time.time()))
+            else:
+                cur = self._db.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?, ?)",
+                                       (club, board, match, index, dumps(verdicts)))
+        return cur.rowcount == 1
+
+    def set_label(self, club: str, board: str, label: str | None) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO boards VALUES (?, ?, ?) ON CONFLICT(club, board) DO UPDATE SET label = ?",
+                             (club, board, label, label))
+
+    def labels(self) -> dict[tuple[str, str], str]:
+        with self._lock:
+            rows = self._db.execute("SELECT club, board, label FROM boards WHERE label IS NOT NULL").fetchall()
+        return {(c, b): lab for c, b, lab in rows}
+
+    def save_result(self, club: str, board: str, match: int, summary: dict[str, Any], status: str) -> None:
+        """`status`: finished (the referee saw the match end) or closed (the director closed it)."""
+        score = summary["score"]
+        winner = None
+        if status == "finished":
+            winner = "light" if score["light"] > score["dark"] else "dark"
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (club, board, match, dumps(summary["players"]), summary["length"], dumps(score),
+                              dumps(summary["games"]), winner, status, time.time()))
+
+    # ----- reading -------------------------------------------------------------------------------------------
+    def events(self, club: str, board: str, match: int) -> Iterator[dict[str, Any]]:
+        """The contiguous events of a match from index 0 (stops at the first one missing)."""
+        with self._lock:
+            rows = self._db.execute("SELECT idx, body FROM events WHERE club = ? AND board = ? AND match = ? "
+                                    "ORDER BY idx", (club, board, match)).fetchall()
+        for expected, (idx, body) in enumerate(rows):
+            if idx != expected:
+                return
+            yield json.loads(body)
+
+    def events_after(self, club: str, board: str, match: int, start: int) -> dict[int, dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT idx, body FROM events WHERE club = ? AND board = ? AND match = ? "
+                                    "AND idx >= ?", (club, board, match, start)).fetchall()
+        return {int(i): json.loads(b) for i, b in rows}
+
+    def indexes(self, club: str, board: str, match: int) -> list[int]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT idx FROM events WHERE club = ? AND board = ? AND "
+                                                   "match = ? ORDER BY idx", (club, board, match))]
+
+    def count(self, club: str | None = None, board: str | None = None) -> int:
+        with self._lock:
+            if club is None:
+                return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+            return int(self._db.execute("SELECT COUNT(*) FROM events WHERE club = ? AND board = ?",
+                                        (club, board)).fetchone()[0])
+
+    def matches(self) -> list[tuple[str, str, int]]:
+        """Every (club, board, match) the archive holds events of."""
+        with self._lock:
+            return [tuple(r) for r in self._db.execute(  # type: ignore[misc]
+                "SELECT DISTINCT club, board, match FROM events ORDER BY club, board, match")]
+
+    def verdicts(self, club: str, board: str, match: int) -> dict[int, list[dict[str, Any]]]:
+        with self._lock:
+            rows = self._db.execute("SELECT idx, body FROM verdicts WHERE club = ? AND board = ? AND match = ?",
+                                    (club, board, match)).fetchall()
+        return {i: json.loads(b) for i, b in rows}
+
+    def results(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT club, board, match, players, length, score, games, winner, status, "
+                                    "finished FROM results ORDER BY finished DESC").fetchall()
+        return [{"club": r[0], "board": r[1], "match": r[2], "players": json.loads(r[3]), "length": r[4],
+                 "score": json.loads(r[5]), "games": json.loads(r[6]), "winner": r[7], "status": r[8],
+                 "finished": r[9]} for r in rows]
+
+    def result(self, club: str, board: str, match: int) -> dict[str, Any] | None:
+        for r in self.results():
+            if (r["club"], r["board"], r["match"]) == (club, board, match):
+                return r
+        return None

@@ -1,0 +1,136 @@
+"""A board's (or the director's) broker settings: the ``[club]`` table of `gamao run --config`.
+
+``broker`` is a URL: ``mqtt://host:1883`` or ``mqtts://host:8883`` (TLS); a user and password may sit in
+it (``mqtts://board1:secret@host``) or in their own keys. An empty table means no broker: nothing is
+published.
+
+>>> c = ClubConfig.from_dict({"broker": "mqtts://b1:pw@club.local", "club": "porto", "board": "b1"})
+>>> (c.host, c.port, c.tls, c.username, c.password)
+('club.local', 8883, True, 'b1', 'pw')
+>>> c.topic("state")
+'gamao/porto/b1/state'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+KINDS = ("state", "events", "verdicts")
+PREFIX = "gamao"
+KEYS = ("broker", "club", "board", "username", "password", "ca_file", "keepalive")
+
+
+class ClubConfigError(ValueError):
+    """The [club] settings cannot be used; the message names the key and what to write instead."""
+
+
+def check_name(what: str, value: Any) -> str:
+    if not isinstance(value, str) or not NAME.match(value):
+        raise ClubConfigError(f"club setting {what!r} must be 1-40 letters, digits, '-' or '_' (starting with a letter "
+                              f"or digit), not {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Broker:
+    host: str
+    port: int
+    tls: bool
+    username: str | None = None
+    password: str | None = None
+    ca_file: str | None = None
+    keepalive: int = 10
+
+    @classmethod
+    def parse(cls, url: str, username: str | None = None, password: str | None = None,
+              ca_file: str | None = None, keepalive: int = 10) -> Broker:
+        """``mqtt://[user[:password]@]host[:port]`` or ``mqtts://...``; ClubConfigError when it is not one."""
+        if not isinstance(url, str) or "://" not in url:
+            raise ClubConfigError(f"broker must be a URL like mqtt://host:1883 or mqtts://host:8883, not {url!r}")
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts", "tcp", "ssl"):
+            raise ClubConfigError(f"broker URL {url!r}: the scheme must be mqtt:// or mqtts:// (TLS)")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ClubConfigError(f"broker URL {url!r}: the port must be a number") from None
+        if not parts.hostname:
+            raise ClubConfigError(f"broker URL {url!r} has no host name")
+        tls = parts.scheme in ("mqtts", "ssl")
+        if ca_file is not None and not Path(ca_file).is_file():
+            raise ClubConfigError(f"ca_file {ca_file!r} does not exist: give the club's CA certificate (docs/club.md)")
+        return cls(host=parts.hostname, port=port or (8883 if tls else 1883), tls=tls,
+                   username=username if username is not None else (unquote(parts.username) if parts.username else None),
+                   password=password if password is not None else (unquote(parts.password) if parts.password else None),
+                   ca_file=ca_file, keepalive=keepalive)
+
+    def display(self) -> str:
+        """The URL without the password (for logs and the page)."""
+        user = f"{self.username}@" if self.username else ""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class ClubConfig:
+    broker: Broker
+    club: str
+    board: str
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ClubConfig | None:
+        """None for an empty table (no broker: the board publishes nothing)."""
+        if not data:
+            return None
+        unknown = sorted(set(data) - set(KEYS))
+        if unknown:
+            raise ClubConfigError(f"unknown club setting {unknown[0]!r}; known: {', '.join(KEYS)}")
+        if not data.get("broker"):
+            raise ClubConfigError("club settings need 'broker' (mqtt://host:1883 or mqtts://host:8883), "
+                                  "or leave the [club] table out to publish nothing")
+        keepalive = data.get("keepalive", 10)
+        if not isinstance(keepalive, int) or not 2 <= keepalive <= 600:
+            raise ClubConfigError(f"club setting 'keepalive' must be 2-600 seconds, not {keepalive!r}")
+        for key in ("username", "password", "ca_file"):
+            if key in data and not isinstance(data[key], str):
+                raise ClubConfigError(f"club setting {key!r} must be text, not {data[key]!r}")
+        broker = Broker.parse(data["broker"], data.get("username"), data.get("password"), data.get("ca_file"), keepalive)
+        return cls(broker=broker, club=check_name("club", data.get("club", "club")),
+                   board=check_name("board", data.get("board")))
+
+    def topic(self, kind: str) -> str:
+        return board_topic(self.club, self.board, kind)
+
+
+def board_topic(club: str, board: str, kind: str) -> str:
+    return f"{PREFIX}/{club}/{board}/{kind}"
+
+
+def parse_topic(topic: str) -> tuple[str, str, str] | None:
+    """(club, board, kind) of a board's topic, or None for anything else."""
+    parts = topic.split("/")
+    if len(parts) != 4 or parts[0] != PREFIX:
+        return None
+    return parts[1], parts[2], parts[3]
+
+
+def make_client(client_id: str, broker: Broker, clean: bool = True) -> Any:
+    """A paho-mqtt 2.x client set up for this broker (credentials, TLS); not yet connected."""
+    import ssl
+
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean,
+                         protocol=mqtt.MQTTv311)
+    if broker.username:
+        client.username_pw_set(broker.username, broker.password)
+    if broker.tls:
+        client.tls_set(ca_certs=broker.ca_file, cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    client.reconnect_delay_set(min_delay=1, max_delay=4)
+    client.max_inflight_messages_set(100)
+    client.max_queued_messages_set(0)
+    return client

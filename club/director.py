@@ -1,0 +1,412 @@
+"""The director: every board of the club on one page, from the broker, with the club's archive.
+
+``Director(broker, data_dir).start()`` subscribes to ``gamao/<club>/+/{state,events,verdicts}`` (QoS 1, a
+persistent session, so the broker keeps what arrives while the director is away). Each event is archived
+once by (club, board, match, index) and fed, in index order, to the director's own referee for that match:
+the grid, the results and the .mat files come from the same events as the board's journal. When a board's
+retained state says its journal holds more than the archive has in a row, and nothing has arrived for a
+moment, the director asks that board to send the match again from the first missing index (topic
+``.../resend``); duplicates are ignored. ``create_app(director)`` is the page and its API.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from club.archive import FILE, Archive, match_summary
+from club.config import PREFIX, Broker, board_topic, make_client, parse_topic
+from core.referee import Referee
+
+log = logging.getLogger(__name__)
+GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
+ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+SILENT = 95.0        # seconds without a word after which a board counts as offline (it speaks every 30 s)
+Key = tuple[str, str, int]  # (club, board, match)
+
+
+@dataclass
+class _Match:
+    ref: Referee | None
+    next: int = 0                                    # the first index not yet seen in a row
+    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
+    progress: float = 0.0                            # monotonic time of the last step forward
+    asked: float = 0.0
+    last_verdict: dict[str, Any] | None = None
+    result_saved: bool = False
+
+
+@dataclass
+class BoardView:
+    club: str
+    board: str
+    label: str | None = None
+    online: bool = False
+    updated: float | None = None
+    alerts: list[str] = field(default_factory=list)
+    journal: list[tuple[int, int]] = field(default_factory=list)   # (match, count) the board last reported
+    match: int | None = None
+    ruled: float | None = None                       # when the board ruled its last verdict (its clock)
+    received: float | None = None                    # when that verdict reached the director
+
+
+def feed(ref: Referee, event: dict[str, Any]) -> list[dict[str, Any]]:
+    """The referee's verdicts on one event; a referee bug gives "error", as kiosk/service.py does."""
+    try:
+        return ref.feed(event)
+    except Exception:  # the board's referee said "error" at the same place
+        log.exception("referee failed on an archived event")
+        return [{"at": ref.index - 1, "verdict": "error"}]
+
+
+def attention(ref: Referee, alerts: list[str]) -> list[str]:
+    """Why this board's referee waits on a human: illegal (a flagged play in strict mode, until the board is
+    corrected), uncertain (the last ruling could not tell the play), cocked_die (R24, until acknowledged),
+    and the board's own hardware alerts (dice_lost, camera_bumped). Empty when play can go on."""
+    reasons: list[str] = []
+    if ref.awaiting_ack:
+        reasons.append("cocked_die")
+    if ref.phase not in ("game_over", "match_over"):
+        fault = getattr(ref, "last_fault", None)
+        if fault is not None and ref.rules.get("mode") == "strict":
+            reasons.append("illegal")
+        last = ref.verdicts[-1] if ref.verdicts else None
+        if last is not None and last["verdict"] == "uncertain":
+            reasons.append("uncertain")
+    return reasons + [a for a in alerts if a not in reasons]
+
+
+class Director:
+    def __init__(self, broker: Broker | None, data_dir: str | Path, club: str = "+",
+                 client_id: str | None = None) -> None:
+        self.broker = broker
+        self.club = club
+        self.data_dir = Path(data_dir)
+        self.archive = Archive(self.data_dir / FILE)
+        self.client_id = client_id or f"gamao-director-{'all' if club == '+' else club}"
+        self.client: Any = None
+        self.connected = threading.Event()
+        self.views: dict[tuple[str, str], BoardView] = {}
+        self.matches: dict[Key, _Match] = {}
+        self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0}
+        # (received, seconds from a board's verdict to the director), for bench/bench_club.py
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
+        self.version = 0
+        self.results_version = 0
+        self._dirty: set[tuple[str, str]] = set()
+        self._listeners: list[Callable[[], None]] = []
+        self._lock = threading.RLock()
+        self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="club-director", daemon=True)
+
+    # ----- life ---------------------------------------------------------------------------------------------
+    def start(self) -> Director:
+        self._restore()
+        self._thread.start()
+        if self.broker is not None:
+            b = self.broker
+            self.client = make_client(self.client_id, b, clean=False)
+            self.client.on_connect = self._on_connect
+            self.client.on_disconnect = lambda *a: self.connected.clear()
+            self.client.on_message = lambda c, u, msg: self._inbox.put((msg.topic, msg.payload))
+            self.client.connect_async(b.host, b.port, keepalive=b.keepalive)
+            self.client.loop_start()
+        return self
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.client = None
+        self._stop.set()
+        self._inbox.put(None)
+        self._thread.join(5)
+        self.archive.close()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("the broker refused the director: %s", reason)
+            return
+        for kind in ("state", "events", "verdicts"):
+            client.subscribe(f"{PREFIX}/{self.club}/+/{kind}", qos=1)
+        self.connected.set()
+
+    def _restore(self) -> None:
+        """After a restart: labels, results, and every match's place from the archive."""
+        labels = self.archive.labels()
+        done = {(r["club"], r["board"], r["match"]) for r in self.archive.results()}
+        latest: dict[tuple[str, str], int] = {}
+        for club, board, match in self.archive.matches():
+            latest[(club, board)] = max(latest.get((club, board), match), match)
+        for club, board, match in self.archive.matches():
+            view = self._view(club, board)
+            view.label = labels.get((club, board))
+            view.match = latest[(club, board)]
+            replay = (club, board, match) not in done or match == latest[(club, board)]
+            m = _Match(Referee() if replay else None, result_saved=(club, board, match) in done)
+            indexes = self.archive.indexes(club, board, match)
+            if replay:
+                for event in self.archive.events(club, board, match):
+                    m.last_verdict = self._last(feed(m.ref, event), m.last_verdict)  # type: ignore[arg-type]
+                    m.next += 1
+                # Copies that arrived after a gap wait for it (the gap is asked for again, see _ask_for_gaps).
+                m.pending = self.archive.events_after(club, board, match, m.next)
+            else:
+                while m.next < len(indexes) and indexes[m.next] == m.next:
+                    m.next += 1
+            m.progress = time.monotonic()
+            self.matches[(club, board, match)] = m
+        for (club, board), label in labels.items():
+            self._view(club, board).label = label
+
+    # ----- messages (the director's worker thread) -----------------------------------------------------------
+    def _loop(self) -> None:
+        last_check = 0.0
+        while not self._stop.is_set():
+            try:
+                item = self._inbox.get(timeout=0.25)
+            except queue.Empty:
+                item = None
+            try:
+                if item is not None:
+                    self._handle(*item)
+                    while True:  # drain what is waiting before telling the page
+                        try:
+                            nxt = self._inbox.get_nowait()
+                        except queue.Empty:
+                            break
+                        if nxt is None:
+                            break
+                        self._handle(*nxt)
+                if self._dirty:
+                    self._notify()
+                if time.monotonic() - last_check > 0.5:
+                    last_check = time.monotonic()
+                    self._ask_for_gaps()
+            except Exception:  # a bad copy must not stop the director
+                log.exception("director")
+
+    def _view(self, club: str, board: str) -> BoardView:
+        view = self.views.get((club, board))
+        if view is None:
+            view = self.views[(club, board)] = BoardView(club, board)
+        return view
+
+    def _handle(self, topic: str, payload: bytes) -> None:
+        parsed = parse_topic(topic)
+        if parsed is None:
+            return
+        club, board, kind = parsed
+        try:
+            msg = json.loads(payload)
+            if not isinstance(msg, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            log.warning("ignoring a message on %s that is not a JSON object", topic)
+            return
+        self.stats["messages"] += 1
+        with self._lock:
+            view = self._view(club, board)
+            view.updated = time.time()
+            if kind == "state":
+                view.online = bool(msg.get("online"))
+                if view.online:
+                    view.alerts = [str(a) for a in msg.get("alerts") or []]
+                    view.journal = [(int(m), int(c)) for m, c in msg.get("journal") or []]
+            elif kind == "events":
+                self._on_event(view, int(msg["match"]), int(msg["index"]), msg["event"])
+            elif kind == "verdicts":
+                self.stats["verdicts"] += 1
+                self.archive.add(club, board, int(msg["match"]), int(msg["index"]), None, msg.get("verdicts") or [])
+                if msg.get("ruled") is not None and msg.get("verdicts"):
+                    view.ruled, view.received = float(msg["ruled"]), time.time()
+                    self.latencies.append((view.received, view.received - view.ruled))
+            self._dirty.add((club, board))
+
+    def _on_event(self, view: BoardView, match: int, index: int, event: dict[str, Any]) -> None:
+        key = (view.club, view.board, match)
+        if not self.archive.add(view.club, view.board, match, index, event, None):
+            self.stats["duplicates"] += 1
+            return
+        self.stats["events"] += 1
+        m = self.matches.get(key)
+        if m is None:
+            m = self.matches[key] = _Match(Referee(), progress=time.monotonic())
+        if view.match is None or match > view.match:
+            view.match = match
+        if m.ref is None:  # an archived, finished match: keep the count only
+            if index == m.next:
+                m.next += 1
+            return
+        m.pending[index] = event
+        while m.next in m.pending:
+            m.last_verdict = self._last(feed(m.ref, m.pending.pop(m.next)), m.last_verdict)
+            m.next += 1
+            m.progress = time.monotonic()
+        if m.ref.phase == "match_over" and not m.result_saved:
+            self.archive.save_result(view.club, view.board, match, match_summary(m.ref), "finished")
+            m.result_saved = True
+            self.results_version += 1
+
+    @staticmethod
+    def _last(verdicts: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any] | None:
+        return verdicts[-1] if verdicts else previous
+
+    def _ask_for_gaps(self) -> None:
+        if self.client is None or not self.connected.is_set():
+            return
+        now = time.monotonic()
+        with self._lock:
+            for view in self.views.values():
+                if not view.online:
+                    continue
+                for match, count in view.journal:
+                    m = self.matches.get((view.club, view.board, match))
+                    have = m.next if m is not None else 0
+                    if have >= count:
+                        continue
+                    if m is None:
+                        m = self.matches[(view.club, view.board, match)] = _Match(Referee(), progress=now)
+                    if now - m.progress < GAP_GRACE or now - m.asked < ASK_EVERY:
+                        continue
+                    m.asked = now
+                    self.stats["resend_requests"] += 1
+                    self.client.publish(board_topic(view.club, view.board, "resend"),
+                                        json.dumps({"match": match, "from": have}), qos=1)
+
+    # ----- the page's view -------------------------------------------------------------------------------
+    def listen(self, callback: Callable[[], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(callback)
+
+        def stop() -> None:
+            with self._lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+        return stop
+
+    def _notify(self) -> None:
+        with self._lock:
+            self.version += 1
+            self._dirty.clear()
+            listeners = list(self._listeners)
+        for callback in listeners:
+            try:
+                callback()
+            except Exception:
+                log.exception("a director listener failed")
+
+    def _current(self, view: BoardView) -> _Match | None:
+        return None if view.match is None else self.matches.get((view.club, view.board, view.match))
+
+    def _public(self, m: _Match | None) -> dict[str, Any] | None:
+        return m.ref.public_state() if m is not None and m.ref is not None else None
+
+    def board(self, view: BoardView, st: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One entry of GET /api/boards (exactly these keys); `st`: the match's public state if known."""
+        m = self._current(view)
+        st = st or self._public(m)
+        # A board is online when its last state said so and it has spoken lately (a broker that crashed
+        # cannot send the will of a board that went while it was down).
+        online = view.online and view.updated is not None and time.time() - view.updated < SILENT
+        return {"board": view.board, "club": view.club, "online": online,
+                "players": st["match"]["players"] if st else {},
+                "score": st["match"]["score"] if st else {"light": 0, "dark": 0},
+                "length": st["match"]["length"] if st else 0,
+                "phase": st["phase"] if st else "waiting",
+                "last_verdict": m.last_verdict if m is not None else None,
+                "updated": view.updated}
+
+    def boards(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [self.board(v) for _, v in sorted(self.views.items())]
+
+    def detail(self, club: str, board: str, moves: bool = False) -> dict[str, Any]:
+        """The board's page: the /api/boards entry plus label, match, attention and the public state."""
+        with self._lock:
+            view = self.views.get((club, board))
+            if view is None:
+                raise KeyError(board)
+            m = self._current(view)
+            st = self._public(m)
+            return {**self.board(view, st), "label": view.label or view.board, "match": view.match,
+                    "attention": attention(m.ref, view.alerts) if m is not None and m.ref is not None
+                    else list(view.alerts),
+                    "alerts": list(view.alerts), "ruled": view.ruled, "received": view.received,
+                    "events": m.next if m is not None else 0,
+                    "state": {k: st[k] for k in ("position", "turn", "dice", "cube", "pips", "verdicts", "match",
+                                                 *(("moves",) if moves else ()))} if st else None}
+
+    def details(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [self.detail(c, b) for (c, b) in sorted(self.views)]
+
+    def results(self) -> list[dict[str, Any]]:
+        return self.archive.results()
+
+    def mat(self, club: str, board: str, match: int) -> str:
+        """The archived match as .mat text (replayed from the archive); KeyError if there is none."""
+        from core.match.formats.mat import write_mat
+        from core.referee.record import to_match_record
+
+        ref = Referee()
+        seen = 0
+        for event in self.archive.events(club, board, match):
+            feed(ref, event)
+            seen += 1
+        if not seen:
+            raise KeyError(match)
+        return write_mat(to_match_record(ref))
+
+    def summary(self, club: str, board: str, match: int) -> dict[str, Any]:
+        """Score and game results of an archived match, replayed from the archive."""
+        ref = Referee()
+        for event in self.archive.events(club, board, match):
+            feed(ref, event)
+        return match_summary(ref)
+
+    # ----- control (the page checks the director's PIN first) --------------------------------------------
+    def rename(self, club: str, board: str, label: str) -> None:
+        with self._lock:
+            if (club, board) not in self.views:
+                raise KeyError(board)
+            self.archive.set_label(club, board, label or None)
+            self.views[(club, board)].label = label or None
+            self._dirty.add((club, board))
+        self._notify()
+
+    def close_match(self, club: str, board: str) -> dict[str, Any]:
+        """Record the board's current match as closed by the director, at its present score."""
+        with self._lock:
+            view = self.views.get((club, board))
+            m = self._current(view) if view is not None else None
+            if view is None or m is None or m.ref is None or view.match is None:
+                raise KeyError(board)
+            if m.ref.phase == "match_over":
+                raise ValueError(f"board {board}'s match {view.match} is over already; nothing to close")
+            summary = match_summary(m.ref)
+            self.archive.save_result(club, board, view.match, summary, "closed")
+            m.result_saved = True
+            self.results_version += 1
+            self._dirty.add((club, board))
+        self._notify()
+        return summary
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
+    """Poll `predicate` until true or `timeout` seconds (tests, bench)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()

@@ -1,0 +1,284 @@
+"""A board's copies on the club's broker: state (retained), events and verdicts, QoS 1, from the journal.
+
+``BoardPublisher(config, service, data_dir).start()`` hooks into the referee service (kiosk/service.py):
+after each event is journaled and ruled on, the event and its verdicts go out at once (the live path); on
+start, after each reconnection, and when the director asks for a match again, whatever the broker has not
+acknowledged is read back from the journal and sent in order (the catch-up path), its verdicts ruled again
+by a fresh referee (the referee is deterministic, so they are the ones the board gave). What the broker
+acknowledged is marked in the outbox (club/outbox.py). The broker holds a last will that marks the board
+offline. Nothing here can stop the board: a broker that is down, slow or refusing only delays the copies.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from club.config import ClubConfig, board_topic
+from club.outbox import FILE, Outbox
+
+log = logging.getLogger(__name__)
+HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
+ALERTS = ("dice_lost", "camera_bumped")  # hardware trouble a human must see to (with the referee's own calls)
+
+
+def dumps(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """The part of the public state the club's page needs (the whole state, less the move list)."""
+    return {k: v for k, v in state.items() if k not in ("moves", "position_at_turn_start")}
+
+
+@dataclass
+class _Sent:
+    match: int
+    index: int
+    infos: tuple[Any, ...]
+
+
+class BoardPublisher:
+    def __init__(self, config: ClubConfig, service: Any, data_dir: str | Path,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.config = config
+        self.service = service
+        self.journal = service.journal
+        self.outbox = Outbox(Path(data_dir) / FILE)
+        self.clock = clock
+        self.client: Any = None
+        self.connected = threading.Event()
+        self.alerts: set[str] = set()
+        self.stats = {"published": 0, "acked": 0, "catch_up": 0, "resend_requests": 0, "connections": 0}
+        self._live: deque[tuple[int, int, dict[str, Any], list[dict[str, Any]], float]] = deque()
+        self._next: dict[int, int] = {}       # match -> next index to publish on this connection
+        self._inflight: deque[_Sent] = deque()
+        self._rewinds: deque[tuple[int, int]] = deque()
+        self._catch_up = True
+        self._state_dirty = True
+        self._state_sent = 0.0
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
+
+    # ----- topics and payloads --------------------------------------------------------------------------
+    def topic(self, kind: str) -> str:
+        return board_topic(self.config.club, self.config.board, kind)
+
+    def _offline(self) -> bytes:
+        return dumps({"board": self.config.board, "club": self.config.club, "online": False, "updated": None})
+
+    def _state_payload(self) -> bytes:
+        matches = self.journal.matches()[-3:]
+        return dumps({"board": self.config.board, "club": self.config.club, "online": True,
+                      "updated": self.clock(), "alerts": sorted(self.alerts),
+                      "journal": [[m["id"], self.journal.count(m["id"])] for m in matches],
+                      "state": summary(self.service.state())})
+
+    # ----- life -------------------------------------------------------------------------------------------
+    def start(self) -> BoardPublisher:
+        from club.config import make_client
+
+        b = self.config.broker
+        # A fixed client id per board: a second process claiming the board takes over the session.
+        self.client = make_client(f"gamao-{self.config.club}-{self.config.board}", b)
+        self.client.will_set(self.topic("state"), self._offline(), qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = lambda *a: self._wake.set()
+        self.client.on_message = self._on_message
+        self.service.on_journaled(self._on_journaled)
+        self.service.subscribe(lambda state: self._dirty())
+        self.client.connect_async(b.host, b.port, keepalive=b.keepalive)
+        self.client.loop_start()
+        self._thread.start()
+        return self
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Say offline, give the last copies a moment, and stop (the outbox keeps what is not acknowledged)."""
+        if self.client is None:
+            return
+        if self.connected.is_set():
+            deadline = time.monotonic() + timeout
+            while (self._live or self._inflight) and time.monotonic() < deadline:
+                self._wake.set()
+                time.sleep(0.02)
+            try:
+                self.client.publish(self.topic("state"), self._offline(), qos=1, retain=True).wait_for_publish(1)
+            except (RuntimeError, ValueError):
+                pass
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(5)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.client = None
+        self.outbox.close()
+
+    def alert(self, name: str, on: bool) -> None:
+        """Hardware trouble the director must see (``dice_lost``, ``camera_bumped``), on or off."""
+        if name not in ALERTS:
+            raise ValueError(f"unknown alert {name!r}; known: {', '.join(ALERTS)}")
+        (self.alerts.add if on else self.alerts.discard)(name)
+        self._dirty()
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """True once every journaled event is acknowledged by the broker (tests, bench, clean shutdown)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.pending() == 0:
+                return True
+            self._wake.set()
+            time.sleep(0.02)
+        return False
+
+    def pending(self) -> int:
+        marks = self.outbox.marks()
+        return sum(max(0, self.journal.count(m["id"]) - 1 - marks.get(m["id"], -1)) for m in self.journal.matches())
+
+    # ----- callbacks (paho's network thread, the service's threads) ---------------------------------------
+    def _dirty(self) -> None:
+        self._state_dirty = True
+        self._wake.set()
+
+    def _on_journaled(self, match: int, index: int, event: dict[str, Any], verdicts: list[dict[str, Any]]) -> None:
+        self._live.append((match, index, event, verdicts, self.clock()))
+        self._wake.set()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("club broker %s refused board %s: %s", self.config.broker.display(), self.config.board, reason)
+            return
+        client.subscribe(self.topic("resend"), qos=1)
+        self.stats["connections"] += 1
+        self._catch_up = True
+        self._state_dirty = True
+        self.connected.set()
+        self._wake.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        self.connected.clear()
+        self._wake.set()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        try:
+            ask = json.loads(msg.payload)
+            self._rewinds.append((int(ask["match"]), max(0, int(ask["from"]))))
+        except (ValueError, KeyError, TypeError):
+            log.warning("club: ignoring a resend request that is not {\"match\", \"from\"}: %r", msg.payload[:80])
+            return
+        self.stats["resend_requests"] += 1
+        self._wake.set()
+
+    # ----- the sender ---------------------------------------------------------------------------------------
+    def _loop(self) -> None:
+        was_connected = False
+        while not self._stop.is_set():
+            self._wake.wait(0.5)
+            self._wake.clear()
+            try:
+                if not self.connected.is_set():
+                    if was_connected:  # what was in flight may be lost: start again from the marks
+                        self._reset()
+                    was_connected = False
+                    self._live.clear()  # the journal has them; the catch-up on reconnection reads them there
+                    continue
+                was_connected = True
+                self._settle()
+                while self._rewinds:
+                    match, start = self._rewinds.popleft()
+                    self.outbox.rewind(match, start)
+                    self._catch_up = True
+                if self._catch_up:
+                    self._reset()
+                    self._catch_up = False
+                    self._send_journal()
+                self._send_live()
+                if self._state_dirty or time.monotonic() - self._state_sent > HEARTBEAT:
+                    self._state_dirty = False
+                    self._state_sent = time.monotonic()
+                    self.client.publish(self.topic("state"), self._state_payload(), qos=1, retain=True)
+                self._settle()
+            except Exception:  # the board goes on; the outbox still has everything
+                log.exception("club publisher")
+                self._catch_up = True
+                self._stop.wait(0.5)
+
+    def _reset(self) -> None:
+        self._inflight.clear()
+        self._next.clear()
+
+    def _next_index(self, match: int) -> int:
+        if match not in self._next:
+            self._next[match] = self.outbox.acked(match) + 1
+        return self._next[match]
+
+    def _publish(self, match: int, index: int, event: dict[str, Any], verdicts: list[dict[str, Any]],
+                 ruled: float | None) -> None:
+        head = {"board": self.config.board, "club": self.config.club, "match": match, "index": index}
+        sent = self.clock()
+        e = self.client.publish(self.topic("events"), dumps({**head, "event": event, "sent": sent}), qos=1)
+        v = self.client.publish(self.topic("verdicts"), dumps({**head, "verdicts": verdicts, "ruled": ruled,
+                                                               "sent": sent}), qos=1)
+        self._inflight.append(_Sent(match, index, (e, v)))
+        self._next[match] = index + 1
+        self.stats["published"] += 1
+
+    def _send_journal(self) -> None:
+        """Everything the broker has not acknowledged, match by match, in order."""
+        from club.director import feed
+        from core.referee import Referee
+
+        for m in self.journal.matches():
+            match = m["id"]
+            start, count = self._next_index(match), self.journal.count(match)
+            if start >= count:
+                continue
+            ref = Referee()
+            for index, event in enumerate(islice(self.journal.events(match), count)):
+                verdicts = feed(ref, event)
+                if index >= start:
+                    self._publish(match, index, event, verdicts, None)
+                    self.stats["catch_up"] += 1
+                    self._settle()
+
+    def _send_live(self) -> None:
+        while self._live:
+            match, index, event, verdicts, ruled = self._live[0]
+            expected = self._next_index(match)
+            if index < expected:
+                self._live.popleft()  # already sent from the journal
+                continue
+            if index > expected:  # a gap (e.g. the journal's default first event): fill it from the journal
+                self._send_journal()
+                continue
+            self._live.popleft()
+            self._publish(match, index, event, verdicts, ruled)
+
+    def _settle(self) -> None:
+        """Mark what the broker acknowledged, in order: a mark never skips an unacknowledged event."""
+        last: dict[int, int] = {}
+        while self._inflight and all(i.is_published() for i in self._inflight[0].infos):
+            sent = self._inflight.popleft()
+            last[sent.match] = sent.index
+            self.stats["acked"] += 1
+        for match, index in last.items():
+            self.outbox.mark(match, index)
+
+
+def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:
+    """The publisher for `gamao run`/`gamao demo`, or None when the settings name no broker."""
+    config = ClubConfig.from_dict(getattr(settings, "club", None) or {})
+    if config is None:
+        return None
+    publisher = BoardPublisher(config, service, settings.data_dir).start()
+    service.at_close(publisher.close)
+    return publisher

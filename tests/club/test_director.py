@@ -1,0 +1,180 @@
+"""The director: asks a board again for what it missed, its page's API (read-only) and PIN-guarded control,
+the boards that wait on a human, and the `gamao director` command itself."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from club.config import Broker
+from club.director import Director, wait_for
+from club.mosquitto import free_port
+from club.web import create_app
+from core.rules.position import Position
+from kiosk.demo_script import board as board_event
+from kiosk.demo_script import illegal_play
+from kiosk.pin import PinStore
+from kiosk.server import BackgroundServer
+from tests.club.conftest import CLUB, Board, caught_up, check_director
+
+ROOT = Path(__file__).resolve().parents[2]
+API_KEYS = ["board", "club", "online", "players", "score", "length", "phase", "last_verdict", "updated"]
+STRICT = {"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bia"},
+          "rules": {"mode": "strict"}}
+
+
+def test_the_director_asks_a_board_again_for_what_it_never_received(broker, tmp_path: Path) -> None:
+    # The board's copies were acknowledged by the broker while no director was listening (and none had a
+    # session there): only the board's journal still has them. The retained state says how many there are.
+    board = Board(broker, "mesa01", tmp_path / "mesa01", match="2pt").play()
+    try:
+        assert wait_for(board.done, 30) and board.publisher.wait_idle(10)
+        director = Director(Broker.parse(broker.url_for("director")), tmp_path / "d", club=CLUB,
+                            client_id="a-director-the-broker-never-saw").start()
+        try:
+            assert wait_for(lambda: caught_up(director, [board]), 30)
+            assert check_director(director, [board]) == 133
+            assert director.stats["resend_requests"] >= 1 and board.publisher.stats["resend_requests"] >= 1
+        finally:
+            director.close()
+    finally:
+        board.close()
+
+
+def test_api_is_read_only_and_control_needs_the_directors_pin(broker, make_director, tmp_path: Path) -> None:
+    director = make_director()
+    board = Board(broker, "mesa01", tmp_path / "mesa01")
+    pins = PinStore(tmp_path / "pins")
+    try:
+        board.service.submit(STRICT)
+        board.service.submit({"event": "roll", "dice": [5, 2]})
+        assert board.publisher.wait_idle(10) and wait_for(lambda: caught_up(director, [board]), 10)
+        with BackgroundServer(create_app(director, pins)) as srv:
+            api = httpx.get(f"{srv.url}/api/boards").json()
+            assert [list(e) for e in api] == [API_KEYS]
+            assert api[0]["players"] == {"light": "Ana", "dark": "Bia"} and api[0]["length"] == 3
+            assert api[0]["last_verdict"]["verdict"] == "opening"
+            url = f"{srv.url}/api/boards/{CLUB}/mesa01"
+            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"}).status_code == 403  # no PIN set yet
+            pins.set("2468")
+            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"}).status_code == 401
+            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"},
+                              headers={"X-Gamao-PIN": "1357"}).status_code == 401
+            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"},
+                              headers={"X-Gamao-PIN": "2468"}).status_code == 204
+            assert httpx.get(url).json()["label"] == "Mesa 1"
+            assert httpx.post(f"{url}/close").status_code == 401
+            closed = httpx.post(f"{url}/close", headers={"X-Gamao-PIN": "2468"})
+            assert closed.status_code == 200 and closed.json()["score"] == {"light": 0, "dark": 0}
+            results = httpx.get(f"{srv.url}/api/results").json()
+            assert [(r["board"], r["status"]) for r in results] == [("mesa01", "closed")]
+            assert httpx.get(f"{srv.url}/api/results/{CLUB}/mesa01/99.mat").status_code == 404
+            assert httpx.get(f"{srv.url}/api/boards/{CLUB}/nobody").status_code == 404
+            assert httpx.delete(f"{srv.url}/api/boards").status_code == 405
+        # the label survives a restart of the director (it is in the archive)
+        director.close()
+        again = make_director()
+        assert again.detail(CLUB, "mesa01")["label"] == "Mesa 1"
+    finally:
+        board.close()
+
+
+def test_boards_waiting_on_a_human_are_flagged(broker, make_director, tmp_path: Path) -> None:
+    director = make_director()
+    board = Board(broker, "mesa01", tmp_path / "mesa01")
+
+    def attention() -> list[str]:
+        assert board.publisher.wait_idle(10)
+        assert wait_for(lambda: caught_up(director, [board]), 10)
+        assert wait_for(lambda: director.detail(CLUB, "mesa01")["events"] == board.journal.count(1), 10)
+        return director.detail(CLUB, "mesa01")["attention"]
+
+    try:
+        board.service.submit(STRICT)
+        board.service.submit({"event": "roll", "dice": [5, 2], "cocked": [False, True]})
+        assert attention() == ["cocked_die"]  # R24: a cocked die means a re-roll, which someone must see to
+        board.service.submit({"event": "button", "name": "ack_cocked"})
+        board.service.submit({"event": "roll", "dice": [5, 2]})
+        assert attention() == []
+        start = Position.start()
+        wrong = illegal_play(start, (5, 2))
+        assert wrong is not None
+        board.service.submit({**board_event(start), "stable": False})
+        board.service.submit(board_event(wrong))  # R04: a checker moved a distance no die shows
+        assert attention() == ["illegal"]  # strict mode: play waits until the board is corrected
+        board.publisher.alert("dice_lost", True)
+        assert wait_for(lambda: "dice_lost" in director.detail(CLUB, "mesa01")["attention"], 10)
+        board.service.submit(board_event(start))
+        board.publisher.alert("dice_lost", False)
+        assert wait_for(lambda: director.detail(CLUB, "mesa01")["attention"] == [], 10)
+    finally:
+        board.close()
+
+
+def _gamao(*args: str, **kw) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "kiosk.cli", *args], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def test_the_director_command_serves_the_boards(broker, tmp_path: Path) -> None:
+    port = free_port()
+    proc = _gamao("director", "--broker", broker.url_for("director"), "--port", str(port), "--club", CLUB,
+                  "--data-dir", str(tmp_path / "d"), "--pin", "2468")
+    board = Board(broker, "mesa01", tmp_path / "mesa01", match="2pt")
+    try:
+        url = f"http://127.0.0.1:{port}"
+
+        def boards() -> list:
+            try:
+                return httpx.get(f"{url}/api/boards", timeout=2).json()
+            except httpx.HTTPError:
+                return []
+
+        board.play()
+        assert wait_for(lambda: [b["phase"] for b in boards()] == ["match_over"], 60), proc.stderr
+        assert boards()[0]["score"] == board.service.state()["match"]["score"]
+        assert "mesa01" in httpx.get(f"{url}/api/results").text
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        board.close()
+
+
+def test_bad_command_lines_get_one_line_and_exit_2(tmp_path: Path) -> None:
+    cases = [
+        (("director", "--broker", "localhost:1883"), "mqtt://"),
+        (("director", "--broker", "mqtt://h", "--pin", "12"), "PIN"),
+        (("director", "--broker", "mqtt://h", "--club", "a/b"), "club"),
+        (("demo", "--board", "mesa01", "--no-browser"), "--broker"),
+        (("demo", "--board", "mesa 1", "--broker", "mqtt://127.0.0.1:1", "--no-browser"), "board"),
+        (("demo", "--mat", str(tmp_path / "missing.mat"), "--no-browser"), "--mat"),
+    ]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[club]\nbroker = "mqtt://127.0.0.1"\nboard = "mesa01"\nqos = 2\n')
+    cases.append((("run", "--config", str(bad), "--check"), "qos"))
+    for args, word in cases:
+        proc = _gamao(*args)
+        out, err = proc.communicate(timeout=60)
+        text = err.decode().strip()
+        assert proc.returncode == 2, (args, text)
+        assert len(text.splitlines()) == 1 and word in text and "Traceback" not in text, (args, text)
+
+
+def test_a_board_that_falls_silent_counts_as_offline(broker, make_director, tmp_path: Path, monkeypatch) -> None:
+    # After a broker crash nobody sends a vanished board's last will: silence is the sign instead.
+    import club.director
+
+    director = make_director()
+    board = Board(broker, "mesa01", tmp_path / "mesa01")
+    try:
+        board.service.submit(STRICT)
+        assert wait_for(lambda: [b["online"] for b in director.boards()] == [True], 10)
+        monkeypatch.setattr(club.director, "SILENT", 0.2)
+        assert wait_for(lambda: [b["online"] for b in director.boards()] == [False], 5)
+    finally:
+        board.close()

@@ -1,0 +1,182 @@
+"""Faults on a club night, each on its own: the broker and the director are SIGKILLed and restarted, a
+board's network is cut, a board's process is SIGKILLed and restarted. After each, the director has every
+event of every board's journal exactly once, in order, and every board still has its games (R11 results,
+R13 match score)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from club.mosquitto import CutProxy
+from kiosk.journal import Journal
+from tests.club.conftest import CLUB, Board, caught_up, check_director, names, wait_for
+
+SPEED = 25.0   # a 2-point corpus match lasts about 5 s, a 3-point one about 12 s: faults land mid-match
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _play(broker, tmp_path: Path, n: int, **kw) -> list[Board]:
+    return [Board(broker, name, tmp_path / name, match="2pt" if i % 2 else "3pt", speed=SPEED, **kw).play()
+            for i, name in enumerate(names(n))]
+
+
+def _mid_match(boards: list[Board], events: int = 25) -> None:
+    assert wait_for(lambda: all(b.journal.count() >= events for b in boards), 60)
+    assert not any(b.done() for b in boards), "the fault must land mid-match"
+
+
+def _finish(director, boards: list[Board]) -> int:
+    assert wait_for(lambda: all(b.done() for b in boards), 120), "the boards did not finish"
+    assert all(b.publisher.wait_idle(30) for b in boards), "an outbox did not empty"
+    assert wait_for(lambda: caught_up(director, boards), 30), "the director is missing events"
+    return check_director(director, boards)
+
+
+def test_broker_killed_and_restarted_mid_match(broker, make_director, tmp_path: Path) -> None:
+    director = make_director()
+    boards = _play(broker, tmp_path, 4)
+    try:
+        _mid_match(boards)
+        broker.kill()  # SIGKILL: whatever it had acknowledged but not yet passed on is gone
+        before = [b.journal.count() for b in boards]
+        assert wait_for(lambda: sum(b.journal.count() for b in boards) > sum(before) + 20, 30)
+        broker.start()  # same port, same files
+        checked = _finish(director, boards)
+        assert checked == 2 * 356 + 2 * 133
+        assert all(b.publisher.stats["connections"] >= 2 for b in boards)
+        print(f"broker crash: {checked} events checked; resend requests {director.stats['resend_requests']}")
+    finally:
+        for b in boards:
+            b.close()
+
+
+def _director_process(broker, folder: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "kiosk.cli", "director", "--broker", broker.url_for("director"), "--club", CLUB,
+           "--port", str(port), "--data-dir", str(folder)]
+    return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def test_director_killed_and_restarted_mid_match(broker, tmp_path: Path) -> None:
+    import httpx
+
+    from club.director import Director
+    from club.mosquitto import free_port
+
+    folder, port = tmp_path / "director", free_port()
+    url = f"http://127.0.0.1:{port}/api/boards"
+
+    def seen() -> dict[str, int]:
+        try:
+            return {b: httpx.get(f"{url}/{CLUB}/{b}", timeout=2).json().get("events", 0)
+                    for b in (e["board"] for e in httpx.get(url, timeout=2).json())}
+        except (httpx.HTTPError, ValueError):
+            return {}
+
+    proc = _director_process(broker, folder, port)
+    boards = _play(broker, tmp_path, 4)
+    try:
+        _mid_match(boards)
+        assert wait_for(lambda: sum(seen().values()) > 0, 30), "the director did not start"
+        proc.kill()  # SIGKILL: the director's laptop crashes mid-match
+        proc.wait(10)
+        before = sum(b.journal.count() for b in boards)
+        assert wait_for(lambda: sum(b.journal.count() for b in boards) > before + 20, 30)
+        proc = _director_process(broker, folder, port)  # the same archive; the broker kept its session
+        assert wait_for(lambda: all(b.done() for b in boards), 120)
+        assert all(b.publisher.wait_idle(30) for b in boards)
+        assert wait_for(lambda: seen() == {b.name: b.journal.count(1) for b in boards}, 60), seen()
+        proc.terminate()
+        proc.wait(10)
+        archive = Director(None, folder, club=CLUB).start()  # read what the killed-and-restarted one kept
+        try:
+            assert caught_up(archive, boards)
+            checked = check_director(archive, boards)
+        finally:
+            archive.close()
+        assert checked == 2 * 356 + 2 * 133
+        print(f"director killed: {checked} events checked")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+        for b in boards:
+            b.close()
+
+
+def test_a_boards_network_cut_for_a_while(broker, make_director, tmp_path: Path) -> None:
+    director = make_director()
+    proxy = CutProxy(broker.port)
+    cut = Board(broker, "mesa01", tmp_path / "mesa01", match="3pt", speed=SPEED,
+                url=proxy.url("mesa01", broker.users["mesa01"]))  # type: ignore[index]
+    boards = [cut, *(Board(broker, n, tmp_path / n, match="2pt", speed=SPEED) for n in names(3)[1:])]
+    try:
+        assert wait_for(cut.publisher.connected.is_set, 10)
+        for b in boards:
+            b.play()
+        _mid_match(boards)
+        proxy.cut()
+        assert wait_for(lambda: not cut.publisher.connected.is_set(), 30), "the board did not notice the cut"
+        during = cut.journal.count()
+        assert wait_for(lambda: cut.journal.count() >= during + 30, 30)  # the board plays on, journaling
+        assert wait_for(lambda: director.boards()[0]["online"] is False, 30), "the will did not mark it offline"
+        proxy.restore()
+        checked = _finish(director, boards)
+        assert checked == 356 + 2 * 133
+        assert cut.publisher.stats["connections"] >= 2 and cut.publisher.stats["catch_up"] >= 30
+        assert director.boards()[0]["online"] is True
+        print(f"network cut: {checked} events checked, {cut.publisher.stats['catch_up']} sent on catch-up")
+    finally:
+        for b in boards:
+            b.close()
+        proxy.close()
+
+
+class _Killed:
+    """A `gamao demo --board` process's journal, read after the process is gone."""
+
+    def __init__(self, name: str, folder: Path) -> None:
+        self.name = name
+        self.journal = Journal(folder / "journal.sqlite")
+
+
+def _demo(broker, name: str, folder: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "kiosk.cli", "demo", "--board", name, "--broker", broker.url_for(name),
+           "--club", CLUB, "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
+           "--match", "2pt", "--speed", str(SPEED), "--exit-when-done"]
+    return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def test_a_board_killed_and_restarted(broker, make_director, tmp_path: Path) -> None:
+    director = make_director()
+    folder = tmp_path / "mesa01"
+    proc = _demo(broker, "mesa01", folder)
+    try:
+        journal = folder / "journal.sqlite"
+        assert wait_for(journal.exists, 60)
+        probe = Journal(journal)
+        assert wait_for(lambda: probe.count() >= 40, 60), "the demo board did not start playing"
+        os.kill(proc.pid, signal.SIGKILL)  # power cut at the table
+        proc.wait(10)
+        played = probe.count()
+        probe.close()
+        proc = _demo(broker, "mesa01", folder)  # the board comes back with its journal; a new match starts
+        out, _ = proc.communicate(timeout=120)
+        assert proc.returncode == 0, out.decode()
+        board = _Killed("mesa01", folder)
+        assert [m["id"] for m in board.journal.matches()] == [1, 2]
+        assert board.journal.count(1) == played  # the interrupted match is all still there
+        assert wait_for(lambda: caught_up(director, [board]), 30), "the director is missing events"
+        checked = check_director(director, [board])
+        assert checked == played + 133
+        print(f"board killed: {checked} events checked ({played} before the kill)")
+        board.journal.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)

@@ -1,0 +1,44 @@
+"""`gamao run --config` with a [club] table: the kiosk's own service publishes, and says offline on close;
+without the table nothing is published."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from club.director import wait_for
+from kiosk.commands.run import _club_service
+from kiosk.config import Settings
+from kiosk.main import create_app
+from kiosk.server import BackgroundServer
+from tests.club.conftest import CLUB
+from tests.club.test_security import Listener
+
+
+def test_the_appliance_service_publishes_when_the_config_names_a_broker(broker, tmp_path: Path) -> None:
+    listener = Listener(broker.url_for("director"))
+    club = {"broker": broker.url_for("mesa01"), "club": CLUB, "board": "mesa01"}
+    settings = Settings(data_dir=tmp_path / "data", language="en", club=club)
+    try:
+        with BackgroundServer(create_app(settings, service_factory=_club_service)) as srv:
+            service = srv.server.config.app.state.service
+            service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bia"}})
+            service.submit({"event": "roll", "dice": [6, 1]})
+            assert wait_for(lambda: listener.topics().count(f"gamao/{CLUB}/mesa01/events") == 2, 10)
+            assert (tmp_path / "data" / "club_outbox.sqlite").exists()
+        # the lifespan closed the service, which closed the publisher: the board says it is offline
+        states = [m for t, m in listener.got if t.endswith("/state")]
+        assert states[-1] == {"board": "mesa01", "club": CLUB, "online": False, "updated": None}
+        assert [m["index"] for t, m in listener.got if t.endswith("/verdicts")] == [0, 1]
+    finally:
+        listener.close()
+
+
+def test_no_club_table_publishes_nothing(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", language="en")
+    service = _club_service(settings)
+    try:
+        assert service._journaled == [] and service._closers == []  # type: ignore[attr-defined]
+        service.submit({"event": "roll", "dice": [6, 1]})  # type: ignore[attr-defined]
+        assert not (tmp_path / "data" / "club_outbox.sqlite").exists()
+    finally:
+        service.close()  # type: ignore[attr-defined]
