@@ -17,11 +17,13 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from kiosk.coach import CoachService, EngineFactory, default_engine
 from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService
 from kiosk.limits import BodyLimit, http_error
 from kiosk.pin import PinStore
 from kiosk.routers import camera as camera_routes
+from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, matches, state, ws
 
 STATIC = Path(__file__).with_name("static")
@@ -53,8 +55,10 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
 
 def create_app(settings: Settings | None = None, *, service: KioskService | None = None,
                camera: CalibrationSource | None = None,
-               service_factory: ServiceFactory | None = None, hardware: bool = False) -> FastAPI:
-    """`hardware=True` (gamao run) also starts the dice link, the camera loop and the GPIO panel."""
+               service_factory: ServiceFactory | None = None, hardware: bool = False,
+               coach_engine: EngineFactory | None = default_engine) -> FastAPI:
+    """`hardware=True` (gamao run) also starts the dice link, the camera loop and the GPIO panel.
+    `coach_engine` builds the coach's engine (GNU Backgammon by default; None: the coach runs without one)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -71,9 +75,13 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
 
             appliance = Appliance(settings, app.state.service).start()
             app.state.camera = appliance.camera
+        coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir).start()
+        app.state.coach = coach
         try:
             yield
         finally:
+            app.state.coach = None
+            coach.close()
             if appliance is not None:
                 appliance.close()
             if owned is not None:
@@ -86,17 +94,22 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.state.settings = settings
     app.state.service = service
     app.state.camera = camera
+    app.state.coach = None
     app.state.pins = PinStore(settings.data_dir, settings.pin_max_failures, settings.pin_lockout_seconds)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)
-    for module in (state, ws, matches, control, camera_routes):
+    for module in (state, ws, matches, control, camera_routes, coach_routes):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/review", include_in_schema=False)
+    def review_page() -> FileResponse:
+        return FileResponse(STATIC / "review.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/calibrate", include_in_schema=False)
     def calibrate_page() -> FileResponse:

@@ -256,3 +256,13 @@ class CalibrationIn(Strict):
 class ControlOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"verdicts": [{"at": 3, "verdict": "cube_offered"}]}]})
     verdicts: list[VerdictOut]
+
+
+class CoachSettingsIn(Strict):
+    """The coach's settings for the current match; fields left out keep their value."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"tutor": "bad", "live_plies": 0,
+                                                                                 "tutor_plies": 2}]})
+    tutor: Literal["off", "very_bad", "bad", "doubtful"] | None = None
+    live_plies: int | None = Field(None, ge=0, le=4)
+    tutor_plies: int | None = Field(None, ge=0, le=4)

@@ -2,6 +2,7 @@
 import { drawBoard } from "./board.js";
 import { TEXT, describe, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
+import { renderCoach, startCoach } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
@@ -150,6 +151,7 @@ export function render() {
   renderVerdict();
   renderNotices();
   renderMoves();
+  renderCoach(state, lang in TEXT ? lang : "pt");
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
@@ -184,6 +186,7 @@ async function start() {
   $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info));
   render();
   connect();
+  startCoach();
 }
 
 start();

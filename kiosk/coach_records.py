@@ -1,0 +1,115 @@
+"""The plays the coach keeps for the review: one record per committed play, read live or back from a match
+record, and the review's summary (per player: error rate in thousandths of equity per play, label counts)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from core.errors import IllegalPlayError
+from core.match.record import DOUBLE, MOVE, TAKE, MatchRecord
+from core.rules.matchid import MatchIdState
+from core.rules.position import Position, Side
+from engine.base import LABELS
+
+
+def position_of(pid: str, side: Side) -> Position:
+    return Position.from_position_id(pid, turn=side)
+
+
+def layout(pos: Position) -> dict[str, Any]:
+    return pos.to_dict()
+
+
+
+@dataclass
+class PlayRecord:
+    """One committed play as the coach saw it, and its rating once the engine answered."""
+
+    key: str
+    match: str
+    game: int
+    number: int
+    side: str
+    dice: tuple[int, int]
+    play: str
+    before: str  # Position ID, mover on roll
+    after: str  # Position ID of the result, encoded for the mover (as `gamao plays` writes results)
+    match_id: str | None
+    legal: bool = True
+    status: str = "pending"  # pending | rated | unranked | illegal | forced
+    best: str | None = None
+    best_after: str | None = None
+    equity: float | None = None
+    loss: float | None = None
+    label: str | None = None
+    choices: int = 0
+    explanation: dict[str, Any] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        side = Side(self.side)
+        before = position_of(self.before, side)
+        after = position_of(self.after, side)
+        out = {k: v for k, v in asdict(self).items() if k not in ("before", "after", "best_after")}
+        out["dice"] = list(self.dice)
+        out["position_id"] = self.before
+        out["before"] = layout(before)
+        out["board"] = layout(after)
+        out["best_board"] = layout(position_of(self.best_after, side)) if self.best_after else None
+        return out
+
+
+def plays_of(record: MatchRecord, key: str) -> list[PlayRecord]:
+    """The checker plays of a replayed match record, with each play's Match ID (score, cube, Crawford)."""
+    out: list[PlayRecord] = []
+    number = 0
+    for g, game in enumerate(record.games, start=1):
+        cube, owner, offered = 1, None, 0
+        for a in game.actions:
+            if a.kind == DOUBLE:
+                offered = a.value or cube * 2
+            elif a.kind == TAKE and a.side is not None:
+                cube, owner = offered or cube * 2, (0 if a.side is Side.LIGHT else 1)
+            if a.kind != MOVE:
+                continue
+            number += 1
+            if not a.play or a.position is None or a.dice is None or a.side is None:
+                continue
+            side, before = a.side, a.position.with_turn(a.side)
+            legal = True
+            try:
+                after = before.play(a.dice, a.play)
+            except (IllegalPlayError, ValueError):
+                legal = False
+                try:
+                    after = before.apply_unchecked(a.play)
+                except ValueError:
+                    continue
+            match_id = MatchIdState(
+                cube=cube, cube_owner=owner, on_roll=0 if side is Side.LIGHT else 1, crawford=game.crawford,
+                match_length=record.length, jacoby=bool(record.rules.jacoby),
+                score=(game.score[Side.LIGHT], game.score[Side.DARK])).encode()
+            out.append(PlayRecord(key=f"{key}:{g}:{number}", match=key, game=g, number=number, side=side.value,
+                                  dice=(a.dice[0], a.dice[1]), play=a.play.text(), before=before.position_id(side),
+                                  after=after.position_id(side), match_id=match_id, legal=legal,
+                                  status="pending" if legal else "illegal"))
+    return out
+
+
+def review_of(records: list[PlayRecord], key: str, game: int | None) -> dict[str, Any]:
+    """One game's plays (the last game when ``game`` is None) and the whole match's summary per player.
+
+    The error rate counts rated plays with a choice (more than one legal play), as gnubg counts unforced moves.
+    """
+    games = sorted({r.game for r in records})
+    if game is None:
+        game = games[-1] if games else 0
+    rows = [r for r in records if r.game == game]
+    summary: dict[str, dict[str, Any]] = {}
+    for side in ("light", "dark"):
+        mine = [r for r in records if r.side == side and r.status == "rated" and r.choices > 1]
+        total = sum(r.loss or 0.0 for r in mine)
+        summary[side] = {"plays": len(mine), "error_rate": round(1000 * total / len(mine), 1) if mine else 0.0,
+                         **{label: sum(1 for r in mine if r.label == label) for label in LABELS}}
+    return {"match": key, "game": game, "games": games, "plays": [r.as_json() for r in rows],
+            "pending": sum(1 for r in records if r.status == "pending"), "summary": summary}

@@ -1,0 +1,130 @@
+"""The coach's routes: legal plays (ranked when an engine runs), cube advice, settings, the review, its pushes.
+
+Every route answers 403 in tournament mode. Reading needs no PIN; changing the settings does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+
+from kiosk.coach import TOURNAMENT, CoachRefused, CoachService
+from kiosk.dependencies import require_pin
+from kiosk.routers.ws import _drain, same_origin  # the same input limits as the state's WebSocket
+from kiosk.schemas import CoachSettingsIn
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    403: {"description": "Tournament mode: the coach is off"},
+    404: {"description": "No such match (review)"},
+    409: {"description": "Nothing to advise on now (no roll yet, not before a roll)"},
+    503: {"description": "The coach is not running"},
+}
+router = APIRouter(tags=["coach"], responses=REFUSALS)
+log = logging.getLogger(__name__)
+
+
+def get_coach(request: Request) -> CoachService:
+    coach = getattr(request.app.state, "coach", None)
+    if coach is None:
+        raise HTTPException(503, "the coach is not running")
+    return coach
+
+
+CoachDep = Annotated[CoachService, Depends(get_coach)]
+
+
+def _guard(coach: CoachService) -> None:
+    if coach.tournament():
+        raise HTTPException(403, TOURNAMENT)
+
+
+def _call(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except CoachRefused as exc:
+        raise HTTPException(exc.status, exc.message) from None
+
+
+@router.get("/api/coach", summary="The coach's state: tutor warning, last rating, cube advice, the plays shown")
+def coach_state(coach: CoachDep) -> dict[str, Any]:
+    _guard(coach)
+    return coach.snapshot()
+
+
+@router.post("/api/coach/plays", summary="Every legal play of the current roll (ranked by the engine when it answers)")
+def coach_plays(coach: CoachDep) -> dict[str, Any]:
+    return _call(coach.request_plays)
+
+
+@router.post("/api/coach/cube", summary="Cube advice for the player on roll, or the answer to a double")
+def coach_cube(coach: CoachDep) -> dict[str, Any]:
+    return _call(coach.request_cube)
+
+
+@router.get("/api/coach/review", summary="A game's plays with their ratings and each player's error rate")
+def coach_review(coach: CoachDep,
+                 match: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] = "current",
+                 game: Annotated[int | None, Query(ge=0, le=10000)] = None) -> dict[str, Any]:
+    try:
+        return _call(coach.review, match, game)
+    except KeyError:
+        raise HTTPException(404, f"no match with id {match!r}") from None
+
+
+@router.get("/api/coach/settings", summary="The current match's coach settings")
+def coach_settings(coach: CoachDep) -> dict[str, Any]:
+    _guard(coach)
+    return asdict(coach.settings_for())
+
+
+@router.put("/api/coach/settings", dependencies=[Depends(require_pin)],
+            summary="Change the tutor's threshold and the engine's depth for the current match")
+def put_coach_settings(body: CoachSettingsIn, coach: CoachDep) -> dict[str, Any]:
+    changes = body.model_dump(exclude_none=True)
+    try:
+        return asdict(_call(coach.update_settings, changes))
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
+@router.websocket("/ws/coach")
+async def push_coach(websocket: WebSocket) -> None:
+    coach = getattr(websocket.app.state, "coach", None)
+    origin = websocket.headers.get("origin")
+    if not same_origin(origin, websocket.headers.get("host")):  # only the kiosk's own pages, as /ws
+        log.warning("coach WebSocket from another site refused (Origin %.80r)", origin)
+        await websocket.close(code=1008)
+        return
+    await websocket.accept()
+    if coach is None:
+        await websocket.close(code=1013, reason="the coach is not running")
+        return
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+
+    def wake(_snapshot: dict[str, Any]) -> None:
+        loop.call_soon_threadsafe(ready.set)
+
+    unsubscribe = coach.subscribe(wake)
+    receiver = asyncio.create_task(_drain(websocket))
+    try:
+        await websocket.send_json(coach.snapshot())
+        while True:
+            waiter = asyncio.create_task(ready.wait())
+            done, _ = await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver in done:
+                waiter.cancel()
+                break
+            ready.clear()
+            # Always the newest snapshot: a slow screen skips states it no longer needs.
+            await websocket.send_json(coach.snapshot())
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        unsubscribe()
+        receiver.cancel()
+

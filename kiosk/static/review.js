@@ -1,0 +1,111 @@
+// The review page: step through a game's plays with their ratings, the best play drawn beside the play made,
+// and per player the error rate (thousandths of equity per play) and the counts of doubtful/bad/very bad plays.
+import { drawBoard } from "./board.js";
+
+const T = {
+  pt: { title: "Revisão do jogo", game: "Jogo", played: (p) => `Jogada feita: ${p}`, best: (p) => `Melhor jogada: ${p}`,
+        same: "A jogada feita foi a melhor.", none: "Nenhuma jogada avaliada neste jogo ainda.",
+        light: "Claras", dark: "Escuras", plays: "jogadas", rate: "erro (milésimos/jogada)",
+        doubtful: "duvidosas", bad: "ruins", very_bad: "muito ruins",
+        label: { doubtful: "duvidosa", bad: "ruim", very_bad: "muito ruim" }, loses: (l) => `perde ${l}`,
+        status: { pending: "avaliando…", unranked: "sem avaliação", illegal: "ilegal", forced: "forçada" } },
+  en: { title: "Game review", game: "Game", played: (p) => `Play made: ${p}`, best: (p) => `Best play: ${p}`,
+        same: "The play made was the best.", none: "No play rated in this game yet.",
+        light: "Light", dark: "Dark", plays: "plays", rate: "error rate (thousandths/play)",
+        doubtful: "doubtful", bad: "bad", very_bad: "very bad",
+        label: { doubtful: "doubtful", bad: "bad", very_bad: "very bad" }, loses: (l) => `loses ${l}`,
+        status: { pending: "rating…", unranked: "not rated", illegal: "illegal", forced: "forced" } },
+};
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "pt";
+let data = null, index = 0;
+const match = params.get("match") || "current";
+window.__review = { loaded: 0 };
+
+const t = () => T[lang] || T.pt;
+const num = (x) => (x == null ? "" : lang === "pt" ? x.toFixed(3).replace(".", ",") : x.toFixed(3));
+
+function rating(p) {
+  if (p.status !== "rated") return t().status[p.status] || p.status;
+  return p.label ? `${t().label[p.label]}, ${t().loses(num(p.loss))}` : (p.loss ? t().loses(num(p.loss)) : "✓");
+}
+
+function renderSummary() {
+  const table = $("summary"), tt = t();
+  const head = `<tr><th></th><th>${tt.plays}</th><th>${tt.rate}</th><th>${tt.doubtful}</th><th>${tt.bad}</th><th>${tt.very_bad}</th></tr>`;
+  const rows = ["light", "dark"].map((s) => {
+    const x = data.summary[s];
+    return `<tr data-side="${s}"><th>${tt[s]}</th><td>${x.plays}</td><td class="rate">${x.error_rate.toFixed(1)}</td>`
+      + `<td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
+  });
+  table.innerHTML = head + rows.join("");
+}
+
+function renderStep() {
+  const tt = t(), plays = data.plays;
+  $("step").textContent = plays.length ? `${index + 1}/${plays.length}` : "0/0";
+  const list = $("plays");
+  list.replaceChildren(...plays.map((p, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${tt[p.side]} ${p.dice.join("")}: ${p.play} · ${rating(p)}`;
+    li.dataset.label = p.label || ""; li.className = i === index ? "current" : "";
+    li.addEventListener("click", () => { index = i; renderStep(); });
+    return li;
+  }));
+  if (!plays.length) {
+    $("play").textContent = tt.none; $("why").replaceChildren();
+    $("board-played").replaceChildren(); $("board-best").replaceChildren();
+    $("cap-played").textContent = ""; $("cap-best").textContent = "";
+    return;
+  }
+  const p = plays[index];
+  $("play").textContent = `${p.number}. ${tt[p.side]} ${p.dice.join("-")}: ${p.play} · ${rating(p)}`;
+  $("play").dataset.label = p.label || "";
+  drawBoard($("board-played"), { position: p.board });
+  $("cap-played").textContent = tt.played(p.play);
+  const best = p.best_board || p.board;
+  drawBoard($("board-best"), { position: best });
+  $("cap-best").textContent = p.best && p.best !== p.play ? tt.best(p.best) : tt.same;
+  const why = p.explanation?.sentences?.[lang] || [];
+  $("why").replaceChildren(...why.map((s) => { const li = document.createElement("li"); li.textContent = s; return li; }));
+}
+
+function renderStatic() {
+  const tt = t();
+  document.documentElement.lang = lang;
+  $("title").textContent = tt.title; $("lbl-game").textContent = tt.game;
+  $("lang").textContent = lang === "pt" ? "English" : "Português";
+}
+
+async function load(game) {
+  const q = new URLSearchParams({ match });
+  if (game != null) q.set("game", game);
+  const r = await fetch(`/api/coach/review?${q}`);
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    $("review").hidden = true; $("refused").hidden = false;
+    $("refused").textContent = body.detail || body.message || `HTTP ${r.status}`;
+    window.__review.loaded += 1;
+    return;
+  }
+  data = body; index = Math.min(index, Math.max(0, data.plays.length - 1));
+  const sel = $("game");
+  sel.replaceChildren(...(data.games.length ? data.games : [data.game]).map((g) => {
+    const o = document.createElement("option"); o.value = g; o.textContent = g; return o;
+  }));
+  sel.value = String(data.game);
+  render();
+  window.__review.loaded += 1;
+  // Plays read back from the journal are rated by the coach's worker: look again until all are done.
+  if (data.pending > 0) setTimeout(() => load(data.game), 1000);
+}
+
+function render() { renderStatic(); if (data) { renderSummary(); renderStep(); } }
+
+$("prev").addEventListener("click", () => { if (data && index > 0) { index -= 1; renderStep(); } });
+$("next").addEventListener("click", () => { if (data && index < data.plays.length - 1) { index += 1; renderStep(); } });
+$("game").addEventListener("change", (ev) => { index = 0; load(ev.target.value); });
+$("lang").addEventListener("click", () => { lang = lang === "pt" ? "en" : "pt"; localStorage.setItem("gamao.lang", lang); render(); });
+renderStatic();
+load(params.get("game"));

@@ -1,0 +1,42 @@
+"""A short scripted game for the coach's tests: events for the real referee service, and the plays to make."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.rules.position import Position, Side
+from engine.base import Thresholds
+from engine.fake import FakeEngine
+
+START = Position.start()
+
+
+def board(pos: Position) -> dict[str, Any]:
+    return {"event": "board", **pos.to_dict(), "stable": True}
+
+
+def new_match(tournament: bool = False) -> dict[str, Any]:
+    return {"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"},
+            "rules": {"tournament": tournament}}
+
+
+# With these thresholds the fake engine's ranking of the opening 3-1 has plays of every label.
+THRESHOLDS = Thresholds(doubtful=0.08, bad=0.13, very_bad=0.21)
+
+
+def fake_engine(delay: float = 0.0, fail: bool = False) -> FakeEngine:
+    return FakeEngine(delay=delay, fail=fail, thresholds=THRESHOLDS)
+
+
+def ranked_opening() -> list[Any]:
+    """The fake engine's ranking of light's opening 3-1 (best first)."""
+    return fake_engine().rank_plays(START.position_id(Side.LIGHT), (3, 1))
+
+
+def play_with_label(label: str | None) -> str:
+    """An opening 3-1 play the fake engine labels ``label``."""
+    return next(rp.play for rp in ranked_opening() if rp.label == label)
+
+
+def after(play: str, dice: tuple[int, int] = (3, 1), pos: Position = START) -> Position:
+    return pos.play(dice, play)

@@ -1,0 +1,308 @@
+"""The coach service beside the real referee service and journal, with the fake engine (issue 12).
+
+The tutor warns before a play is committed (R23: committed by the opponent's roll) and only while the
+board shows it; ratings follow the commit; a slow or failing engine never delays a verdict."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.base import EngineUnavailable
+from engine.fake import FakeEngine
+from kiosk.coach import CoachRefused, CoachService, CoachSettings
+from kiosk.service import RefereeService
+from tests.kiosk.coach_game import (
+    START,
+    after,
+    board,
+    fake_engine,
+    new_match,
+    play_with_label,
+    ranked_opening,
+)
+
+
+@pytest.fixture
+def referee(tmp_path: Path) -> Iterator[RefereeService]:
+    service = RefereeService(tmp_path / "journal.sqlite")
+    yield service
+    service.close()
+
+
+def _coach(referee: RefereeService, engine: FakeEngine | None, tmp_path: Path, **settings: object) -> CoachService:
+    factory = (lambda: engine) if engine is not None else None
+    return CoachService(referee, factory, CoachSettings(**settings), data_dir=tmp_path).start()  # type: ignore[arg-type]
+
+
+def _opening(referee: RefereeService, tournament: bool = False) -> None:
+    referee.submit(new_match(tournament))
+    referee.submit({"event": "roll", "dice": [3, 1]})
+
+
+def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_back(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
+    try:
+        _opening(referee)
+        bad = play_with_label("bad")
+        referee.submit(board(after(bad)))
+        assert coach.idle()
+        warning = coach.snapshot()["tutor"]
+        assert warning is not None and warning["play"] == bad and warning["label"] == "bad"
+        assert warning["best"]["play"] == ranked_opening()[0].play
+        assert warning["message"]["en"].startswith(f"This play loses {warning['loss']:.3f} (bad): put the checkers back")
+        assert warning["message"]["pt"].startswith("Esta jogada perde ")
+        referee.submit(board(START))  # the checkers put back
+        assert coach.idle()
+        assert coach.snapshot()["tutor"] is None
+        best = ranked_opening()[0].play
+        referee.submit(board(after(best)))
+        assert coach.idle()
+        assert coach.snapshot()["tutor"] is None  # the best play gets no warning
+    finally:
+        coach.close()
+
+
+@pytest.mark.parametrize(("setting", "label", "warned"), [
+    ("off", "very_bad", False), ("very_bad", "bad", False), ("very_bad", "very_bad", True),
+    ("bad", "doubtful", False), ("doubtful", "doubtful", True), ("bad", "very_bad", True),
+])
+def test_tutor_threshold_settings(referee, tmp_path, setting: str, label: str, warned: bool) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor=setting)
+    try:
+        _opening(referee)
+        referee.submit(board(after(play_with_label(label))))
+        assert coach.idle()
+        assert (coach.snapshot()["tutor"] is not None) is warned
+    finally:
+        coach.close()
+
+
+def test_rating_and_explanation_after_the_commit(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path)
+    try:
+        _opening(referee)
+        bad = play_with_label("very_bad")
+        referee.submit(board(after(bad)))
+        referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits light's play (R23)
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["tutor"] is None
+        rating = snap["rating"]
+        assert rating["play"] == bad and rating["status"] == "rated" and rating["label"] == "very_bad"
+        assert rating["best"] == ranked_opening()[0].play
+        assert rating["loss"] == next(rp.loss for rp in ranked_opening() if rp.play == bad)
+        assert rating["explanation"]["sentences"]["en"] and rating["explanation"]["sentences"]["pt"]
+        assert rating["best_board"]["light"] != rating.get("board")
+        review = coach.review()
+        assert [p["play"] for p in review["plays"]] == [bad]
+        summary = review["summary"]["light"]
+        assert summary["plays"] == 1 and summary["very_bad"] == 1 and summary["error_rate"] == round(1000 * rating["loss"], 1)
+        assert review["summary"]["dark"]["plays"] == 0
+    finally:
+        coach.close()
+
+
+class HeldEngine(FakeEngine):
+    """An engine that answers only when the test lets it: it shows the referee never waits on it."""
+
+    def __init__(self) -> None:
+        super().__init__(thresholds=fake_engine().thresholds())
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def rank_plays(self, position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        self.entered.set()
+        self.release.wait(30)
+        return super().rank_plays(position_id, dice, match_id, plies, timeout)
+
+
+def test_a_slow_engine_delays_no_verdict(referee, tmp_path) -> None:
+    engine = HeldEngine()
+    coach = _coach(referee, engine, tmp_path, tutor="doubtful", tutor_plies=0)
+    try:
+        _opening(referee)
+        verdicts = referee.submit(board(after(play_with_label("very_bad"))))
+        # The verdict is back while the engine is still held inside its call.
+        assert verdicts[0]["verdict"] == "in_progress" and verdicts[0]["complete"] is True
+        assert engine.entered.wait(10) and not engine.release.is_set()
+        verdicts = referee.submit({"event": "roll", "dice": [6, 4]})  # and the commit too (R23)
+        assert [v["verdict"] for v in verdicts] == ["play", "roll"]
+        assert coach.snapshot()["tutor"] is None
+        engine.release.set()
+        assert coach.idle()
+        assert coach.snapshot()["rating"]["status"] == "rated"
+        assert coach.snapshot()["tutor"] is None  # the play was committed before the engine answered
+    finally:
+        engine.release.set()
+        coach.close()
+
+
+def test_a_timeout_falls_back_to_the_live_depth(referee, tmp_path) -> None:
+    class SlowDeep(FakeEngine):  # answers at once at 0 plies, in 1 s at 2 plies
+        def rank_plays(self, position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+            self.delay = 1.0 if plies else 0.0
+            return super().rank_plays(position_id, dice, match_id, plies, timeout)
+
+    coach = _coach(referee, SlowDeep(thresholds=fake_engine().thresholds()), tmp_path, tutor="bad", tutor_plies=2, tutor_budget=0.2)
+    try:
+        _opening(referee)
+        referee.submit(board(after(play_with_label("very_bad"))))
+        assert coach.idle()
+        assert coach.snapshot()["tutor"]["plies"] == 0
+    finally:
+        coach.close()
+
+
+def test_a_failing_engine_leaves_plays_unranked(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(fail=True), tmp_path)
+    try:
+        _opening(referee)
+        referee.submit(board(after(play_with_label("bad"))))
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["tutor"] is None and snap["rating"]["status"] == "unranked"
+        assert "told to fail" in snap["engine"]["message"]
+    finally:
+        coach.close()
+
+
+def test_without_an_engine_every_legal_play_is_listed_unranked(referee, tmp_path) -> None:
+    def missing() -> FakeEngine:
+        raise EngineUnavailable("GNU Backgammon is not installed: apt install gnubg")
+
+    coach = CoachService(referee, missing, data_dir=tmp_path).start()
+    try:
+        _opening(referee)
+        plays = coach.request_plays()
+        assert plays["ranked"] is False and len(plays["plays"]) == 16  # the 16 distinct 3-1 plays
+        assert all(p["equity"] is None and p["board"]["light"] for p in plays["plays"])
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["engine"] == {"name": None, "available": False,
+                                  "message": "GNU Backgammon is not installed: apt install gnubg"}
+        assert snap["plays"]["ranked"] is False
+    finally:
+        coach.close()
+
+
+def test_ranked_plays_on_request(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path)
+    try:
+        with pytest.raises(CoachRefused, match="roll the dice first"):
+            coach.request_plays()
+        _opening(referee)
+        coach.request_plays()
+        assert coach.idle()
+        plays = coach.snapshot()["plays"]
+        assert plays["ranked"] is True
+        assert [p["play"] for p in plays["plays"]] == [rp.play for rp in ranked_opening()]
+    finally:
+        coach.close()
+
+
+def test_cube_advice_after_a_double(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path)
+    try:
+        _opening(referee)
+        light = after("8/5 6/5")
+        referee.submit(board(light))
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        dark = light.play((6, 4), "24/14")
+        referee.submit(board(dark))
+        referee.submit({"event": "cube", "action": "double", "side": "light"})
+        assert coach.idle()
+        cube = coach.snapshot()["cube"]
+        assert cube["side"] == "light" and cube["stage"] == "offered" and cube["action"] in (
+            "no_double", "double_take", "double_pass", "too_good_pass")
+        assert cube["message"]["en"] and cube["message"]["pt"]
+    finally:
+        coach.close()
+
+
+def test_tournament_mode_refuses_and_shows_nothing(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="doubtful")
+    try:
+        _opening(referee, tournament=True)
+        referee.submit(board(after(play_with_label("very_bad"))))
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["enabled"] is False and "tutor" not in snap
+        for ask in (coach.request_plays, coach.request_cube, coach.review):
+            with pytest.raises(CoachRefused, match="tournament mode") as refused:
+                ask()
+            assert refused.value.status == 403
+    finally:
+        coach.close()
+
+
+def test_settings_per_match_survive_a_restart(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path)
+    _opening(referee)
+    assert coach.idle()
+    coach.update_settings({"tutor": "very_bad", "live_plies": 1})
+    coach.close()
+    again = _coach(referee, fake_engine(), tmp_path)
+    try:
+        assert again.settings_for().tutor == "very_bad" and again.settings_for().live_plies == 1
+        with pytest.raises(ValueError, match="unknown tutor setting 'sometimes'"):
+            again.update_settings({"tutor": "sometimes"})
+    finally:
+        again.close()
+
+
+def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> None:
+    # The kiosk restarted mid-match: the plays before are in the journal only.
+    _opening(referee)
+    light = after("24/21 6/5")
+    referee.submit(board(light))
+    referee.submit({"event": "roll", "dice": [6, 4]})
+    referee.submit(board(light.play((6, 4), "24/14")))
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    coach = _coach(referee, fake_engine(), tmp_path)
+    try:
+        first = coach.review()
+        assert [(p["side"], p["dice"]) for p in first["plays"]] == [("light", [3, 1]), ("dark", [6, 4])]
+        assert first["plays"][0]["play"] == "24/21 6/5" and first["plays"][1]["play"] in ("24/14", "24/18/14")
+        assert first["pending"] == 2
+        assert coach.idle()
+        review = coach.review()
+        made = review["plays"][0]
+        assert made["status"] == "rated" and made["best"] == ranked_opening()[0].play
+        assert made["loss"] == next(rp.loss for rp in ranked_opening() if rp.play == "24/21 6/5")
+        assert made["match_id"] and made["explanation"]["sentences"]["en"]
+        assert review["summary"]["light"]["plays"] == 1 and review["summary"]["dark"]["plays"] == 1
+        with pytest.raises(KeyError):
+            coach.review("99")
+    finally:
+        coach.close()
+
+
+def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
+    try:
+        _opening(referee)
+        light = after("8/5 6/5")
+        referee.submit(board(light))
+        referee.submit({"event": "roll", "dice": [6, 6]})
+        dark = light.play((6, 6), "24/18(2) 13/7(2)")
+        referee.submit(board(dark))
+        referee.submit({"event": "button", "name": "end_turn"})  # light to roll: 163 pips against 143
+        assert coach.idle()
+        assert coach.snapshot()["cube"] is None  # no double for light: nothing said
+        referee.submit({"event": "roll", "dice": [2, 1]})
+        referee.submit(board(dark.play((2, 1), "13/11 6/5")))
+        referee.submit({"event": "button", "name": "end_turn"})  # dark to roll, 17 pips ahead
+        assert coach.idle()
+        cube = coach.snapshot()["cube"]
+        assert cube["side"] == "dark" and cube["tutor"] is True and cube["action"] == "double_take"
+        assert cube["message"]["en"].startswith("Double, take: doubling gains")
+        referee.submit({"event": "roll", "dice": [4, 3]})
+        assert coach.idle()
+        assert coach.snapshot()["cube"] is None  # rolled: the advice is gone
+    finally:
+        coach.close()

@@ -1,0 +1,215 @@
+"""The coach on the page, in real headless Chromium against a real server, referee service and journal, with
+the fake engine (issue 12): the legal plays drawn one at a time, the tutor's warning before the commit (R23)
+that goes when the checkers are put back, the rating after the commit, the review page; tournament mode hides
+it all and the coach's endpoints refuse."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kiosk.config import Settings
+from kiosk.main import create_app
+from kiosk.server import BackgroundServer
+from kiosk.service import RefereeService
+from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.coach_game import (
+    START,
+    after,
+    board,
+    fake_engine,
+    new_match,
+    play_with_label,
+    ranked_opening,
+)
+
+
+def _serve(tmp_path: Path, engine: bool = True) -> Iterator[tuple[str, RefereeService]]:
+    chromium_or_skip()
+    referee = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=referee,
+                     coach_engine=fake_engine if engine else None)
+    try:
+        with BackgroundServer(app) as server:
+            yield server.url, referee
+    finally:
+        referee.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService]]:
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def live_without_engine(tmp_path: Path) -> Iterator[tuple[str, RefereeService]]:
+    yield from _serve(tmp_path, engine=False)
+
+
+def _open(page, url: str, lang: str = "en") -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{url}/?lang={lang}")
+    page.wait_for_function("window.__coach && window.__coach.updates > 0 && window.__gamao.renders > 0")
+
+
+def test_legal_plays_drawn_one_at_a_time_and_ranked(live) -> None:
+    url, referee = live
+    referee.submit(new_match())
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    ranked = ranked_opening()
+    with chromium_page(locale="en-GB") as page:
+        _open(page, url)
+        page.click("[data-testid=coach-plays]")
+        page.wait_for_selector("[data-testid=coach-view][data-ranked=true]", timeout=5000)
+        caption = page.inner_text("[data-testid=coach-caption]")
+        assert caption.startswith(f"1/16: {ranked[0].play} · equity {ranked[0].equity:.3f}, loses 0.000")
+        assert page.locator("[data-testid=coach-board] circle.checker").count() == 30
+        page.click("#coach-next")
+        assert page.inner_text("[data-testid=coach-caption]").startswith(f"2/16: {ranked[1].play} · equity")
+        assert page.get_attribute("[data-testid=coach-view]", "data-index") == "1"
+        screenshot(page, "coach-en-legal-plays")
+        page.click("#coach-close")
+        assert not page.is_visible("[data-testid=coach-view]")
+
+
+def test_legal_plays_unranked_without_an_engine(live_without_engine) -> None:
+    url, referee = live_without_engine
+    referee.submit(new_match())
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    with chromium_page() as page:
+        _open(page, url, "pt")
+        page.click("[data-testid=coach-plays]")
+        page.wait_for_selector("[data-testid=coach-view][data-ranked=false]", timeout=5000)
+        assert page.inner_text("[data-testid=coach-caption]").endswith("sem motor de análise: jogadas sem ordem")
+        assert page.inner_text("[data-testid=coach-caption]").startswith("1/16: ")
+        page.wait_for_function("document.getElementById('coach-engine').textContent === 'Sem motor de análise'")
+
+
+def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back(live) -> None:
+    url, referee = live
+    referee.submit(new_match())
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    bad = play_with_label("bad")
+    loss = next(rp.loss for rp in ranked_opening() if rp.play == bad)
+    with chromium_page(locale="en-GB") as page:
+        _open(page, url)
+        referee.submit(board(after(bad)))
+        page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)
+        assert page.inner_text("[data-testid=tutor]") == (
+            f"⚠ This play loses {loss:.3f} (bad): put the checkers back and think again?")
+        assert page.get_attribute("[data-testid=coach-view]", "data-kind") == "tutor"
+        assert page.inner_text("[data-testid=coach-caption]") == f"Best: {ranked_opening()[0].play}"
+        screenshot(page, "coach-en-tutor")
+        page.click("[data-testid=lang-switch]")
+        assert page.inner_text("[data-testid=tutor]").startswith(f"⚠ Esta jogada perde {loss:.3f}".replace(".", ","))
+        referee.submit(board(START))  # the checkers put back: no commit, no warning
+        page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
+        assert not page.is_visible("[data-testid=coach-view]")
+
+
+def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
+    url, referee = live
+    referee.submit(new_match())
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    bad = play_with_label("very_bad")
+    loss = next(rp.loss for rp in ranked_opening() if rp.play == bad)
+    with chromium_page(locale="en-GB") as page:
+        _open(page, url)
+        referee.submit(board(after(bad)))
+        referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it
+        page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)
+        assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
+        assert page.inner_text("[data-testid=rating] .rating-head") == f"{bad}: very bad play, loses {loss:.3f}"
+        reasons = page.locator("[data-testid=rating] li").all_inner_texts()
+        assert reasons and all(r.startswith(("Your play", "Home board", "Longest prime", "Anchors", "Pip count",
+                                             "Checkers borne", "After your play")) for r in reasons)
+        assert not page.is_visible("[data-testid=tutor]")
+        screenshot(page, "coach-en-rating")
+        page.goto(f"{url}/review?lang=en")
+        page.wait_for_function("window.__review.loaded > 0")
+        assert page.inner_text("[data-testid=review-play]") == f"1. Light 3-1: {bad} · very bad, loses {loss:.3f}"
+        assert page.inner_text("#cap-best") == f"Best play: {ranked_opening()[0].play}"
+        assert page.locator("[data-testid=review-played] circle.checker").count() == 30
+        assert page.locator("[data-testid=review-best] circle.checker").count() == 30
+        light = page.locator("[data-testid=review-summary] tr[data-side=light] td").all_inner_texts()
+        assert light == ["1", f"{1000 * loss:.1f}", "0", "0", "1"]
+        assert page.locator("[data-testid=review-why] li").count() == len(reasons)
+        screenshot(page, "coach-en-review")
+
+
+def test_cube_advice_on_request_before_a_roll(live) -> None:
+    url, referee = live
+    referee.submit(new_match())
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    referee.submit(board(after("8/5 6/5")))
+    referee.submit({"event": "button", "name": "end_turn"})  # dark to roll
+    with chromium_page() as page:
+        _open(page, url, "pt")
+        page.click("[data-testid=coach-cube]")
+        page.wait_for_selector("[data-testid=cube-advice][data-action=no_double]", timeout=5000)
+        assert page.inner_text("[data-testid=cube-advice]").startswith("Sem dobra, aceita: ainda é cedo, dobrar agora custaria")
+        assert "O adversário deve aceitar" in page.inner_text("[data-testid=cube-advice]")
+
+
+def test_tournament_mode_hides_the_coach_and_refuses(live) -> None:
+    url, referee = live
+    referee.submit(new_match(tournament=True))
+    referee.submit({"event": "roll", "dice": [3, 1]})
+    with chromium_page(locale="en-GB") as page:
+        _open(page, url)
+        referee.submit(board(after(play_with_label("very_bad"))))
+        page.wait_for_function("window.__gamao.state && window.__gamao.state.verdicts.at(-1).verdict === 'in_progress'")
+        assert not page.is_visible("[data-testid=coach]")
+        assert not page.is_visible("[data-testid=tutor]")
+        assert not page.is_visible("[data-testid=coach-view]")
+        page.goto(f"{url}/review?lang=en")
+        page.wait_for_function("window.__review.loaded > 0")
+        assert page.inner_text("[data-testid=review-refused]").startswith("the coach is off in tournament mode")
+        assert not page.is_visible("[data-testid=review]")
+    for method, path in (("POST", "/api/coach/plays"), ("POST", "/api/coach/cube"), ("GET", "/api/coach/review"),
+                         ("GET", "/api/coach")):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(url + path, method=method), timeout=5)
+        assert refused.value.code == 403
+        assert json.loads(refused.value.read())["detail"].startswith("the coach is off in tournament mode")
+
+
+def _gnubg_factory():  # type: ignore[no-untyped-def]
+    if not Path("/usr/games/gnubg").exists():
+        pytest.skip("GNU Backgammon is not installed at /usr/games/gnubg: apt install gnubg (./dev test does it)")
+    try:
+        from engine.gnubg import GnubgEngine  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        pytest.skip("engine/gnubg.py, the GNU Backgammon adapter, is not on this branch")
+    return lambda: GnubgEngine(plies=0)
+
+
+def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
+    factory = _gnubg_factory()
+    chromium_or_skip()
+    referee = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=referee, coach_engine=factory)
+    try:
+        with BackgroundServer(app) as server, chromium_page(locale="en-GB") as page:
+            referee.submit(new_match())
+            referee.submit({"event": "roll", "dice": [3, 1]})
+            _open(page, server.url)
+            referee.submit(board(after("24/21 6/5")))
+            page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=30000)
+            assert page.inner_text("[data-testid=tutor]").startswith("⚠ This play loses 0.")
+            assert "(very bad): put the checkers back" in page.inner_text("[data-testid=tutor]")
+            assert page.inner_text("[data-testid=coach-caption]") == "Best: 8/5 6/5"
+            referee.submit(board(START))
+            page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
+            referee.submit(board(after("24/21 6/5")))
+            referee.submit({"event": "roll", "dice": [6, 4]})
+            page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=30000)
+            assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
+            assert page.inner_text("[data-testid=rating] .rating-head").startswith("24/21 6/5: very bad play, loses 0.")
+            screenshot(page, "coach-en-rating-gnubg")
+    finally:
+        referee.close()
