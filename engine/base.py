@@ -36,12 +36,13 @@ class Thresholds:
     very_bad: float
 
     def label(self, loss: float) -> str | None:
-        """The label of a play that loses ``loss`` against the best play, or None."""
-        if loss >= self.very_bad:
+        """The label of a play that loses ``loss`` against the best play, or None. As gnubg's ``Skill()``
+        (analysis.c), a loss must pass a threshold, not just reach it."""
+        if loss > self.very_bad:
             return "very_bad"
-        if loss >= self.bad:
+        if loss > self.bad:
             return "bad"
-        if loss >= self.doubtful:
+        if loss > self.doubtful:
             return "doubtful"
         return None
 

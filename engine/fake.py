@@ -12,7 +12,7 @@ import time
 from core.rules.position import Position, Side
 from engine.base import CubeAdvice, EngineError, EngineTimeout, RankedPlay, Thresholds
 
-# gnubg's default thresholds (normalised equity), as `show analysis` prints them on a fresh install.
+# Round thresholds for the fake; the installed gnubg 1.07 says 0.03 / 0.06 / 0.12 (`show analysis`).
 FAKE_THRESHOLDS = Thresholds(doubtful=0.04, bad=0.08, very_bad=0.16)
 
 

@@ -21,7 +21,7 @@ def new_match(tournament: bool = False) -> dict[str, Any]:
 
 
 # With these thresholds the fake engine's ranking of the opening 3-1 has plays of every label.
-THRESHOLDS = Thresholds(doubtful=0.08, bad=0.13, very_bad=0.21)
+THRESHOLDS = Thresholds(doubtful=0.07, bad=0.12, very_bad=0.2)
 
 
 def fake_engine(delay: float = 0.0, fail: bool = False) -> FakeEngine:
