@@ -17,9 +17,10 @@ other landing rules are subclasses that override a few facts (see ``core.rules.v
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from functools import cache
+from operator import itemgetter
 from typing import ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, InvalidRollError
@@ -40,8 +41,15 @@ class Side(StrEnum):
         return 0 if self is Side.LIGHT else 1
 
 
+_DIE = frozenset(range(1, 7))
+
+
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """Validate a roll given as two numbers (or text like ``"31"``) and return it as a tuple."""
+    if type(dice) is tuple and len(dice) == 2:
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and d1 in _DIE and d2 in _DIE:
+            return dice  # the common case, already right: nothing to convert
     if isinstance(dice, str):
         text = dice.strip()
         if len(text) != 2 or not text.isdigit():
@@ -81,8 +89,8 @@ class Position:
     def __init__(self, rel: tuple[tuple[int, ...], tuple[int, ...]], turn: Side = Side.LIGHT) -> None:
         """Build from each side's own-numbered 26 counts (0 = off, 1..24 = own points, 25 = bar)."""
         self._rel = rel
-        self.turn = Side(turn)
-        self._hash = hash((type(self), rel, self.turn))
+        self.turn = turn if turn.__class__ is Side else Side(turn)
+        self._hash: int | None = None  # computed on first use: most positions made are never hashed
 
     # ----- construction -------------------------------------------------------------------------------
     @classmethod
@@ -256,6 +264,8 @@ class Position:
         return isinstance(other, Position) and type(other) is type(self) and other._rel == self._rel and other.turn is self.turn
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((type(self), self._rel, self.turn))
         return self._hash
 
     def __repr__(self) -> str:
@@ -306,7 +316,18 @@ class Position:
 
     def _generator_boards(self) -> tuple[list[int], list[int]]:
         """The mover's counts and the opponent's counts on the mover's points (see core.rules.movegen)."""
-        return list(self._rel[self.turn.index]), movegen.opponent_at(self._rel[self.turn.other.index], self._cross(self.turn))
+        turn = self.turn
+        if turn is Side.LIGHT:
+            me, opp = self._rel
+        else:
+            opp, me = self._rel
+        return list(me), [0, *self._opponent_at(turn)(opp), 0]
+
+    @classmethod
+    @cache
+    def _opponent_at(cls, side: Side) -> Callable[[Sequence[int]], tuple[int, ...]]:
+        """Reads the opponent's counts on ``side``'s points 1..24, in that order (``movegen.opponent_at``)."""
+        return itemgetter(*cls._cross(side)[1:25])  # type: ignore[return-value]
 
     def parse_play(self, text: str | Play, dice: Sequence[int], marks_hits: bool = True) -> LegalPlay:
         """Resolve written notation against this position and roll.
@@ -525,30 +546,36 @@ class LegalPlay:
 class LegalPlays:
     """A small view of the legal plays: ``len()``, iteration, indexing and ``in`` (a Play, text or Position)."""
 
-    __slots__ = ("position", "dice", "_plays")
+    __slots__ = ("position", "dice", "_steps", "_plays")
 
     def __init__(self, position: Position, dice: tuple[int, int]) -> None:
         self.position = position
         self.dice = dice
         me, oa = position._generator_boards()
-        found = movegen.generate(me, oa, dice[0], dice[1], position.block_at)
-        self._plays = [LegalPlay(position, dice, path) for path in found.values()]
+        self._steps = movegen.plays(me, oa, dice[0], dice[1], position.block_at)
+        self._plays: list[LegalPlay] | None = None  # made on first use: counting needs none
+
+    def _all(self) -> list[LegalPlay]:
+        if self._plays is None:
+            position, dice = self.position, self.dice
+            self._plays = [LegalPlay(position, dice, path) for path in self._steps]
+        return self._plays
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return len(self._steps)
 
     def count(self) -> int:
-        return len(self._plays)
+        return len(self._steps)
 
     def __iter__(self) -> Iterator[LegalPlay]:
-        return iter(self._plays)
+        return iter(self._all())
 
     def __getitem__(self, i: int) -> LegalPlay:
-        return self._plays[i]
+        return self._all()[i]
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Position):
-            return any(lp.result == item for lp in self._plays)
+            return any(lp.result == item for lp in self._all())
         if isinstance(item, (str, Play)):
             try:
                 self.position.parse_play(item, self.dice)
@@ -558,7 +585,7 @@ class LegalPlays:
         return False
 
     def results(self) -> Iterable[Position]:
-        return (lp.result for lp in self._plays)
+        return (lp.result for lp in self._all())
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.dice[0]}{self.dice[1]} ({len(self)}) in {self.position.position_id()}>"
