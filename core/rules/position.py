@@ -16,16 +16,16 @@ other landing rules are subclasses that override a few facts (see ``core.rules.v
 
 from __future__ import annotations
 
-import base64
+import binascii
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from functools import cache
-from operator import itemgetter
+from operator import itemgetter, mul
 from typing import ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, InvalidRollError
 from core.rules import movegen
-from core.rules.notation import BAR, OFF, Move, Play
+from core.rules.notation import BAR, OFF, Move, Play, steps_text
 
 
 class Side(StrEnum):
@@ -62,6 +62,17 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise InvalidRollError(f"invalid roll {d1}{d2}: each die shows 1 to 6")
     return d1, d2
+
+
+_BASE64_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_RUNS = tuple("0" + "1" * n for n in range(31))  # a point's checkers in a Position ID, highest bit first
+
+
+def _position_id(me: Sequence[int], opp: Sequence[int]) -> str:
+    """GNU Backgammon Position ID of own-numbered counts, ``me`` on roll: written from the highest bit down,
+    each point (bar, 24..1 of the side on roll, then of the opponent) is a 0 followed by one 1 per checker."""
+    bits = int("".join(map(_RUNS.__getitem__, (*me[25:0:-1], *opp[25:0:-1]))), 2)
+    return binascii.b2a_base64(bits.to_bytes(10, "little"), newline=False)[:14].decode()
 
 
 class Position:
@@ -142,8 +153,12 @@ class Position:
         return pos
 
     def _check_shared_points(self) -> None:
+        light, dark = self._rel
+        if not any(map(mul, light[1:25], self._opponent_at(Side.LIGHT)(dark))):
+            return  # the usual answer, found without building the physical views
+        light_phys, dark_phys = self.light, self.dark
         for p in range(1, 25):
-            if self.light[p - 1] and self.dark[p - 1]:
+            if light_phys[p - 1] and dark_phys[p - 1]:
                 raise InvalidPositionError(f"point {p} holds both light and dark checkers")
 
     @classmethod
@@ -154,27 +169,15 @@ class Position:
             text = text.split(":", 1)[1].strip()
         if len(text) != 14:
             raise InvalidPositionError(f"invalid Position ID {position_id!r}: expected 14 characters, like 4HPwATDgc/ABMA")
-        try:
-            raw = base64.b64decode(text + "==", validate=True)
-        except (ValueError, base64.binascii.Error):  # type: ignore[attr-defined]
-            raise InvalidPositionError(f"invalid Position ID {position_id!r}: not base64 text") from None
-        bits = int.from_bytes(raw, "little")
-        boards: list[list[int]] = [[0] * 26, [0] * 26]
-        b, idx, count = 0, 0, 0
-        for i in range(80):
-            if b == 2:
-                break
-            if bits >> i & 1:
-                count += 1
-                continue
-            point = idx + 1 if idx < 24 else BAR
-            boards[b][point] = count
-            count = 0
-            idx += 1
-            if idx == 25:
-                b, idx = b + 1, 0
-        if b != 2:
+        if not _BASE64_LETTERS.issuperset(text):
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: not base64 text")
+        bits = int.from_bytes(binascii.a2b_base64(text + "=="), "little")
+        # The ID is, lowest bit first, for each point of the opponent then of the side on roll (1..24, bar):
+        # one 1 per checker, then a 0. Runs of 1s between the 0s are the counts.
+        runs = format(bits, "080b")[::-1].split("0", 50)
+        if len(runs) < 51:
             raise InvalidPositionError(f"invalid Position ID {position_id!r}: it does not describe two sides")
+        boards = [[0, *map(len, runs[:25])], [0, *map(len, runs[25:50])]]
         for board in boards:
             n = sum(board)
             if n > cls.checkers:
@@ -275,15 +278,11 @@ class Position:
     def position_id(self, side: Side | None = None) -> str:
         """GNU Backgammon Position ID, encoded for ``side`` on roll (default: the side whose turn it is)."""
         side = self.turn if side is None else Side(side)
-        me, opp = self._rel[side.index], self._rel[side.other.index]
-        bits = 0
-        n = 0
-        for board in (opp, me):
-            for point in (*range(1, 25), BAR):
-                c = board[point]
-                bits |= ((1 << c) - 1) << n
-                n += c + 1
-        return base64.b64encode(bits.to_bytes(10, "little")).decode()[:14]
+        if side is Side.LIGHT:
+            me, opp = self._rel
+        else:
+            opp, me = self._rel
+        return _position_id(me, opp)
 
     # ----- game over (R11) ----------------------------------------------------------------------------------
     def is_game_over(self) -> bool:
@@ -512,18 +511,38 @@ class LegalPlay:
     def play(self) -> Play:
         return Play(tuple(Move(f, t, h) for f, t, h in self._steps))
 
+    def text(self, style: str = "standard") -> str:
+        """``self.play.text(style)``, written straight from the steps."""
+        return steps_text(self._steps, style)
+
     @property
     def result(self) -> Position:
         if self._result is None:
-            origin = self.origin
-            me, hits = self._outcome()
-            opp = list(origin._rel[origin.turn.other.index])
+            self._result = self.origin._after(*self._boards_after())
+        return self._result
+
+    def result_id(self, side: Side | None = None) -> str:
+        """``self.result.position_id(side)`` (default: the side on roll after the play, the opponent),
+        encoded straight from the counts."""
+        me, opp = self._boards_after()
+        mover = self.origin.turn
+        if side is None or Side(side) is not mover:
+            return _position_id(opp, me)
+        return _position_id(me, opp)
+
+    def _boards_after(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The mover's and the opponent's own-numbered counts after the play."""
+        origin = self.origin
+        me, hits = self._outcome()
+        opp = origin._rel[origin.turn.other.index]
+        if hits:
+            hit = list(opp)
             cross = origin._cross(origin.turn)
             for point in hits:
-                opp[cross[point]] -= 1
-                opp[BAR] += 1
-            self._result = origin._after(me, opp)
-        return self._result
+                hit[cross[point]] -= 1
+                hit[BAR] += 1
+            opp = tuple(hit)
+        return me, opp
 
     def ways(self) -> list[Play]:
         """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
