@@ -19,7 +19,6 @@ from __future__ import annotations
 import binascii
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
-from functools import cache
 from operator import itemgetter, mul
 from typing import ClassVar
 
@@ -37,7 +36,7 @@ class Side(StrEnum):
         return Side.DARK if self is Side.LIGHT else Side.LIGHT
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows str.index on purpose
         return 0 if self is Side.LIGHT else 1
 
 
@@ -196,24 +195,17 @@ class Position:
         return pos
 
     # ----- views ------------------------------------------------------------------------------------------
+    # Route tables are class-level facts, built once per class and side (in a module-level cache: mypyc
+    # cannot compile a cached classmethod).
     @classmethod
-    @cache
     def _own_of_phys(cls, side: Side) -> tuple[int, ...]:
         """Index by physical point (1..24): the side's own point number there."""
-        table = [0] * 25
-        for k, phys in enumerate(cls.routes[side]):
-            table[phys] = 24 - k
-        return tuple(table)
+        return _route_tables(cls, side)[0]
 
     @classmethod
-    @cache
     def _cross(cls, side: Side) -> tuple[int, ...]:
         """Index by the side's own point (1..24): the opponent's own point number on the same physical point."""
-        own_other = cls._own_of_phys(side.other)
-        table = [0] * 26
-        for k, phys in enumerate(cls.routes[side]):
-            table[24 - k] = own_other[phys]
-        return tuple(table)
+        return _route_tables(cls, side)[1]
 
     def own(self, side: Side) -> tuple[int, ...]:
         """The side's 26 counts in its own numbering (0 = off, 1..24, 25 = bar)."""
@@ -323,10 +315,9 @@ class Position:
         return list(me), [0, *self._opponent_at(turn)(opp), 0]
 
     @classmethod
-    @cache
     def _opponent_at(cls, side: Side) -> Callable[[Sequence[int]], tuple[int, ...]]:
         """Reads the opponent's counts on ``side``'s points 1..24, in that order (``movegen.opponent_at``)."""
-        return itemgetter(*cls._cross(side)[1:25])  # type: ignore[return-value]
+        return _route_tables(cls, side)[2]
 
     def parse_play(self, text: str | Play, dice: Sequence[int], marks_hits: bool = True) -> LegalPlay:
         """Resolve written notation against this position and roll.
@@ -442,6 +433,28 @@ class Position:
             me[mv.frm] -= 1
             me[mv.to] += 1
         return self._after(me, opp)
+
+
+_RouteTables = tuple[tuple[int, ...], tuple[int, ...], Callable[[Sequence[int]], tuple[int, ...]]]
+_ROUTE_TABLES: dict[tuple[type[Position], Side], _RouteTables] = {}
+
+
+def _route_tables(cls: type[Position], side: Side) -> _RouteTables:
+    """A class's tables for one side, built once: own point by physical point, the cross table (own point ->
+    the opponent's own point there), and a reader of the opponent's counts on the side's points 1..24."""
+    tables = _ROUTE_TABLES.get((cls, side))
+    if tables is None:
+        own: dict[Side, list[int]] = {}
+        for s in (side, side.other):
+            own[s] = [0] * 25
+            for k, phys in enumerate(cls.routes[s]):
+                own[s][phys] = 24 - k
+        cross = [0] * 26
+        for k, phys in enumerate(cls.routes[side]):
+            cross[24 - k] = own[side.other][phys]
+        tables = (tuple(own[side]), tuple(cross), itemgetter(*cross[1:25]))
+        _ROUTE_TABLES[(cls, side)] = tables
+    return tables
 
 
 def _why_not(legal: LegalPlays, play: Play) -> str:
