@@ -28,6 +28,8 @@ Key = tuple[int, ...]  # the mover's 26 counts, then the points hit (ascending)
 Found = dict[Key, Steps]
 T = TypeVar("T")
 _DOWN_FROM_24 = range(24, 0, -1)
+# Every plain step, made once: _STEPS[die][from][hit] is (from, from - die, hit).
+_STEPS = [[((i, i - d, False), (i, i - d, True)) for i in range(26)] for d in range(7)]
 
 
 def opponent_at(opp: Sequence[int], cross: Sequence[int]) -> list[int]:
@@ -42,7 +44,9 @@ def steps(me: Sequence[int], oa: Sequence[int], die: int, block_at: int = 2, max
         to = 25 - die
         o = oa[to]
         return [(25, to, o == 1)] if o < block_at else []
-    out = [(i, i - die, oa[i - die] == 1) for i in range(min(max_from, 24), die, -1) if me[i] and oa[i - die] < block_at]
+    top = min(max_from, 24)
+    by_die = _STEPS[die]
+    out = [by_die[i][o == 1] for i in compress(range(top, die, -1), me[top:die:-1]) if (o := oa[i - die]) < block_at]
     if not any(me[7:25]):
         # R10: all home; bear off from the die's point, or from the highest point when the die is larger.
         if me[die]:
@@ -151,8 +155,9 @@ def _contact(me: list[int], oa: list[int], d1: int, d2: int, block_at: int) -> l
     dice (a chain) can be met twice, through either intermediate point, so only chains are compared, by
     (start, end, points hit)."""
     occupied = list(compress(_DOWN_FROM_24, me[24:0:-1]))
-    first = [(i, i - d1, oa[i - d1] == 1) for i in occupied if i > d1 and oa[i - d1] < block_at]
-    second = [(i, i - d2, oa[i - d2] == 1) for i in occupied if i > d2 and oa[i - d2] < block_at]
+    by1, by2 = _STEPS[d1], _STEPS[d2]
+    first = [by1[i][o == 1] for i in occupied if i > d1 and (o := oa[i - d1]) < block_at]
+    second = [by2[i][o == 1] for i in occupied if i > d2 and (o := oa[i - d2]) < block_at]
     # Where each second-die move sits in ``second``, by its starting point (up to 24 + 6), or -1.
     at2 = [-1] * 31
     for k, s2 in enumerate(second):
@@ -284,8 +289,9 @@ def _doubles_walk(
     """
     c = me.copy()
     src = _sources(me, oa, d, block_at, max_from)
-    step = {i: (i, i - d, oa[i - d] == 1) for i in src}
-    join = {i: (i, i - d, False) for i in src}  # a second checker landing where the first just hit
+    by_d = _STEPS[d]
+    step = {i: by_d[i][oa[i - d] == 1] for i in src}
+    join = {i: by_d[i][0] for i in src}  # a second checker landing where the first just hit
     n_src = len(src)
     outside = sum(c[7:25])
     best: list[Steps] = []
@@ -351,8 +357,9 @@ def _doubles_contact(me: list[int], oa: list[int], d: int, block_at: int) -> lis
     src = _sources(me, oa, d, block_at, 24)
     n = len(src)
     tails = [src[k:] for k in range(n)]
-    st = {i: (i, i - d, oa[i - d] == 1) for i in src}
-    jn = {i: (i, i - d, False) for i in src}  # a second checker landing where the first just hit
+    by_d = _STEPS[d]
+    st = {i: by_d[i][oa[i - d] == 1] for i in src}
+    jn = {i: by_d[i][0] for i in src}  # a second checker landing where the first just hit
     c = me.copy()
     l1: list[Steps] = []
     l2: list[Steps] = []
