@@ -202,15 +202,15 @@ def _contact(me: list[int], oa: list[int], d1: int, d2: int, block_at: int) -> l
     # One checker using both dice through an empty intermediate point (R04); through a point of our own
     # the pairs above already hold it.
     for a_steps, b in ((first, d2), (second, d1)):
+        by_b = _STEPS[b]
         for s1 in a_steps:
-            f1, t1, h1 = s1
-            t2 = t1 - b
-            if t2 >= 1 and not me[t1] and oa[t2] < block_at:
-                h2 = oa[t2] == 1
-                key = (f1, t2, (h1 << t1) | (h2 << t2))
+            t1 = s1[1]
+            if t1 > b and not me[t1] and (o := oa[t1 - b]) < block_at:
+                s2 = by_b[t1][o == 1]
+                key = (s1[0], t1 - b, (s1[2] << t1) | (s2[2] << t1 - b))
                 if key not in chains:
                     chains.add(key)
-                    out.append((s1, (t1, t2, h2)))
+                    out.append((s1, s2))
     if out:
         return out  # type: ignore[return-value]
     # R09: at most one die can be played; the larger if it can.
