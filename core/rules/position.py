@@ -153,7 +153,7 @@ class Position:
 
     def _check_shared_points(self) -> None:
         light, dark = self._rel
-        if not any(map(mul, light[1:25], self._opponent_at(Side.LIGHT)(dark))):
+        if not any(map(mul, light[1:25], _route_tables(type(self), Side.LIGHT)[2](dark))):
             return  # the usual answer, found without building the physical views
         light_phys, dark_phys = self.light, self.dark
         for p in range(1, 25):
@@ -176,18 +176,18 @@ class Position:
         runs = format(bits, "080b")[::-1].split("0", 50)
         if len(runs) < 51:
             raise InvalidPositionError(f"invalid Position ID {position_id!r}: it does not describe two sides")
-        boards = [[0, *map(len, runs[:25])], [0, *map(len, runs[25:50])]]
-        for board in boards:
-            n = sum(board)
+        counts = list(map(len, runs[:50]))
+        boards = []
+        for k in (0, 25):
+            n = sum(counts[k : k + 25])
             if n > cls.checkers:
                 raise InvalidPositionError(f"invalid Position ID {position_id!r}: a side has {n} checkers (at most 15)")
-            board[OFF] = cls.checkers - n
-        if boards[0][OFF] == boards[1][OFF] == cls.checkers:
-            raise InvalidPositionError(f"invalid Position ID {position_id!r}: both sides have borne off every checker")
+            boards.append((cls.checkers - n, *counts[k : k + 25]))
         opp, me = boards
-        turn = Side(turn)
-        rel = (tuple(me), tuple(opp)) if turn is Side.LIGHT else (tuple(opp), tuple(me))
-        pos = cls(rel, turn)
+        if opp[OFF] == me[OFF] == cls.checkers:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: both sides have borne off every checker")
+        turn = turn if turn.__class__ is Side else Side(turn)
+        pos = cls((me, opp) if turn is Side.LIGHT else (opp, me), turn)
         try:
             pos._check_shared_points()
         except InvalidPositionError as exc:
