@@ -55,3 +55,15 @@ def digest(boards: list[Position]) -> str:
 
 def test_plays_order_and_steps_are_those_of_the_generator_before() -> None:
     assert digest(random_boards(60, seed=2024)) == DIGEST_BEFORE
+
+
+def test_text_and_result_id_shortcuts_agree_with_play_and_result() -> None:
+    for pos in random_boards(15, seed=7):
+        for dice in ((6, 6), (3, 1), (5, 2), (1, 1)):
+            legal = pos.legal_plays(dice)
+            for lp in legal:
+                for style in ("standard", "gnubg"):
+                    assert lp.text(style) == lp.play.text(style)
+                for side in (None, Side.LIGHT, Side.DARK):
+                    assert lp.result_id(side) == lp.result.position_id(side)
+            assert len(legal) == legal.count() == len(list(legal))
