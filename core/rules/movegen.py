@@ -356,7 +356,7 @@ def _doubles_contact(me: list[int], oa: list[int], d: int, block_at: int) -> lis
     """
     src = _sources(me, oa, d, block_at, 24)
     n = len(src)
-    tails = [src[k:] for k in range(n)]
+    tails = [src[k:] for k in range(n + 1)]
     by_d = _STEPS[d]
     st = {i: by_d[i][oa[i - d] == 1] for i in src}
     jn = {i: by_d[i][0] for i in src}  # a second checker landing where the first just hit
@@ -384,21 +384,21 @@ def _doubles_contact(me: list[int], oa: list[int], d: int, block_at: int) -> lis
             more2 = False
             for k3 in range(b, n):
                 k = src[k3]
-                if not c[k]:
+                ck = c[k]
+                if not ck:
                     continue
                 more2 = True
-                c[k] -= 1
-                c[k - d] += 1
                 sk = jn[k] if k == j else st[k]
-                fourth = [(si, sj, sk, st[m]) for m in tails[k3] if c[m]]
+                # The fourth move, after k's: from k again if a checker is left there, from where k's
+                # checker arrived (kd), or from any other occupied point (counts read as before k moved).
+                kd = k - d
+                fourth = [(si, sj, sk, st[m]) for m in tails[k3 if ck > 1 else k3 + 1] if c[m] or m == kd]
                 if fourth:
-                    if c[k] and st[k][2]:
+                    if ck > 1 and st[k][2]:
                         fourth[0] = (si, sj, sk, jn[k])  # the first tail is k itself: joins its own hit
                     l4 += fourth
                 elif not l4:
                     l3.append((si, sj, sk))
-                c[k] += 1
-                c[k - d] -= 1
             if not more2 and not l3 and not l4:
                 l2.append((si, sj))
             c[j] += 1
