@@ -41,6 +41,7 @@ class Side(StrEnum):
 
 
 _DIE = frozenset(range(1, 7))
+_ROLL_TEXT = {f"{d1}{d2}": (d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)}
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -49,6 +50,8 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
         d1, d2 = dice
         if type(d1) is int and type(d2) is int and d1 in _DIE and d2 in _DIE:
             return dice  # the common case, already right: nothing to convert
+    elif type(dice) is str and dice in _ROLL_TEXT:
+        return _ROLL_TEXT[dice]
     if isinstance(dice, str):
         text = dice.strip()
         if len(text) != 2 or not text.isdigit():
