@@ -297,10 +297,36 @@ def _doubles_walk(
     best: list[Steps] = []
     best_used = 0
 
+    tails = [src[k:] for k in range(n_src + 1)]
+
+    def bear_off(prev: int) -> int:
+        """R10: the point a checker bears off from (the die's, or the highest when the die is larger), or 0."""
+        if c[d]:
+            return d if d <= prev else 0
+        i = d - 1
+        while i and not c[i]:
+            i -= 1
+        return 0 if i and (i > prev or any(c[i + 1 : 7])) else i
+
     def walk(start: int, left: int, prev: int, path: Steps) -> None:
         nonlocal outside, best, best_used
-        moved = False
-        if left:
+        if left == 1:
+            # The last die: every way to play it ends a play, listed at once.
+            ends = [(*path, join[i] if i == prev else step[i]) for i in tails[start] if c[i]]
+            if not outside:
+                i = bear_off(prev)
+                if i:
+                    ends.append((*path, (i, 0, False)))
+            if ends:
+                used = len(path) + 1
+                if used > best_used:
+                    best = ends
+                    best_used = used
+                elif used == best_used:
+                    best += ends
+                return
+        elif left:
+            moved = False
             for a in range(start, n_src):
                 i = src[a]
                 if c[i]:
@@ -317,15 +343,7 @@ def _doubles_walk(
                     c[i] += 1
                     c[t] -= 1
             if not outside:
-                # R10: bear off from the die's point, or from the highest point when the die is larger.
-                if c[d]:
-                    i = d if d <= prev else 0
-                else:
-                    i = d - 1
-                    while i and not c[i]:
-                        i -= 1
-                    if i and (i > prev or any(c[i + 1 : 7])):
-                        i = 0
+                i = bear_off(prev)
                 if i:
                     moved = True
                     c[i] -= 1
@@ -333,8 +351,8 @@ def _doubles_walk(
                     walk(n_src, left - 1, i, (*path, (i, 0, False)))
                     c[i] += 1
                     c[0] -= 1
-        if moved:
-            return
+            if moved:
+                return
         used = len(path)
         if used > best_used:
             best = [path]
