@@ -17,8 +17,10 @@ Play.from_text('13/7* 8/7')
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from heapq import heappop, heappush
+from operator import itemgetter
 
 from core.errors import InvalidPlayError
 
@@ -139,39 +141,57 @@ class Play:
         ``gnubg``: one sub-move per die in the order played, numeric bar 25 and off 0, ``*`` on the first hit
         of each point (what GNU Backgammon writes in .mat files).
         """
-        if style == "gnubg":
-            seen: set[int] = set()
-            out = []
-            for mv in self.moves:
-                mark = mv.hit and mv.to not in seen
-                if mv.hit:
-                    seen.add(mv.to)
-                out.append(f"{mv.frm}/{mv.to}{'*' if mark else ''}")
-            return " ".join(out)
-        if style != "standard":
-            raise ValueError(f"unknown notation style {style!r}: use 'standard' or 'gnubg'")
-        # Join each checker's steps into chains: a step starting where an open chain ended continues it.
-        chains: list[list[Move]] = []
-        for mv in sorted(self.moves, key=lambda m: (-m.frm, -m.to)):
-            for chain in chains:
-                if chain[-1].to == mv.frm and mv.frm != OFF:
-                    chain.append(mv)
-                    break
+        return steps_text([(mv.frm, mv.to, mv.hit) for mv in self.moves], style)
+
+
+_WORDS = {p: "off" if p == OFF else "bar" if p == BAR else str(p) for p in range(26)}  # standard notation
+_TO = {p: f"/{w}" for p, w in _WORDS.items()}
+_TO_HIT = {p: f"/{w}*" for p, w in _WORDS.items()}
+_FROM_AND_TO = itemgetter(0, 1)
+
+
+def _landing(to: int, hit: bool) -> str:
+    """``/to`` or ``/to*`` (any integer: a Play can be built from other numbers than points)."""
+    return (_TO_HIT if hit else _TO).get(to) or f"/{to}{'*' if hit else ''}"
+
+
+def steps_text(steps: Sequence[tuple[int, int, bool]], style: str = "standard") -> str:
+    """Write a play given as (from, to, hit) steps: what ``Play.text`` writes, without building the Play.
+
+    Linear in the number of steps (a play line of a damaged file can hold millions).
+    """
+    if style == "gnubg":
+        seen: set[int] = set()
+        out = []
+        for frm, to, hit in steps:
+            out.append(f"{frm}/{to}*" if hit and to not in seen else f"{frm}/{to}")
+            if hit:
+                seen.add(to)
+        return " ".join(out)
+    if style != "standard":
+        raise ValueError(f"unknown notation style {style!r}: use 'standard' or 'gnubg'")
+    # Join each checker's steps into chains: a step starting where an open chain ended continues the
+    # earliest such chain. ``ends`` holds, for each point, the chains ending there (a heap of their numbers).
+    chains: list[list[str]] = []
+    ends: dict[int, list[int]] = {}
+    for frm, to, hit in sorted(steps, key=_FROM_AND_TO, reverse=True):  # stable: equal steps keep their order
+        waiting = ends.get(frm)
+        if waiting and frm != OFF:
+            k = heappop(waiting)
+            chains[k].append(_landing(to, hit))
+        else:
+            k = len(chains)
+            chains.append([_WORDS.get(frm) or str(frm), _landing(to, hit)])
+        if to != OFF:
+            if to in ends:
+                heappush(ends[to], k)
             else:
-                chains.append([mv])
-        words = []
-        for chain in chains:
-            text = _point_text(chain[0].frm, False)
-            for mv in chain:
-                text += "/" + _point_text(mv.to, False) + ("*" if mv.hit else "")
-            words.append(text)
-        # Repeats: identical chain texts are written once with (n).
-        out_words: list[str] = []
-        counts: dict[str, int] = {}
-        for w in words:
-            if w in counts:
-                counts[w] += 1
-            else:
-                counts[w] = 1
-                out_words.append(w)
-        return " ".join(w if counts[w] == 1 else f"{w}({counts[w]})" for w in out_words)
+                ends[to] = [k]
+    if len(chains) == 1:
+        return "".join(chains[0])
+    # Repeats: identical chain texts are written once with (n).
+    counts: dict[str, int] = {}
+    for chain in chains:
+        word = "".join(chain)
+        counts[word] = counts.get(word, 0) + 1
+    return " ".join(w if n == 1 else f"{w}({n})" for w, n in counts.items())

@@ -16,16 +16,16 @@ other landing rules are subclasses that override a few facts (see ``core.rules.v
 
 from __future__ import annotations
 
-import base64
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import binascii
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
-from functools import cache
+from operator import itemgetter, mul
 from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, InvalidRollError
 from core.messages import summary
 from core.rules import movegen
-from core.rules.notation import BAR, OFF, Move, Play
+from core.rules.notation import BAR, OFF, Move, Play, steps_text
 
 
 class Side(StrEnum):
@@ -37,12 +37,22 @@ class Side(StrEnum):
         return Side.DARK if self is Side.LIGHT else Side.LIGHT
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # shadows str.index on purpose
         return 0 if self is Side.LIGHT else 1
+
+
+_DIE = frozenset(range(1, 7))
+_ROLL_TEXT = {f"{d1}{d2}": (d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)}
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """Validate a roll given as two numbers (or text like ``"31"``) and return it as a tuple."""
+    if type(dice) is tuple and len(dice) == 2:
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and d1 in _DIE and d2 in _DIE:
+            return dice  # the common case, already right: nothing to convert
+    elif type(dice) is str and dice in _ROLL_TEXT:
+        return _ROLL_TEXT[dice]
     if isinstance(dice, str):
         text = dice.strip()
         if len(text) != 2 or not text.isdigit():
@@ -55,6 +65,17 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise InvalidRollError(f"invalid roll {d1}{d2}: each die shows 1 to 6")
     return d1, d2
+
+
+_BASE64_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_RUNS = tuple("0" + "1" * n for n in range(31))  # a point's checkers in a Position ID, highest bit first
+
+
+def _position_id(me: Sequence[int], opp: Sequence[int]) -> str:
+    """GNU Backgammon Position ID of own-numbered counts, ``me`` on roll: written from the highest bit down,
+    each point (bar, 24..1 of the side on roll, then of the opponent) is a 0 followed by one 1 per checker."""
+    bits = int("".join(map(_RUNS.__getitem__, (*me[25:0:-1], *opp[25:0:-1]))), 2)
+    return binascii.b2a_base64(bits.to_bytes(10, "little"), newline=False)[:14].decode()
 
 
 class Position:
@@ -82,8 +103,8 @@ class Position:
     def __init__(self, rel: tuple[tuple[int, ...], tuple[int, ...]], turn: Side = Side.LIGHT) -> None:
         """Build from each side's own-numbered 26 counts (0 = off, 1..24 = own points, 25 = bar)."""
         self._rel = rel
-        self.turn = Side(turn)
-        self._hash = hash((type(self), rel, self.turn))
+        self.turn = turn if turn.__class__ is Side else Side(turn)
+        self._hash: int | None = None  # computed on first use: most positions made are never hashed
 
     # ----- construction -------------------------------------------------------------------------------
     @classmethod
@@ -135,8 +156,12 @@ class Position:
         return pos
 
     def _check_shared_points(self) -> None:
+        light, dark = self._rel
+        if not any(map(mul, light[1:25], _route_tables(type(self), Side.LIGHT)[2](dark))):
+            return  # the usual answer, found without building the physical views
+        light_phys, dark_phys = self.light, self.dark
         for p in range(1, 25):
-            if self.light[p - 1] and self.dark[p - 1]:
+            if light_phys[p - 1] and dark_phys[p - 1]:
                 raise InvalidPositionError(f"point {p} holds both light and dark checkers")
 
     @classmethod
@@ -147,38 +172,26 @@ class Position:
             text = text.split(":", 1)[1].strip()
         if len(text) != 14:
             raise InvalidPositionError(f"invalid Position ID {position_id!r}: expected 14 characters, like 4HPwATDgc/ABMA")
-        try:
-            raw = base64.b64decode(text + "==", validate=True)
-        except (ValueError, base64.binascii.Error):  # type: ignore[attr-defined]
-            raise InvalidPositionError(f"invalid Position ID {position_id!r}: not base64 text") from None
-        bits = int.from_bytes(raw, "little")
-        boards: list[list[int]] = [[0] * 26, [0] * 26]
-        b, idx, count = 0, 0, 0
-        for i in range(80):
-            if b == 2:
-                break
-            if bits >> i & 1:
-                count += 1
-                continue
-            point = idx + 1 if idx < 24 else BAR
-            boards[b][point] = count
-            count = 0
-            idx += 1
-            if idx == 25:
-                b, idx = b + 1, 0
-        if b != 2:
+        if not _BASE64_LETTERS.issuperset(text):
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: not base64 text")
+        bits = int.from_bytes(binascii.a2b_base64(text + "=="), "little")
+        # The ID is, lowest bit first, for each point of the opponent then of the side on roll (1..24, bar):
+        # one 1 per checker, then a 0. Runs of 1s between the 0s are the counts.
+        runs = format(bits, "080b")[::-1].split("0", 50)
+        if len(runs) < 51:
             raise InvalidPositionError(f"invalid Position ID {position_id!r}: it does not describe two sides")
-        for board in boards:
-            n = sum(board)
+        counts = list(map(len, runs[:50]))
+        boards = []
+        for k in (0, 25):
+            n = sum(counts[k : k + 25])
             if n > cls.checkers:
                 raise InvalidPositionError(f"invalid Position ID {position_id!r}: a side has {n} checkers (at most 15)")
-            board[OFF] = cls.checkers - n
-        if boards[0][OFF] == boards[1][OFF] == cls.checkers:
-            raise InvalidPositionError(f"invalid Position ID {position_id!r}: both sides have borne off every checker")
+            boards.append((cls.checkers - n, *counts[k : k + 25]))
         opp, me = boards
-        turn = Side(turn)
-        rel = (tuple(me), tuple(opp)) if turn is Side.LIGHT else (tuple(opp), tuple(me))
-        pos = cls(rel, turn)
+        if opp[OFF] == me[OFF] == cls.checkers:
+            raise InvalidPositionError(f"invalid Position ID {position_id!r}: both sides have borne off every checker")
+        turn = turn if turn.__class__ is Side else Side(turn)
+        pos = cls((me, opp) if turn is Side.LIGHT else (opp, me), turn)
         try:
             pos._check_shared_points()
         except InvalidPositionError as exc:
@@ -186,24 +199,17 @@ class Position:
         return pos
 
     # ----- views ------------------------------------------------------------------------------------------
+    # Route tables are class-level facts, built once per class and side (in a module-level cache: mypyc
+    # cannot compile a cached classmethod).
     @classmethod
-    @cache
     def _own_of_phys(cls, side: Side) -> tuple[int, ...]:
         """Index by physical point (1..24): the side's own point number there."""
-        table = [0] * 25
-        for k, phys in enumerate(cls.routes[side]):
-            table[phys] = 24 - k
-        return tuple(table)
+        return _route_tables(cls, side)[0]
 
     @classmethod
-    @cache
     def _cross(cls, side: Side) -> tuple[int, ...]:
         """Index by the side's own point (1..24): the opponent's own point number on the same physical point."""
-        own_other = cls._own_of_phys(side.other)
-        table = [0] * 26
-        for k, phys in enumerate(cls.routes[side]):
-            table[24 - k] = own_other[phys]
-        return tuple(table)
+        return _route_tables(cls, side)[1]
 
     def own(self, side: Side) -> tuple[int, ...]:
         """The side's 26 counts in its own numbering (0 = off, 1..24, 25 = bar)."""
@@ -257,6 +263,8 @@ class Position:
         return isinstance(other, Position) and type(other) is type(self) and other._rel == self._rel and other.turn is self.turn
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash((type(self), self._rel, self.turn))
         return self._hash
 
     def __repr__(self) -> str:
@@ -266,15 +274,11 @@ class Position:
     def position_id(self, side: Side | None = None) -> str:
         """GNU Backgammon Position ID, encoded for ``side`` on roll (default: the side whose turn it is)."""
         side = self.turn if side is None else Side(side)
-        me, opp = self._rel[side.index], self._rel[side.other.index]
-        bits = 0
-        n = 0
-        for board in (opp, me):
-            for point in (*range(1, 25), BAR):
-                c = board[point]
-                bits |= ((1 << c) - 1) << n
-                n += c + 1
-        return base64.b64encode(bits.to_bytes(10, "little")).decode()[:14]
+        if side is Side.LIGHT:
+            me, opp = self._rel
+        else:
+            opp, me = self._rel
+        return _position_id(me, opp)
 
     # ----- game over (R11) ----------------------------------------------------------------------------------
     def is_game_over(self) -> bool:
@@ -307,7 +311,17 @@ class Position:
 
     def _generator_boards(self) -> tuple[list[int], list[int]]:
         """The mover's counts and the opponent's counts on the mover's points (see core.rules.movegen)."""
-        return list(self._rel[self.turn.index]), movegen.opponent_at(self._rel[self.turn.other.index], self._cross(self.turn))
+        turn = self.turn
+        if turn is Side.LIGHT:
+            me, opp = self._rel
+        else:
+            opp, me = self._rel
+        return list(me), [0, *self._opponent_at(turn)(opp), 0]
+
+    @classmethod
+    def _opponent_at(cls, side: Side) -> Callable[[Sequence[int]], tuple[int, ...]]:
+        """Reads the opponent's counts on ``side``'s points 1..24, in that order (``movegen.opponent_at``)."""
+        return _route_tables(cls, side)[2]
 
     def parse_play(self, text: str | Play, dice: Sequence[int], marks_hits: bool = True) -> LegalPlay:
         """Resolve written notation against this position and roll.
@@ -426,6 +440,28 @@ class Position:
         return self._after(me, opp)
 
 
+_RouteTables = tuple[tuple[int, ...], tuple[int, ...], Callable[[Sequence[int]], tuple[int, ...]]]
+_ROUTE_TABLES: dict[tuple[type[Position], Side], _RouteTables] = {}
+
+
+def _route_tables(cls: type[Position], side: Side) -> _RouteTables:
+    """A class's tables for one side, built once: own point by physical point, the cross table (own point ->
+    the opponent's own point there), and a reader of the opponent's counts on the side's points 1..24."""
+    tables = _ROUTE_TABLES.get((cls, side))
+    if tables is None:
+        own: dict[Side, list[int]] = {}
+        for s in (side, side.other):
+            own[s] = [0] * 25
+            for k, phys in enumerate(cls.routes[s]):
+                own[s][phys] = 24 - k
+        cross = [0] * 26
+        for k, phys in enumerate(cls.routes[side]):
+            cross[24 - k] = own[side.other][phys]
+        tables = (tuple(own[side]), tuple(cross), itemgetter(*cross[1:25]))
+        _ROUTE_TABLES[(cls, side)] = tables
+    return tables
+
+
 def _why_not(legal: LegalPlays, play: Play) -> tuple[str, str, dict[str, Any]]:
     """Why the written play is no legal play: a line for the error message, and the reason code and values
     of core.messages that the referee gives for the same play seen on the board (core.rules.explain)."""
@@ -467,18 +503,38 @@ class LegalPlay:
     def play(self) -> Play:
         return Play(tuple(Move(f, t, h) for f, t, h in self._steps))
 
+    def text(self, style: str = "standard") -> str:
+        """``self.play.text(style)``, written straight from the steps."""
+        return steps_text(self._steps, style)
+
     @property
     def result(self) -> Position:
         if self._result is None:
-            origin = self.origin
-            me, hits = self._outcome()
-            opp = list(origin._rel[origin.turn.other.index])
+            self._result = self.origin._after(*self._boards_after())
+        return self._result
+
+    def result_id(self, side: Side | None = None) -> str:
+        """``self.result.position_id(side)`` (default: the side on roll after the play, the opponent),
+        encoded straight from the counts."""
+        me, opp = self._boards_after()
+        mover = self.origin.turn
+        if side is None or Side(side) is not mover:
+            return _position_id(opp, me)
+        return _position_id(me, opp)
+
+    def _boards_after(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The mover's and the opponent's own-numbered counts after the play."""
+        origin = self.origin
+        me, hits = self._outcome()
+        opp = origin._rel[origin.turn.other.index]
+        if hits:
+            hit = list(opp)
             cross = origin._cross(origin.turn)
             for point in hits:
-                opp[cross[point]] -= 1
-                opp[BAR] += 1
-            self._result = origin._after(me, opp)
-        return self._result
+                hit[cross[point]] -= 1
+                hit[BAR] += 1
+            opp = tuple(hit)
+        return me, opp
 
     def ways(self) -> list[Play]:
         """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
@@ -501,30 +557,36 @@ class LegalPlay:
 class LegalPlays:
     """A small view of the legal plays: ``len()``, iteration, indexing and ``in`` (a Play, text or Position)."""
 
-    __slots__ = ("position", "dice", "_plays")
+    __slots__ = ("position", "dice", "_steps", "_plays")
 
     def __init__(self, position: Position, dice: tuple[int, int]) -> None:
         self.position = position
         self.dice = dice
         me, oa = position._generator_boards()
-        found = movegen.generate(me, oa, dice[0], dice[1], position.block_at)
-        self._plays = [LegalPlay(position, dice, path) for path in found.values()]
+        self._steps = movegen.plays(me, oa, dice[0], dice[1], position.block_at)
+        self._plays: list[LegalPlay] | None = None  # made on first use: counting needs none
+
+    def _all(self) -> list[LegalPlay]:
+        if self._plays is None:
+            position, dice = self.position, self.dice
+            self._plays = [LegalPlay(position, dice, path) for path in self._steps]
+        return self._plays
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return len(self._steps)
 
     def count(self) -> int:
-        return len(self._plays)
+        return len(self._steps)
 
     def __iter__(self) -> Iterator[LegalPlay]:
-        return iter(self._plays)
+        return iter(self._all())
 
     def __getitem__(self, i: int) -> LegalPlay:
-        return self._plays[i]
+        return self._all()[i]
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Position):
-            return any(lp.result == item for lp in self._plays)
+            return any(lp.result == item for lp in self._all())
         if isinstance(item, (str, Play)):
             try:
                 self.position.parse_play(item, self.dice)
@@ -534,7 +596,7 @@ class LegalPlays:
         return False
 
     def results(self) -> Iterable[Position]:
-        return (lp.result for lp in self._plays)
+        return (lp.result for lp in self._all())
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.dice[0]}{self.dice[1]} ({len(self)}) in {self.position.position_id()}>"

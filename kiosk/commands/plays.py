@@ -31,7 +31,7 @@ def _answer(position_id: str, roll: str, as_json: bool, count_only: bool) -> str
     plays = pos.legal_plays(dice)
     if count_only:
         return str(len(plays))
-    rows = [(lp.play.text(), lp.result.position_id(Side.LIGHT)) for lp in plays]
+    rows = [(lp.text(), lp.result_id(Side.LIGHT)) for lp in plays]
     if as_json:
         return json.dumps({"position_id": position_id, "dice": list(dice), "plays": [{"play": p, "result": r} for p, r in rows]})
     if not rows:
