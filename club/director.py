@@ -72,10 +72,10 @@ def attention(ref: Referee, alerts: list[str]) -> list[str]:
     corrected), uncertain (the last ruling could not tell the play), cocked_die (R24, until acknowledged),
     and the board's own hardware alerts (dice_lost, camera_bumped). Empty when play can go on."""
     reasons: list[str] = []
-    if ref.awaiting_ack:
+    if ref.match_state.awaiting_ack:
         reasons.append("cocked_die")
     if ref.phase not in ("game_over", "match_over"):
-        fault = getattr(ref, "last_fault", None)
+        fault = ref.turn_state.last_fault
         if fault is not None and ref.rules.get("mode") == "strict":
             reasons.append("illegal")
         last = ref.verdicts[-1] if ref.verdicts else None
