@@ -212,9 +212,10 @@ class Journal:
         write_mark(self.path, count, top)
 
     def count(self, match: int | None = None) -> int:
+        """The events in the file (another process may be writing it), or in one match."""
         with self._lock:
             if match is None:
-                return self._count
+                return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
             return int(self._db.execute("SELECT COUNT(*) FROM events WHERE match = ?", (match,)).fetchone()[0])
 
 
