@@ -8,8 +8,10 @@ vermelhas, faz-se no sentido ... anti-horário": dark travels physical 1 -> 24 a
 The messenger ("postilhão" or "mensageiro"): "cada jogador movimenta apenas uma de suas peças ... até atingir a
 última parte do seu percurso": until one checker has reached the last quarter of the route (own points 1-6:
 physical 7-12 for light, 19-24 for dark), only that checker moves. The first checker to leave the start point
-is the messenger; once it arrives, every checker may move, the rest of that roll included. Arrival needs no
-state of its own: a side's messenger has arrived exactly when the side has a checker in its last quarter or off.
+is the messenger; once it arrives, every checker may move, the rest of that roll included. ``extra`` is the
+arrival flags ``(light, dark)``: without hitting (the seed) a side's messenger has arrived exactly when the side has
+a checker in its last quarter or off; with the hitting setting an arrived messenger may be hit back to the bar,
+and the flag stays.
 
 "considera-se que uma casa está bloqueada ... quando estiver ocupada por uma ou mais peças de um jogador": one
 checker holds a point; "nesse jogo não há captura ou imobilização". "Só é permitida a ocupação de 6 ou mais casas
@@ -74,18 +76,29 @@ class JacquetPosition(VariantPosition):
     capture = None
     settings: JacquetSettings
 
+    @classmethod
+    def _default_extra(cls, rel: tuple[tuple[int, ...], tuple[int, ...]]) -> Any:
+        return tuple(any(own[0:7]) for own in rel)
+
     def messenger_arrived(self, side: Side) -> bool:
-        own = self._rel[Side(side).index]
-        return any(own[0:7])
+        return bool(self.extra[Side(side).index])
+
+    def _x(self) -> Any:
+        return self.extra[self.turn.index]
+
+    def _extra_of(self, x: Any) -> Any:
+        flags = list(self.extra)
+        flags[self.turn.index] = x
+        return tuple(flags)
 
     def _moves(self, state: State, die: int) -> list[tuple[Step, State]]:
-        me, opp, x = state
+        me, opp, arrived = state
         s = self.settings
         cross = self._cross(self.turn)
         blocked_at = 2 if s.hitting else 1
         if me[BAR]:
             sources = [BAR]
-        elif any(me[0:7]):
+        elif arrived:
             sources = [i for i in range(24, 0, -1) if me[i]]
         elif me[24] == 15:
             sources = [24]
@@ -116,7 +129,7 @@ class JacquetPosition(VariantPosition):
                 o[c] -= 1
                 o[BAR] += 1
                 opp2 = tuple(o)
-            out.append(((i, t, hit), (tuple(me2), opp2, x)))
+            out.append(((i, t, hit), (tuple(me2), opp2, arrived or t <= 6)))
         return out
 
     def _makes_block(self, me: tuple[int, ...], t: int, held_at: int, frm: int) -> bool:
@@ -161,20 +174,23 @@ class JacquetPosition(VariantPosition):
             if points[Side.LIGHT][p - 1] and points[Side.DARK][p - 1]:
                 raise InvalidPositionError(f"light/dark: point {p} holds both colours; one checker holds a point in Jacquet (R32)")
         rel = tuple(own_counts(cls, side, points[side], bar[side], off[side]) for side in Side)
-        pos = cls((rel[0], rel[1]), turn, None, settings)
         given = read_side_map(data, "messenger", bool, None)
+        flags = []
         for side in Side:
-            arrived = pos.messenger_arrived(side)
-            if given[side] is not None and given[side] != arrived:
-                state = "has a checker in its last quarter or off" if arrived else "has no checker in its last quarter yet"
-                raise InvalidPositionError(f"messenger.{side.value}: {given[side]!r}, but {side.value} {state}")
             own = rel[side.index]
+            seen = any(own[0:7])
+            arrived = seen if given[side] is None else given[side]
+            if seen and not arrived:
+                raise InvalidPositionError(f"messenger.{side.value}: false, but {side.value} has a checker in its last quarter or off")
+            if arrived and not seen and not settings.hitting:  # type: ignore[attr-defined]
+                raise InvalidPositionError(f"messenger.{side.value}: true, but {side.value} has no checker in its last quarter yet")
             if not arrived and own[24] < 14:
                 raise InvalidPositionError(
                     f"{side.value}: {15 - own[24]} checkers have left the start point before the messenger arrived; "
                     "only the messenger moves until then (R32)"
                 )
-        return pos
+            flags.append(arrived)
+        return cls((rel[0], rel[1]), turn, (flags[0], flags[1]), settings)
 
 
 __all__ = ["JacquetPosition", "JacquetSettings"]
