@@ -94,7 +94,7 @@ def order_by_dice(rolls: Mapping[str, Sequence[int] | int]) -> list[str]:
             return names
         missing = [n for n in names if len(seqs[n]) <= k]
         if missing:
-            raise ChouetteError(f"{', '.join(sorted(names))} tie on roll {k + 1}: each rolls again (R26)")
+            raise ChouetteError(f"{', '.join(sorted(names))} tie on roll {k}: each rolls again (R26)")
         out: list[str] = []
         for value in sorted({seqs[n][k] for n in names}, reverse=True):
             out += rank([n for n in names if seqs[n][k] == value], k + 1)
