@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from core.errors import GamaoError, InvalidPositionError
+from core.errors import InvalidPositionError
 from core.rules.position import Position, Side
 from core.rules.variants.base import (
     WAITING,
@@ -30,10 +30,6 @@ from core.rules.variants.base import (
 from core.rules.variants.jacquet import JacquetPosition, JacquetSettings
 from core.rules.variants.plakoto import PlakotoPosition, PlakotoSettings
 from core.rules.variants.russian import RussianPosition, RussianSettings
-
-
-class VariantRulesNotImplemented(GamaoError, NotImplementedError):
-    """A variant's board is modelled but its special rules are not (none left today; kept for callers)."""
 
 
 class NackgammonPosition(Position):
@@ -88,6 +84,6 @@ def position_to_json(pos: Position) -> dict[str, Any]:
 __all__ = [
     "ALIASES", "VARIANTS", "WAITING", "JacquetPosition", "JacquetSettings", "NackgammonPosition", "PlakotoPosition",
     "PlakotoSettings", "RussianPosition", "RussianSettings", "Settings", "VariantPlay", "VariantPlays",
-    "VariantPosition", "VariantRulesNotImplemented", "play_from_text", "play_text", "position_from_json",
+    "VariantPosition", "play_from_text", "play_text", "position_from_json",
     "position_to_json", "variant",
 ]
