@@ -229,7 +229,14 @@ class VariantPosition(Position):
         legal = self.legal_plays(dice)
         if legal.reroll:
             raise IllegalPlayError(f"{dice[0]}{dice[1]} on a first roll is rolled again, not played ({self.rule})")
-        found = [lp for lp in legal if any(sorted((m.frm, m.to) for m in way.moves) == wanted for way in lp.iter_ways())]
+        net = list(self._rel[self.turn.index])
+        for frm, to in wanted:
+            if frm != WAITING:
+                net[frm] -= 1
+            net[to] += 1
+        # Only results with the text's net effect on the mover's checkers can fit; then a way must match its steps.
+        near = [lp for lp in legal if lp._state is not None and list(lp._state[0]) == net]
+        found = [lp for lp in near if any(sorted((m.frm, m.to) for m in way.moves) == wanted for way in lp.iter_ways())]
         label = text if isinstance(text, str) else play_text(play)
         if not found:
             if not wanted and len(legal) == 0:
