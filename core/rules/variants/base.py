@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -226,17 +227,29 @@ class VariantPosition(Position):
         dice = check_dice(dice)
         play = text if isinstance(text, Play) else play_from_text(text)
         wanted = sorted((m.frm, m.to) for m in play.moves)
+        seq = self._dice_sequence(dice)
+        if wanted and len(wanted) == len(seq) and not self.is_game_over() and not self._reroll(dice):
+            # Every die written: such a play is legal as soon as some order of its steps walks (R09), so there is
+            # no need to list every result (a Russian chain has tens of thousands).
+            orders = [seq] if dice[0] == dice[1] else [seq, seq[::-1]]
+            ends: set[State] = set()
+            paths: dict[State, tuple[Step, ...]] = {}
+            for order in orders:
+                self._walk_steps(self._state(), order, 0, Counter(wanted), ends, (), paths)
+            if len(ends) == 1:
+                (end,) = ends
+                turn = self._turn_after(dice, len(seq))
+                return VariantPlay(self, dice, paths[end], {"state": end, "orders": orders, "turn": turn})
         legal = self.legal_plays(dice)
         if legal.reroll:
             raise IllegalPlayError(f"{dice[0]}{dice[1]} on a first roll is rolled again, not played ({self.rule})")
-        net = list(self._rel[self.turn.index])
-        for frm, to in wanted:
-            if frm != WAITING:
-                net[frm] -= 1
-            net[to] += 1
-        # Only results with the text's net effect on the mover's checkers can fit; then a way must match its steps.
-        near = [lp for lp in legal if lp._state is not None and list(lp._state[0]) == net]
-        found = [lp for lp in near if any(sorted((m.frm, m.to) for m in way.moves) == wanted for way in lp.iter_ways())]
+        # Walk the dice with only the text's steps (in any order); each end state is a result the text can mean.
+        ends: set[State] = set()
+        for order in legal[0]._orders if len(legal) else []:
+            if len(order) == len(wanted):
+                self._walk_steps(self._state(), order, 0, Counter(wanted), ends)
+        by_state = {lp._state: lp for lp in legal}
+        found = [by_state[e] for e in ends if e in by_state]
         label = text if isinstance(text, str) else play_text(play)
         if not found:
             if not wanted and len(legal) == 0:
@@ -249,6 +262,30 @@ class VariantPosition(Position):
         if len(found) > 1:
             raise AmbiguousPlayError(f"ambiguous play {label!r}: it can be {' or '.join(lp.text() for lp in found)}")
         return found[0]
+
+    def _walk_steps(
+        self, state: State, order: tuple[int, ...], k: int, left: Counter[tuple[int, int]], ends: set[State],
+        path: tuple[Step, ...] = (), paths: dict[State, tuple[Step, ...]] | None = None,
+        seen: set[tuple[Any, ...]] | None = None,
+    ) -> None:
+        """Every end state of playing ``order`` with exactly the steps in ``left`` (in any order); ``paths`` keeps
+        one path to each. ``seen`` skips a state reached again with the same steps left."""
+        if k == len(order):
+            ends.add(state)
+            if paths is not None:
+                paths.setdefault(state, path)
+            return
+        seen = set() if seen is None else seen
+        memo = (state, k, tuple(sorted(left.elements())))
+        if memo in seen:
+            return
+        seen.add(memo)
+        for step, s2 in self._moves(state, order[k]):
+            key = (step[0], step[1])
+            if left[key] > 0:
+                left[key] -= 1
+                self._walk_steps(s2, order, k + 1, left, ends, (*path, step), paths, seen)
+                left[key] += 1
 
     def play(self, dice: Sequence[int], play: str | Play) -> VariantPosition:  # type: ignore[override]
         return self.parse_play(play, dice).result
