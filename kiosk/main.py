@@ -20,6 +20,7 @@ from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService
 from kiosk.pin import PinStore
 from kiosk.routers import camera as camera_routes
+from kiosk.routers import chouette as chouette_routes
 from kiosk.routers import control, matches, state, ws
 
 STATIC = Path(__file__).with_name("static")
@@ -86,7 +87,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.state.camera = camera
     app.state.pins = PinStore(settings.data_dir, settings.pin_max_failures, settings.pin_lockout_seconds)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
-    for module in (state, ws, matches, control, camera_routes):
+    for module in (state, ws, matches, control, camera_routes, chouette_routes):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
