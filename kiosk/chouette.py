@@ -353,10 +353,8 @@ class TableReferee:
             return out
         if action in ("box_double", "team_double"):
             by_box = action == "box_double"
-            if ch.pending:
-                ch.box_doubles()  # raises: a double is waiting for answers
-            self._ready(s.box_side if by_box else s.captain_side)
             offered = ch.box_doubles() if by_box else ch.team_doubles(event.get("members"))
+            self._ready(s.box_side if by_box else s.captain_side)  # after core's own checks: their words come first
             s.offer_by = "box" if by_box else "team"
             s.offer_values = {m: ch.cubes[m].value * 2 for m in offered}
             board = len(self.referee.games) - 1
