@@ -230,7 +230,7 @@ class TableReferee:
             return ev
         if kind == CHOUETTE:
             if s is None:
-                raise ChouetteInputError("event", "no chouette is being played: start one first (POST /api/chouette)")
+                raise ValueError("no chouette is being played: start one first (POST /api/chouette)")
             ev = CheckedEvent(self._check_action(event))
         elif s is None:
             return None
