@@ -34,6 +34,7 @@ from core.match.formats.mat import write_mat
 from core.match.record import DOUBLE, DROP, TAKE, Action, GameRecord, GameResult, MatchRecord, MatchRules
 from core.referee import Referee
 from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
+from core.referee.machine import KEEP_VERDICTS
 from core.referee.record import _action
 from core.rules.position import Side
 
@@ -323,6 +324,9 @@ class TableReferee:
         s = self.session
         if s is not None:
             st[CHOUETTE] = s.public(self.referee)
+            # The chouette's messages take their turn in the verdicts (the banner shows the latest).
+            merged = sorted([*st["verdicts"], *s.log], key=lambda v: v.get("at") or 0)
+            st["verdicts"] = [dict(v) for v in merged[-KEEP_VERDICTS:]]
             st["match"]["players"] = {s.box_side.value: s.ch.box, s.captain_side.value: s.ch.captain}
         return st
 
