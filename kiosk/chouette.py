@@ -27,6 +27,7 @@ import copy
 import json
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from core.match.chouette import BOX, Chouette, ChouetteError, ChouetteSettings, order_by_dice
@@ -37,6 +38,7 @@ from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
 from core.referee.machine import KEEP_VERDICTS
 from core.referee.record import _action
 from core.rules.position import Side
+from kiosk.archive import file_stem, write_atomic
 
 CHOUETTE = "chouette"
 ACTIONS = ("box_double", "team_double", "answer", "consult")
@@ -566,3 +568,22 @@ def ledger_text(table: TableReferee) -> str:
                      + " ".join(f"{g['ledger'][n]:>{width}}" for n in names))
     lines.append(f"{'':>4}  {'total':<{width}} {'':<{width}} " + " ".join(f"{data['ledger'][n]:>{width}}" for n in names))
     return "\n".join(lines) + "\n"
+
+
+def archive_chouette(folder: Path, match_id: int, started: float, table: TableReferee) -> list[Path]:
+    """After each chouette game, beside the archived matches: the ledger (.json, .txt) and every finished game's
+    .mat, named ``chouette-0005-20261124-191230-ledger.json``, ``...-game-03.mat``. OSError when the disk refuses."""
+    s = table.session
+    if s is None:
+        return []
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = "chouette" + file_stem(match_id, started)[len("match"):]
+    files = {f"{stem}-ledger.json": json.dumps(ledger(table), ensure_ascii=False, indent=1),
+             f"{stem}-ledger.txt": ledger_text(table)}
+    for g in s.ch.games[:-1]:
+        files[f"{stem}-game-{g.number:02d}.mat"] = game_mat(table, g.number)
+    paths = []
+    for name, text in files.items():
+        write_atomic(folder / name, text)
+        paths.append(folder / name)
+    return paths

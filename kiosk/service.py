@@ -29,7 +29,7 @@ from core.match.formats.sgf import write_sgf
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
-from kiosk.chouette import TableReferee, table_event
+from kiosk.chouette import TableReferee, archive_chouette, table_event
 from kiosk.journal import Health, Journal, JournalWriteError, open_journal
 
 log = logging.getLogger(__name__)
@@ -162,6 +162,16 @@ class RefereeService:
         self._clear_notice("archive_failed")
         log.info("archive: match %s written as %s", match, ", ".join(p.name for p in paths))
 
+    def _archive_chouette(self, match: int) -> None:
+        """After each chouette game: its ledger and games in the archive folder (kiosk/chouette.py); never raises."""
+        if self.archive_dir is None:
+            return
+        started = next((m["started"] for m in self.journal.matches() if m["id"] == match), time.time())
+        try:
+            archive_chouette(self.archive_dir, match, started, self.referee)
+        except OSError as exc:
+            log.error("archive: chouette %s not written to %s: %s", match, self.archive_dir, exc)
+
     def _archive_missing(self, recent: int | None = None) -> None:
         """Archive every finished match of the journal (or of its ``recent`` last ones) that has no files yet."""
         if self.archive_dir is None:
@@ -225,6 +235,8 @@ class RefereeService:
                 if ended:
                     if self.referee.phase == "match_over":
                         self._archive(match, self.referee)
+                if any(v.get("verdict") == "chouette" and v.get("action") == "game_over" for v in verdicts):
+                    self._archive_chouette(match)
             state = self._state()
             subs = list(self._subs)
         for callback in subs:

@@ -132,6 +132,12 @@ def test_r26_r29_five_players_twelve_games_on_the_board_match_core_and_the_hand_
     assert "Drops" in game_mat(tab, 8) and "Wins 1 point" in game_mat(tab, 8)
     with pytest.raises(KeyError):
         game_mat(tab, 14)
+    # The archive folder holds the ledger and every finished game's .mat, rewritten after each game.
+    archive = tmp_path / "archive"
+    assert len(list(archive.glob("chouette-*-game-*.mat"))) == 12
+    (saved,) = archive.glob("chouette-*-ledger.json")
+    assert json.loads(saved.read_text(encoding="utf-8")) == data
+    assert next(archive.glob("chouette-*-game-10.mat")).read_text(encoding="utf-8") == mat10
     service.close()
 
 
