@@ -468,8 +468,10 @@ class TableReferee:
         ch = s.ch
         won = "o banqueiro ganha" if game.box_won else "o banqueiro perde"
         won_en = "the box wins" if game.box_won else "the box loses"
-        how = f" ({game.points} por cubo)" if game.points else " (todos desistiram)"
-        how_en = f" ({game.points} a cube)" if game.points else " (every cube dropped)"
+        how = (f" ({game.points} por cubo)" if game.points else " (todos desistiram)" if game.box_won
+               else " (o banqueiro desistiu de todos os cubos)")
+        how_en = (f" ({game.points} a cube)" if game.points else " (every cube dropped)" if game.box_won
+                  else " (the box dropped every cube)")
         return s.say(self.referee.index, "game_over",
                      f"Fim do jogo {game.number}: {won}{how}. Rodízio: banqueiro {ch.box}, capitão {ch.captain}, "
                      f"apostadores {', '.join(ch.crew)}.",
