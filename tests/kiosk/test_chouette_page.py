@@ -121,3 +121,32 @@ def test_r26_a_chouette_started_from_the_screen_in_english(live) -> None:
         assert page.get_attribute("[data-testid=chouette-consult]", "data-consult") == "true"
         screenshot(page, "kiosk-chouette-en-start")
     assert service.state()["chouette"]["order"] == ["Caio", "Bia", "Ana", "Duda"]
+
+
+def test_r29_team_double_offered_by_members_who_wish_and_the_box_answering_each_cube(live) -> None:
+    url, service = live
+    service.submit(new_match_event({"players": PLAYERS, "box_side": "light"}))  # the team (Bruno) plays dark
+    table = Table(service.submit, lambda: service.referee)
+    table.to_double(Side.DARK)
+    with chromium_page() as page:
+        page.goto(url + "/")
+        page.wait_for_selector("[data-testid=chouette]:not([hidden])")
+        page.click("[data-testid=chouette-btn]")
+        page.fill("[data-testid=chouette-pin]", PIN)
+        # The captain's box is ticked; Eva wishes to double too; Davi and Carla do not.
+        page.check("dialog .ch-actions label:has-text('Eva') input")
+        page.click("[data-testid=team-double]")
+        page.wait_for_selector("[data-testid=chouette-pending]", timeout=5000)
+        assert "banqueiro responde pelo cubo de Bruno" in page.inner_text("dialog .ch-actions")
+        page.click("[data-testid=take-Bruno]")
+        page.wait_for_selector("[data-testid=take-Bruno]", state="detached", timeout=5000)
+        page.click("[data-testid=drop-Eva]")
+        page.wait_for_selector("[data-testid=chouette-pending]", state="detached", timeout=5000)
+        assert cube_row(page, "Bruno").get_attribute("data-value") == "2"
+        assert cube_row(page, "Bruno").get_attribute("data-owner") == "box"
+        assert cube_row(page, "Eva").get_attribute("data-live") == "false"
+        assert cube_row(page, "Davi").get_attribute("data-value") == "1"
+        assert page.locator("[data-testid=chouette-ledger] tr[data-name='Eva']").get_attribute("data-points") == "1"
+        assert page.locator("[data-testid=chouette-ledger] tr[data-name='Ana']").get_attribute("data-points") == "-1"
+    assert [e.get("members") for e in service.journal.events(service.journal.current_match())
+            if e.get("action") == "team_double"] == [["Bruno", "Eva"]]
