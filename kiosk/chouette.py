@@ -390,7 +390,7 @@ class TableReferee:
         else:
             pt_pay, en_pay = _pts(value)
             out.append(s.say(at, action, f"O banqueiro aceita o cubo de {member}: vale {value * 2}." if take else
-                             f"O banqueiro desiste do cubo de {member} e paga-lhe {pt_pay}.",
+                             f"O banqueiro desiste do cubo de {member} e paga {pt_pay} a {member}.",
                              f"The box takes {member}'s cube: it is now {value * 2}." if take else
                              f"The box drops {member}'s cube and pays {member} {en_pay}.", member=member, take=take))
         if not settled:
