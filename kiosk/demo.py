@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -171,10 +171,12 @@ class DemoRunner:
     """Plays the script against a service. `vision`/`dice` False feed those events straight in."""
 
     def __init__(self, service: Any, *, match: str = "3pt", speed: float = 1.0, vision: bool = True,
-                 dice: bool = True, say: Say = print, record: Any = None) -> None:
+                 dice: bool = True, say: Say = print, record: Any = None,
+                 steps: Callable[[], Iterable[Step]] | None = None) -> None:
         self.service = service
         self.match = match
         self.record = record  # a MatchRecord to play instead of the bundled `match` (gamao demo --mat)
+        self.steps = steps  # another script than the recorded match's (the chouette's, kiosk/demo_chouette.py)
         self.speed = max(speed, 0.01)
         self.say = say
         self.stop_event = threading.Event()
@@ -212,12 +214,13 @@ class DemoRunner:
                 self.say("  vision misread this board; the demo corrects it from the touch screen")
                 event = {**step.data, "stable": True, "source": "manual"}
             self._submit(event)
-        else:
+        elif step.data:
             self._submit(step.data)
 
     def run(self) -> None:
         try:
-            for step in script(self.record if self.record is not None else load_match(self.match)):
+            match_steps = script(self.record if self.record is not None else load_match(self.match))
+            for step in (self.steps() if self.steps else match_steps):
                 if self.stop_event.is_set():
                     break
                 if step.say:

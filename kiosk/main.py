@@ -23,6 +23,7 @@ from kiosk.dependencies import CalibrationSource, KioskService
 from kiosk.limits import BodyLimit, http_error
 from kiosk.pin import PinStore
 from kiosk.routers import camera as camera_routes
+from kiosk.routers import chouette as chouette_routes
 from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, matches, state, ws
 
@@ -99,7 +100,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)
-    for module in (state, ws, matches, control, camera_routes, coach_routes):
+    for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -116,6 +116,9 @@ class StateOut(BaseModel):
     verdicts: list[VerdictOut] = []
     moves: list[MoveOut] = []
     resignation: dict[str, Any] | None = Field(None, description='{"side": "dark", "value": 1} while offered')
+    chouette: dict[str, Any] | None = Field(
+        None, description="a chouette's roles, each member's cube, the pending double and the ledger (R26-R29; "
+        "docs/CONTRACTS.md, kiosk/chouette.py); absent for a two-player match")
     notices: list[dict[str, Any]] = Field(
         [], description='what the screen must say about the journal: {"kind": "journal_salvaged" | '
         '"journal_went_back" | "write_failed" | "archive_failed", "message": {"pt", "en"}, "at", ...}')

@@ -15,6 +15,7 @@ a write succeeds again, and changes nothing that is stored.
 
 from __future__ import annotations
 
+import copy
 import gc
 import logging
 import threading
@@ -25,10 +26,10 @@ from typing import Any
 
 from core.match.formats.mat import write_mat
 from core.match.formats.sgf import write_sgf
-from core.referee import Referee
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
+from kiosk.chouette import TableReferee, archive_chouette, table_event
 from kiosk.journal import Health, Journal, JournalWriteError, open_journal
 
 log = logging.getLogger(__name__)
@@ -73,9 +74,10 @@ class RefereeService:
         gc.freeze()
 
     # ----- replay -------------------------------------------------------------------------------------------
-    def _replay(self, match: int | None) -> tuple[Referee, list[dict[str, Any]]]:
-        """A referee that has seen every event of ``match``; also the verdicts of the last event."""
-        ref = Referee()
+    def _replay(self, match: int | None) -> tuple[TableReferee, list[dict[str, Any]]]:
+        """A referee that has seen every event of ``match``; also the verdicts of the last event. (TableReferee:
+        the referee, with the chouette's session when the match is one, kiosk/chouette.py.)"""
+        ref = TableReferee()
         last: list[dict[str, Any]] = []
         if match is None:
             return ref, last
@@ -84,7 +86,7 @@ class RefereeService:
         return ref, last
 
     @staticmethod
-    def _feed(ref: Referee, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(ref: TableReferee, event: dict[str, Any]) -> list[dict[str, Any]]:
         try:
             return ref.feed(event)
         except Exception:  # a referee bug must not stop the kiosk: the same happens on every replay
@@ -145,7 +147,7 @@ class RefereeService:
         log.warning("journal: %s", health.summary() + (f".{also_en}" if also_en else ""))
 
     # ----- the archive ------------------------------------------------------------------------------------------
-    def _archive(self, match: int, ref: Referee) -> None:
+    def _archive(self, match: int, ref: TableReferee) -> None:
         """Write a finished match's .mat and .sgf; a failure is shown and logged, never raised."""
         if self.archive_dir is None:
             return
@@ -163,6 +165,16 @@ class RefereeService:
             return
         self._clear_notice("archive_failed")
         log.info("archive: match %s written as %s", match, ", ".join(p.name for p in paths))
+
+    def _archive_chouette(self, match: int) -> None:
+        """After each chouette game: its ledger and games in the archive folder (kiosk/chouette.py); never raises."""
+        if self.archive_dir is None:
+            return
+        started = next((m["started"] for m in self.journal.matches() if m["id"] == match), time.time())
+        try:
+            archive_chouette(self.archive_dir, match, started, self.referee)
+        except OSError as exc:
+            log.error("archive: chouette %s not written to %s: %s", match, self.archive_dir, exc)
 
     def _archive_missing(self, recent: int | None = None) -> None:
         """Archive every finished match of the journal (or of its ``recent`` last ones) that has no files yet."""
@@ -203,7 +215,7 @@ class RefereeService:
         """Journal then rule on one event; ValueError (naming the field) for an event that is malformed."""
         failed: JournalWriteError | None = None
         with self._lock:
-            checked = parse_event(event, self.referee.index)
+            checked = table_event(self.referee, event) or parse_event(event, self.referee.index)
             try:
                 match, seq = self.journal.append(checked)
             except JournalWriteError as exc:
@@ -227,6 +239,8 @@ class RefereeService:
                 if ended:
                     if self.referee.phase == "match_over":
                         self._archive(match, self.referee)
+                if any(v.get("verdict") == "chouette" and v.get("action") == "game_over" for v in verdicts):
+                    self._archive_chouette(match)
             state = self._state()
             subs = list(self._subs)
             journaled = list(self._journaled)
@@ -286,6 +300,18 @@ class RefereeService:
                 pass
         record = to_match_record(ref)
         return write_mat(record) if fmt == "mat" else write_sgf(record)
+
+    def table(self, match_id: str) -> TableReferee:
+        """A copy of a match's referee with its chouette (kiosk/chouette.py exports read it); KeyError if unknown."""
+        with self._lock:
+            if match_id in ("current", str(self._match)):
+                if self._match is None:
+                    raise KeyError(match_id)
+                return copy.deepcopy(self.referee)
+            try:
+                return self._replay(int(match_id))[0]
+            except ValueError:
+                raise KeyError(match_id) from None
 
     def _stem(self, match: int) -> str | None:
         started = next((m["started"] for m in self.journal.matches() if m["id"] == match), None)

@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", choices=["3pt", "2pt"], default="3pt",
                         help="3pt: cube, Crawford, gammon, resignation (default); 2pt: shorter")
     parser.add_argument("--mat", metavar="FILE", help="play this recorded match (.mat) instead of --match")
+    parser.add_argument("--chouette", action="store_true",
+                        help="a chouette of five players (R26-R29) over three generated games, with doubles the "
+                             "crew members answer differently, instead of the recorded match")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
     parser.add_argument("--exit-when-done", action="store_true",
@@ -89,9 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if publisher is not None:
         print(f"club: board {args.board} publishing to {publisher.config.broker.display()} "
               f"(club {args.club})", flush=True)
+    chouette = None
+    if args.chouette:
+        from kiosk.demo_chouette import ChouetteDemo
+
+        chouette = ChouetteDemo()
     try:
         runner = DemoRunner(service, match=args.match, record=record, speed=args.speed, vision=not args.no_vision,
-                            dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
+                            dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True),
+                            steps=chouette.steps if chouette else None)
     except (RuntimeError, OSError) as exc:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
         return 1
@@ -133,10 +142,14 @@ def run(args: argparse.Namespace) -> int:
         cam = runner.camera
         print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)
     state = service.state()
-    print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
+    if state.get("chouette"):
+        totals = ", ".join(f"{r['name']} {r['points']:+d}" for r in state["chouette"]["ledger"])
+        print(f"chouette ledger: {totals} (sum {sum(r['points'] for r in state['chouette']['ledger'])})", flush=True)
+    else:
+        print(f"final score: {state['match']['score']}, phase {state['phase']}", flush=True)
     if publisher is not None and not publisher.wait_idle(10):
         print(f"club: {publisher.pending()} events not yet acknowledged by the broker; they stay in the journal's "
-              "outbox and go out on the next start with --data", flush=True)
+              "outbox and go out on the next start with --data-dir", flush=True)
     service.close()
     return 0
 

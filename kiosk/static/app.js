@@ -3,6 +3,7 @@ import { drawBoard } from "./board.js";
 import { TEXT, describe, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 import { renderCoach, startCoach } from "./coach.js";
+import { openChouette, renderChouette } from "./chouette.js";
 
 const $ = (id) => document.getElementById(id);
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
@@ -152,6 +153,8 @@ export function render() {
   renderNotices();
   renderMoves();
   renderCoach(state, lang in TEXT ? lang : "pt");
+  renderChouette($("chouette"), state, lang);
+  if ($("chouette-dialog").open) $("chouette-dialog").redraw?.();
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
@@ -184,6 +187,7 @@ async function start() {
     render();
   });
   $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info));
+  $("chouette-btn").addEventListener("click", () => openChouette($("chouette-dialog"), () => state, lang));
   render();
   connect();
   startCoach();

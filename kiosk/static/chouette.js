@@ -1,0 +1,171 @@
+// The chouette on the kiosk (R26-R29): roles, each team member's cube, the pending double, the running totals
+// (state.chouette, docs/CONTRACTS.md), and its touch-screen controls behind the PIN (POST /api/chouette...).
+// Words in Brazilian Portuguese are the seed's: banqueiro, capitão, apostadores, repique, aceita, desiste.
+
+const TEXT = {
+  pt: {
+    title: (n) => `Chouette · jogo ${n}`, box: "Banqueiro", captain: "Capitão", crew: "Apostadores",
+    consultYes: "Os apostadores podem sugerir ao capitão como jogar", consultNo: "Os apostadores não podem aconselhar o capitão",
+    member: "Jogador", cube: "Cubo", state: "Situação", totals: "Saldo", live: "em jogo", dropped: "desistiu",
+    centred: "centrado", ofBox: "do banqueiro", own: "dele", role: { box: "banqueiro", captain: "capitão", crew: "apostador" },
+    waiting: (names) => `Repique: à espera de ${names}`, boxAnswers: (m) => `banqueiro responde pelo cubo de ${m}`,
+    take: "Aceita", drop: "Desiste", answered: { take: "aceitou", drop: "desistiu" }, boxDouble: "Banqueiro dobra", teamDouble: "Time dobra", button: "Chouette",
+    pin: "PIN de controle", pinEnter: "Digite o PIN", close: "Fechar",
+    setup: "Nova chouette: cada jogador lança um dado (empate: lançam de novo)", name: "Nome", dice: "Dado(s)",
+    addPlayer: "+ jogador", start: "Começar a chouette", boxSide: "O banqueiro joga com", light: "as claras",
+    dark: "as escuras", consult: "Apostadores podem aconselhar", answerFor: (m) => `${m}:`,
+    export: "Saldo (.json)", exportTxt: "Saldo (.txt)", games: "Jogos (.mat)",
+  },
+  en: {
+    title: (n) => `Chouette · game ${n}`, box: "Box", captain: "Captain", crew: "Crew",
+    consultYes: "Crew members may advise the captain", consultNo: "Crew members may not advise the captain",
+    member: "Player", cube: "Cube", state: "Status", totals: "Totals", live: "in", dropped: "dropped",
+    centred: "centred", ofBox: "box's", own: "own", role: { box: "box", captain: "captain", crew: "crew" },
+    waiting: (names) => `Double: waiting for ${names}`, boxAnswers: (m) => `the box answers on ${m}'s cube`,
+    take: "Take", drop: "Drop", answered: { take: "took", drop: "dropped" }, boxDouble: "Box doubles", teamDouble: "Team doubles", button: "Chouette",
+    pin: "Control PIN", pinEnter: "Enter the PIN", close: "Close",
+    setup: "New chouette: each player rolls one die (a tie rolls again)", name: "Name", dice: "Die (dice)",
+    addPlayer: "+ player", start: "Start the chouette", boxSide: "The box plays", light: "light", dark: "dark",
+    consult: "Crew may advise", answerFor: (m) => `${m}:`,
+    export: "Ledger (.json)", exportTxt: "Ledger (.txt)", games: "Games (.mat)",
+  },
+};
+
+const el = (tag, props = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "dataset") Object.assign(e.dataset, v); else if (k in e) e[k] = v; else e.setAttribute(k, v);
+  }
+  e.append(...kids.filter((k) => k !== null && k !== undefined));
+  return e;
+};
+
+function words(lang) { return TEXT[lang] || TEXT.pt; }
+
+function owner(c, w) { return c.owner === null ? w.centred : c.owner === "box" ? w.ofBox : w.own; }
+
+// The panel beside the board: shown only during a chouette.
+export function renderChouette(box, state, lang) {
+  const ch = state?.chouette, w = words(lang);
+  box.hidden = !ch;
+  document.body.classList.toggle("chouette", Boolean(ch));
+  if (!ch) { box.replaceChildren(); return; }
+  // The chouette's own messages (kiosk/chouette.py puts them among the verdicts): the banner says them in full.
+  const last = (state.verdicts || []).at(-1), head = document.getElementById("verdict-head");
+  if (last?.verdict === "chouette" && head) {
+    head.textContent = last.message?.[lang] || last.message?.pt || "";
+    document.getElementById("verdict-detail").textContent = "";
+  }
+  const roles = el("div", { className: "ch-roles" },
+    el("div", { dataset: { testid: "chouette-box" } }, el("span", { className: "label" }, `${w.box} `),
+       el("b", {}, ch.box), ` (${w[ch.box_side]})`),
+    el("div", { dataset: { testid: "chouette-captain" } }, el("span", { className: "label" }, `${w.captain} `),
+       el("b", {}, ch.captain), ` (${w[ch.captain_side]})`),
+    el("div", { dataset: { testid: "chouette-crew" } }, el("span", { className: "label" }, `${w.crew} `),
+       ch.crew.join(", ")),
+    el("div", { className: "ch-consult", dataset: { testid: "chouette-consult", consult: String(ch.consult) } },
+       ch.consult ? w.consultYes : w.consultNo));
+  const waiting = ch.pending ? new Set(ch.pending.waiting) : new Set();
+  const answered = Object.fromEntries((ch.pending?.answers || []).filter((a) => a.answer).map((a) => [a.member, a.answer]));
+  const status = (c) => (waiting.has(c.member) ? "?" : answered[c.member] ? w.answered[answered[c.member]]
+    : c.live ? w.live : w.dropped);
+  // One table: the box, then each team member's cube (value, owner, in or out of this game), and everyone's total.
+  const points = Object.fromEntries(ch.ledger.map((r) => [r.name, r.points]));
+  const total = (n) => { const p = points[n] ?? 0; return el("td", { className: `ch-total ${p > 0 ? "plus" : p < 0 ? "minus" : ""}` },
+    p > 0 ? `+${p}` : String(p)); };
+  const who = (n, role) => el("td", {}, n, el("small", {}, ` ${w.role[role]}`));
+  const boxRow = el("tr", { className: "box", dataset: { name: ch.box, points: String(points[ch.box] ?? 0) } },
+    who(ch.box, "box"), el("td", {}, "—"), el("td", {}, ""), total(ch.box));
+  const cubes = el("tbody", { dataset: { testid: "chouette-cubes" } },
+    ...ch.cubes.map((c) => el("tr", { className: `${c.live ? "live" : "dropped"}${waiting.has(c.member) ? " waiting" : ""}`,
+                                      dataset: { member: c.member, value: String(c.value), owner: c.owner ?? "", live: String(c.live),
+                                                 answer: answered[c.member] || "", name: c.member, points: String(points[c.member] ?? 0) } },
+      who(c.member, c.role),
+      el("td", { className: "ch-cube" }, String(c.value), el("small", {}, ` ${owner(c, w)}`)),
+      el("td", { className: "ch-status" }, status(c)), total(c.member))));
+  const pending = ch.pending ? el("div", { className: "ch-pending", dataset: { testid: "chouette-pending" } },
+    ch.pending.by === "team" ? `${w.waiting(w.box)} (${ch.pending.waiting.join(", ")})`
+      : w.waiting(ch.pending.waiting.join(", "))) : null;
+  const ledger = el("table", { className: "ch-ledger", dataset: { testid: "chouette-ledger" } },
+    el("thead", {}, el("tr", {}, el("th", {}, w.member), el("th", {}, w.cube), el("th", {}, w.state), el("th", {}, w.totals))),
+    el("tbody", {}, boxRow), cubes);
+  const id = encodeURIComponent(state.match?.id ?? "current");
+  const links = el("div", { className: "ch-links" },
+    el("a", { href: `/api/chouette/${id}/ledger.json`, download: "" }, w.export),
+    el("a", { href: `/api/chouette/${id}/ledger.txt`, download: "" }, w.exportTxt),
+    ...Array.from({ length: ch.game }, (_, i) => el("a", { href: `/api/chouette/${id}/games/${i + 1}.mat`, download: "" }, `${i + 1}`)));
+  box.replaceChildren(...[el("div", { className: "label" }, w.title(ch.game)), roles, ledger, pending, links]
+    .filter(Boolean));
+}
+
+async function post(path, body, pin) {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
+                                body: JSON.stringify(body) });
+  if (r.ok) return "";
+  const data = await r.json().catch(() => ({}));
+  const d = data.detail;
+  return data.message || (d && typeof d === "object" && !Array.isArray(d) ? `${d.field}: ${d.message}` : d) || `HTTP ${r.status}`;
+}
+
+// The chouette's controls: the PIN stays in this dialog while it is open, so several members answer in a row.
+export function openChouette(dialog, getState, lang) {
+  const w = words(lang);
+  dialog.replaceChildren();
+  const pin = el("input", { type: "password", inputMode: "numeric", autocomplete: "off", placeholder: w.pinEnter,
+                            dataset: { testid: "chouette-pin" } });
+  const error = el("p", { className: "error", dataset: { testid: "chouette-error" } });
+  const actions = el("div", { className: "ch-actions" });
+  const act = (path, body) => async () => {
+    error.textContent = await post(path, body, pin.value);
+  };
+  const button = (label, onClick, testid) => el("button", { type: "button", onclick: onClick, dataset: { testid } }, label);
+
+  function drawActions() {
+    const ch = getState()?.chouette;
+    actions.replaceChildren();
+    if (!ch) return;
+    if (ch.pending) {
+      for (const m of ch.pending.waiting) {
+        actions.append(el("div", { className: "ch-answer" },
+          ch.pending.by === "team" ? w.boxAnswers(m) : w.answerFor(m),
+          button(w.take, act("/api/chouette/answer", { member: m, take: true }), `take-${m}`),
+          button(w.drop, act("/api/chouette/answer", { member: m, take: false }), `drop-${m}`)));
+      }
+      return;
+    }
+    const row = el("div", {});
+    if (ch.may_double.box.length) row.append(button(w.boxDouble, act("/api/chouette/double", { by: "box" }), "box-double"));
+    const picks = ch.may_double.team.map((m) => el("label", {}, el("input", { type: "checkbox", value: m, checked: m === ch.captain }), m));
+    if (picks.length) {
+      row.append(button(w.teamDouble, () => {
+        const members = picks.map((p) => p.firstChild).filter((c) => c.checked).map((c) => c.value);
+        return act("/api/chouette/double", { by: "team", members })();
+      }, "team-double"), ...picks);
+    }
+    const consult = el("label", {}, el("input", { type: "checkbox", checked: ch.consult,
+      onchange: (e) => act("/api/chouette/consult", { value: e.target.checked })() }), w.consult);
+    actions.append(row, el("div", {}, consult));
+  }
+
+  const players = el("div", { className: "ch-setup-players" });
+  const addPlayer = () => players.append(el("div", {},
+    el("input", { placeholder: w.name, maxLength: 40, className: "ch-name" }),
+    el("input", { placeholder: w.dice, inputMode: "numeric", className: "ch-rolls", size: 6 })));
+  for (let i = 0; i < 4; i += 1) addPlayer();
+  const side = el("select", { className: "ch-side" }, el("option", { value: "light" }, w.light), el("option", { value: "dark" }, w.dark));
+  const consult = el("input", { type: "checkbox", checked: true, className: "ch-consult-new" });
+  const setup = el("details", { open: !getState()?.chouette, className: "ch-setup" }, el("summary", {}, w.setup), players,
+    el("div", {}, button(w.addPlayer, addPlayer, "add-player"), `${w.boxSide} `, side, el("label", {}, consult, w.consult)),
+    button(w.start, async () => {
+      const list = [...players.children].map((d) => ({ name: d.children[0].value.trim(),
+        rolls: d.children[1].value.split(/[^0-9]+/).filter(Boolean).map(Number) })).filter((p) => p.name || p.rolls.length);
+      error.textContent = await post("/api/chouette", { players: list, box_side: side.value, consult: consult.checked }, pin.value);
+      if (!error.textContent) setup.open = false;
+    }, "chouette-start"));
+  dialog.append(el("h2", {}, w.button), el("div", {}, pin), error, actions, setup,
+                el("div", {}, button(w.close, () => dialog.close(), "chouette-close")));
+  dialog.redraw = drawActions;
+  drawActions();
+  dialog.showModal();
+  pin.focus();
+}
