@@ -16,7 +16,7 @@ from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.service import RefereeService
 from tests.kiosk.chouette_table import PLAYERS, Table
-from tests.kiosk.conftest import PIN
+from tests.kiosk.conftest import PIN, TOUCH_SCREEN
 
 SETUP = {"players": PLAYERS, "box_side": "dark", "consult": True}
 H = {"X-Gamao-PIN": PIN}
@@ -26,7 +26,7 @@ H = {"X-Gamao-PIN": PIN}
 def api(tmp_path: Path) -> Iterator[tuple[TestClient, RefereeService]]:
     service = RefereeService(tmp_path / "journal.sqlite")
     app = create_app(Settings(data_dir=tmp_path, language="en"), service=service)
-    with TestClient(app) as c:
+    with TestClient(app, client=TOUCH_SCREEN) as c:  # the touch screen sets the first PIN
         assert c.post("/api/pin", json={"pin": PIN}).status_code == 204
         yield c, service
     service.close()
