@@ -280,5 +280,7 @@ def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:
     if config is None:
         return None
     publisher = BoardPublisher(config, service, settings.data_dir).start()
+    if hasattr(service, "on_alert"):
+        service.on_alert(publisher.alert)  # the appliance's dice unit lost, camera bumped
     service.at_close(publisher.close)
     return publisher

@@ -70,9 +70,11 @@ def camera_spec(settings: Settings) -> str | None:
 class CameraLoop:
     """Frames -> vision pipeline -> board events, in a thread; also the calibration page's camera."""
 
-    def __init__(self, spec: str, submit: Callable[[dict[str, Any]], Any], data_dir: Path) -> None:
+    def __init__(self, spec: str, submit: Callable[[dict[str, Any]], Any], data_dir: Path,
+                 alert: Callable[[str, bool], None] | None = None) -> None:
         self.spec = spec
         self.submit = submit
+        self.alert = alert  # told ("camera_bumped", on) when the camera moved and its corners need a look
         self.path = data_dir / CALIBRATION
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
@@ -108,6 +110,7 @@ class CameraLoop:
                 source = open_source(self.spec)
                 self.pipeline = Pipeline(corners=self.corners)
                 previous = None
+                bumped = False
                 shown = 0.0
                 for frame, t in source.frames():
                     if self._stop.is_set():
@@ -116,6 +119,9 @@ class CameraLoop:
                         self._show(frame)
                         shown = time.monotonic()
                     event = self.pipeline.process(frame, t)
+                    if self.alert is not None and self.pipeline.bumped != bumped:
+                        bumped = self.pipeline.bumped  # on until the corners are set again (a new pipeline)
+                        self.alert("camera_bumped", bumped)
                     if event is None:
                         continue
                     key = (event["stable"], event["light"], event["dark"], event["bar"])
@@ -191,7 +197,10 @@ class Appliance:
     def submit(self, event: dict[str, Any]) -> bool | None:
         """Hand one event to the service; False when it could not be recorded (disk full), so the source sends
         it again; None for events that are not the referee's."""
-        if event.get("event") not in ("roll", "button", "board"):
+        kind = event.get("event")
+        if kind in ("lost", "hello", "reconnected"):  # the dice unit went away or came back
+            self._alert("dice_lost", kind == "lost")
+        if kind not in ("roll", "button", "board"):
             return None  # hello, heartbeat, lost ...: the bridge's own business
         try:
             self.service.submit(event)
@@ -200,6 +209,12 @@ class Appliance:
         except ValueError as exc:
             log.warning("event refused: %s", exc)
         return True
+
+    def _alert(self, name: str, on: bool) -> None:
+        """Hardware trouble a human must see to (a club's director highlights the board)."""
+        alert = getattr(self.service, "alert", None)
+        if alert is not None:
+            alert(name, on)
 
     def _from_dice(self, event: dict[str, Any]) -> None:
         """The dice unit's events: a roll that could not be recorded is not acknowledged, so the unit re-sends it."""
@@ -216,7 +231,7 @@ class Appliance:
         self.dice = DiceLink(port, self._from_dice).start()  # reopens the path whenever the unit is plugged in
         spec = camera_spec(s)
         if spec is not None:
-            self.camera = CameraLoop(spec, self.submit, s.data_dir).start()
+            self.camera = CameraLoop(spec, self.submit, s.data_dir, alert=self._alert).start()
         if self.pin_factory is not None or glob.glob("/dev/gpiochip*"):
             try:
                 from firmware_bridge.gpio import Panel

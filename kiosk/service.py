@@ -63,6 +63,8 @@ class RefereeService:
         # publisher (club/publisher.py) sends copies from here, never before the journal has the event.
         self._journaled: list[Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]] = []
         self._closers: list[Callable[[], None]] = []
+        self.alerts: set[str] = set()  # the appliance's hardware trouble now (see alert)
+        self._alert_listeners: list[Callable[[str, bool], None]] = []
         self._match = self.journal.current_match()
         self.referee, _ = self._replay(self._match)
         if self.health is not None and not self.health.healthy:
@@ -262,6 +264,24 @@ class RefereeService:
         """Call `listener(match, index, event, verdicts)` after each event is journaled and ruled on."""
         with self._lock:
             self._journaled.append(listener)
+
+    def on_alert(self, listener: Callable[[str, bool], None]) -> None:
+        """Call `listener(name, on)` when the hardware needs a human (``dice_lost``, ``camera_bumped``)."""
+        with self._lock:
+            self._alert_listeners.append(listener)
+
+    def alert(self, name: str, on: bool) -> None:
+        """The appliance's hardware trouble, on or off; told to the listeners when it changes (the club)."""
+        with self._lock:
+            if (name in self.alerts) == on:
+                return
+            (self.alerts.add if on else self.alerts.discard)(name)
+            listeners = list(self._alert_listeners)
+        for listener in listeners:
+            try:
+                listener(name, on)
+            except Exception:
+                log.exception("an alert listener failed")
 
     def at_close(self, closer: Callable[[], None]) -> None:
         """Run `closer` (e.g. stop the club publisher) when the service closes, before the journal does."""

@@ -42,3 +42,19 @@ def test_no_club_table_publishes_nothing(tmp_path: Path) -> None:
         assert not (tmp_path / "data" / "club_outbox.sqlite").exists()
     finally:
         service.close()  # type: ignore[attr-defined]
+
+
+def test_the_appliances_hardware_alerts_reach_the_club(broker, tmp_path: Path) -> None:
+    """The appliance tells its service of a lost dice unit (kiosk/appliance.py); the board's state says so."""
+    listener = Listener(broker.url_for("director"))
+    club = {"broker": broker.url_for("mesa02"), "club": CLUB, "board": "mesa02"}
+    service = open_service(Settings(data_dir=tmp_path / "data", language="en", club=club))
+    try:
+        service.alert("dice_lost", True)  # type: ignore[attr-defined]
+        assert wait_for(lambda: any(t.endswith("mesa02/state") and m.get("alerts") == ["dice_lost"]
+                                    for t, m in listener.got), 10)
+        service.alert("dice_lost", False)  # type: ignore[attr-defined]
+        assert wait_for(lambda: [m.get("alerts") for t, m in listener.got if t.endswith("mesa02/state")][-1] == [], 10)
+    finally:
+        service.close()  # type: ignore[attr-defined]
+        listener.close()

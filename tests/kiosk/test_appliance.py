@@ -113,3 +113,44 @@ def test_gpio_buttons_reach_the_referee_and_lights_follow_the_turn(tmp_path: Pat
         appliance.close()
         service.close()
         factory.reset()
+
+
+def test_hardware_trouble_is_an_alert_on_the_service(tmp_path: Path) -> None:
+    """The dice unit lost and back, the camera bumped and its corners set again: the service's alerts (what a
+    club's director highlights, docs/club.md) follow, each change told once."""
+    import numpy as np
+
+    from kiosk.service import RefereeService
+
+    service = RefereeService(tmp_path / "journal.sqlite")
+    told: list[tuple[str, bool]] = []
+    service.on_alert(lambda name, on: told.append((name, on)))
+    settings = Settings(data_dir=tmp_path, camera="none", language="en")
+    appliance = Appliance(settings, service)
+    try:
+        assert appliance.submit({"event": "lost", "why": "unplugged"}) is None
+        assert appliance.submit({"event": "lost", "why": "still unplugged"}) is None
+        assert service.alerts == {"dice_lost"}
+        appliance.submit({"event": "hello", "protocol": 1, "firmware": "x"})
+        assert service.alerts == set() and told == [("dice_lost", True), ("dice_lost", False)]
+
+        frames = tmp_path / "frames"
+        frames.mkdir()
+        image, corners = render(Scene.start(), 3, Options(size=(960, 540), field="wood", checkers="red_white",
+                                                              glare=False, dice=False, perspective=0.02, rotate=2))
+        moved = np.roll(image, (60, 80), axis=(0, 1))  # the camera knocked: the whole picture shifts
+        for i in range(30):
+            cv2.imwrite(str(frames / f"{i:02}.png"), image if i < 10 else moved)
+        (tmp_path / "calibration.json").write_text(json.dumps({"corners": corners.tolist()}))
+        loop = CameraLoop(str(frames), service.submit, tmp_path, alert=appliance._alert).start()
+        try:
+            deadline = threading.Event()
+            for _ in range(200):
+                if ("camera_bumped", True) in told:
+                    break
+                deadline.wait(0.1)
+            assert ("camera_bumped", True) in told and "camera_bumped" in service.alerts
+        finally:
+            loop.close()
+    finally:
+        service.close()
