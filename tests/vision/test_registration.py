@@ -92,7 +92,7 @@ def test_cli_detect_bad_inputs_are_one_line_errors(tmp_path: Path) -> None:
     text.write_text("not a photo")
     bad = _gamao(str(text))
     assert (bad.returncode, bad.stderr) == (
-        2, f"gamao detect: cannot read {text}: not an image OpenCV can decode (use JPEG or PNG)\n")
+        2, f"gamao detect: {text} is not a JPEG, PNG, BMP or WebP image (or its header is damaged)\n")
     image, _ = _board()
     path = tmp_path / "b.png"
     cv2.imwrite(str(path), image)
