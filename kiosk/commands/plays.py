@@ -3,6 +3,11 @@
 Results are the board right after the play from the mover's side, not yet turned round (what
 ``gnubg_nn.board_from_position_key`` gives for the keys of ``gnubg_nn.moves``).
 With no position it reads ``POSITION_ID ROLL`` lines from standard input and writes one JSON object per line.
+
+``gamao plays --variant NAME --position JSON DICE --json`` (NAME: backgammon, plakoto, russian, jacquet) takes a
+position in physical numbering, as board events lay it out, and prints
+``{"variant", "dice", "plays": [{"play", "result"}, ...]}``, one entry per distinct result (docs/CONTRACTS.md,
+"Variants on the command line"). A Russian double lists each play of its whole chain as far as it goes.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("roll", nargs="?", help="the roll, e.g. 31")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--count", action="store_true", help="print only the number of distinct results")
+    parser.add_argument(
+        "--variant", default=None,
+        help="the game: backgammon, plakoto, russian or jacquet (with --position; DICE is then the one argument)",
+    )
+    parser.add_argument("--position", default=None, metavar="JSON", help="the position as one JSON object, physical numbering")
 
 
 def _answer(position_id: str, roll: str, as_json: bool, count_only: bool) -> str:
@@ -38,7 +48,44 @@ def _answer(position_id: str, roll: str, as_json: bool, count_only: bool) -> str
     return "\n".join(f"{p:24s} {r}" for p, r in rows)
 
 
+def _variant_answer(name: str, position: str | None, roll: str, as_json: bool, count_only: bool) -> str:
+    from core.rules.variants import position_from_json, position_to_json, variant
+
+    if name.lower() not in ("backgammon", "standard", "plakoto", "russian", "jacquet"):
+        raise ValueError(f"--variant: unknown game {name!r}; choose backgammon, plakoto, russian or jacquet")
+    cls = variant(name)
+    pos = cls.start() if position is None else position_from_json(cls, position)
+    dice = check_dice(roll)
+    plays = pos.legal_plays(dice)
+    if count_only:
+        return str(len(plays))
+    text = getattr(plays[0], "text", None) if len(plays) else None
+    rows = [(lp.text() if text else lp.play.text(), position_to_json(lp.result)) for lp in plays]  # type: ignore[attr-defined]
+    if as_json:
+        out: dict[str, object] = {"variant": "backgammon" if cls.variant == "standard" else cls.variant, "dice": list(dice),
+                                  "plays": [{"play": p, "result": r} for p, r in rows]}
+        if getattr(plays, "reroll", False):
+            out["reroll"] = True
+        return json.dumps(out)
+    if getattr(plays, "reroll", False):
+        return f"{dice[0]}{dice[1]}: a double on a first roll is rolled again (R31)"
+    if not rows:
+        return f"{dice[0]}{dice[1]}: no legal play"
+    return "\n".join(f"{p:32s} {json.dumps(r)}" for p, r in rows)
+
+
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "variant", None) is not None or getattr(args, "position", None) is not None:
+        roll = args.position_id if args.roll is None else None
+        if roll is None:
+            print("gamao plays: with --variant/--position give only the dice, e.g. 'gamao plays --variant plakoto --position JSON 31 --json'", file=sys.stderr)
+            return 2
+        try:
+            print(_variant_answer(args.variant or "backgammon", args.position, roll, args.json, args.count))
+        except ValueError as exc:
+            print(f"gamao plays: {exc}", file=sys.stderr)
+            return 2
+        return 0
     if args.position_id is not None:
         if args.roll is None:
             print("gamao plays: missing the roll: give it after the Position ID, e.g. 'gamao plays 4HPwATDgc/ABMA 31'", file=sys.stderr)

@@ -1,0 +1,186 @@
+"""Russian backgammon (R31), the seed's "Gamão russo".
+
+"cada jogador inicia a partida com suas 15 peças fora do tabuleiro. As peças de ambos entram no tabuleiro pelo
+mesmo setor interno ... e se movimentam no mesmo sentido": both sides enter through dark's home board (physical
+19-24, each side's own 24..19) and travel physical 24 -> 1, bearing off from physical 1-6. Own point n is
+physical n for both sides.
+
+"antes de poder movimentar suas peças, cada jogador precisa ter introduzido pelo menos duas peças": a checker on
+the board moves on only once two of its side have entered (counted at each step, so a roll may enter the second
+checker with one die and move with the other). Entering a waiting checker is never compulsory; a hit checker on
+the bar is, as in backgammon ("tal como no gamão").
+
+Doubles, except on a side's first roll ("caso em que os dados devem ser relançados": ``legal_plays`` answers
+``reroll``): the double four times, then the complementary double (7 - n) four times, then the same player rolls
+again; "a sequência das dobradinhas é interrompida quando o resultado de um dos dados não permitir que o jogador
+realize um movimento", and the turn passes. ``legal_plays`` of a double lists the whole chain as far as it goes;
+a result whose chain is complete keeps the turn with the mover (a new roll).
+
+Not yet entered checkers ("waiting") are the checkers a side has neither on the board, nor on the bar, nor off.
+``extra`` is the first-roll flags ``(light, dark)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from core.errors import InvalidPositionError
+from core.rules.notation import BAR, OFF
+from core.rules.position import Side
+from core.rules.variants.base import (
+    WAITING,
+    Settings,
+    State,
+    Step,
+    VariantPosition,
+    load_json,
+    own_counts,
+    read_board,
+    read_side_map,
+)
+
+
+@dataclass(frozen=True)
+class RussianSettings(Settings):
+    #: Is the complementary double played by a side that still has checkers waiting to enter when it rolls
+    #: the double? The seed makes no exception: yes. If not, the double alone is played and the turn passes.
+    complement_while_entering: bool = True
+    #: After a complete chain (double and complementary double) the player rolls again (the seed: "lance os
+    #: dados novamente"). If not, the turn passes.
+    roll_again: bool = True
+    #: Checkers a side must have entered before any checker on the board moves on (the seed: two).
+    entered_before_moving: int = 2
+
+
+class RussianPosition(VariantPosition):
+    """R31: all checkers start off the board, both sides enter through the same home board and move the same way."""
+
+    variant = "russian"
+    rule = "R31"
+    settings_class: ClassVar[type[Settings]] = RussianSettings
+    routes = {
+        Side.LIGHT: tuple(range(24, 0, -1)),
+        Side.DARK: tuple(range(24, 0, -1)),
+    }
+    start_layout: ClassVar[Mapping[Side, Mapping[int, int]]] = {Side.LIGHT: {}, Side.DARK: {}}
+    settings: RussianSettings
+
+    @classmethod
+    def _default_extra(cls, rel: tuple[tuple[int, ...], tuple[int, ...]]) -> Any:
+        return tuple(sum(own) == 0 for own in rel)
+
+    def waiting(self, side: Side) -> int:
+        """Checkers of the side not yet entered."""
+        return 15 - sum(self._rel[Side(side).index])
+
+    def first_roll(self, side: Side) -> bool:
+        return bool(self.extra[Side(side).index])
+
+    def pips(self, side: Side) -> int:
+        return super().pips(side) + 25 * self.waiting(side)
+
+    def _reroll(self, dice: tuple[int, int]) -> bool:
+        return dice[0] == dice[1] and self.first_roll(self.turn)
+
+    def _dice_sequence(self, dice: tuple[int, int]) -> tuple[int, ...]:
+        if dice[0] != dice[1]:
+            return dice
+        n = dice[0]
+        if self.waiting(self.turn) and not self.settings.complement_while_entering:
+            return (n,) * 4
+        return (n,) * 4 + (7 - n,) * 4
+
+    def _turn_after(self, dice: tuple[int, int], used: int) -> Side:
+        if dice[0] == dice[1] and used == 8 and self.settings.roll_again:
+            return self.turn
+        return self.turn.other
+
+    def _position_of(self, state: State, turn: Side) -> VariantPosition:
+        me, opp, x = state
+        flags = list(x)
+        flags[self.turn.index] = False
+        return super()._position_of((me, opp, tuple(flags)), turn)
+
+    def _moves(self, state: State, die: int) -> list[tuple[Step, State]]:
+        me, opp, x = state
+        waiting = 15 - sum(me)
+        if me[BAR]:
+            sources = [BAR]
+        else:
+            sources = [WAITING] if waiting else []
+            if 15 - waiting >= self.settings.entered_before_moving:
+                sources += [i for i in range(24, 0, -1) if me[i]]
+        bear_off = not waiting and not any(me[7:26])
+        out: list[tuple[Step, State]] = []
+        for i in sources:
+            t = (25 if i in (BAR, WAITING) else i) - die
+            hit = False
+            if t >= 1:
+                if opp[t] >= 2:
+                    continue
+                hit = opp[t] == 1
+            else:
+                if not bear_off or (t < 0 and any(me[i + 1 : 7])):
+                    continue
+                t = OFF
+            me2 = list(me)
+            if i != WAITING:
+                me2[i] -= 1
+            me2[t] += 1
+            opp2 = opp
+            if hit:
+                o = list(opp)
+                o[t] -= 1
+                o[BAR] += 1
+                opp2 = tuple(o)
+            out.append(((i, t, hit), (tuple(me2), opp2, x)))
+        return out
+
+    # ----- game results -------------------------------------------------------------------------------------
+    def result(self) -> tuple[Side | None, int] | None:  # type: ignore[override]
+        """(winner, 1 | 2 gammon: the loser bore off nothing | 3: and still has a checker on the bar or waiting)."""
+        for winner in Side:
+            if self._rel[winner.index][OFF] == 15:
+                loser = winner.other
+                if self._rel[loser.index][OFF]:
+                    return winner, 1
+                return winner, 3 if self._rel[loser.index][BAR] or self.waiting(loser) else 2
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.result() is not None
+
+    # ----- JSON -----------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, object]:
+        out = super().to_dict()
+        out["waiting"] = {side.value: self.waiting(side) for side in Side}
+        out["first_roll"] = {side.value: self.first_roll(side) for side in Side}
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str, settings: Settings | None = None) -> RussianPosition:
+        data = load_json(data)
+        waiting = read_side_map(data, "waiting", int, 0)
+        for side in Side:
+            if waiting[side] > 15:
+                raise InvalidPositionError(f"waiting.{side.value}: {waiting[side]} checkers; a side has 15")
+        turn, points, bar, off = read_board(data, {"waiting", "first_roll"}, waiting)
+        for p in range(1, 25):
+            if points[Side.LIGHT][p - 1] and points[Side.DARK][p - 1]:
+                raise InvalidPositionError(f"light/dark: point {p} holds both light and dark checkers")
+        first = read_side_map(data, "first_roll", bool, None)
+        flags = []
+        for side in Side:
+            fresh = waiting[side] == 15
+            if first[side] is None:
+                first[side] = fresh
+            if first[side] and not fresh:
+                raise InvalidPositionError(f"first_roll.{side.value}: true, but {side.value} has already entered checkers")
+            flags.append(bool(first[side]))
+        rel = tuple(own_counts(cls, side, points[side], bar[side], off[side]) for side in Side)
+        return cls((rel[0], rel[1]), turn, (flags[0], flags[1]), settings)
+
+
+__all__ = ["RussianPosition", "RussianSettings"]
