@@ -31,6 +31,7 @@ from typing import Any
 
 from core.rules import movegen, partial
 from core.rules.position import LegalPlay, Position, Side
+from core.rules.variants.base import VariantPosition
 
 Step = tuple[int, int, bool]  # (from, to, hit) in the mover's own numbering: 25 = bar, 0 = off
 
@@ -235,6 +236,14 @@ class TurnModel:
     """Every candidate position for one roll of one position (computed once, when the dice land): the start,
     the legal results (``Position.legal_plays``) and the boards on the way to them (core.rules.partial)."""
 
+    def __new__(cls, pos: Position | None = None, *args: Any, **kwargs: Any) -> TurnModel:
+        if cls is TurnModel and isinstance(pos, VariantPosition):
+            # The seeds' variants (R30-R32): their own moves and chains (core.referee.variants).
+            from core.referee.variants import VariantTurnModel
+
+            return object.__new__(VariantTurnModel)
+        return object.__new__(cls)
+
     def __init__(self, pos: Position, dice: Sequence[int]) -> None:
         self.pos = pos
         self.dice = (int(dice[0]), int(dice[1]))
@@ -296,6 +305,10 @@ class TurnModel:
         if hit:
             out += ((opp_t[self._cross[to]], -1), (opp_t[25], 1))
         return out
+
+    def position_of(self, cand: Candidate, turn: Side) -> Position:
+        """The position a candidate board stands for, ``turn`` on roll."""
+        return position_of_vec(cand.vec, turn, self.cls)
 
     def explain_exact(self, vec: Vec) -> Candidate | None:
         """The candidate that is exactly this board, if any."""
