@@ -324,6 +324,9 @@ def classify_board(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), near
     me0, opp0 = _own(model.start, mover, cls), _own(model.start, mover.other, cls)
     me1, opp1 = _own(obs, mover, cls), _own(obs, mover.other, cls)
     russian = isinstance(pos, RussianPosition)
+    generic = classify(model, obs, earlier, nearest) if not russian else _russian_fault(model, obs, me0, opp0, me1, opp1, params)
+    if generic.reason in FIRST_REASONS:
+        return generic
     moved = [p for p in range(1, 25) if me1[p] < me0[p]]
     if sum(opp1) == sum(opp0) and (sum(me1) == sum(me0) or (russian and sum(me0) <= sum(me1) <= 15)):
         if isinstance(pos, PlakotoPosition):
@@ -341,9 +344,20 @@ def classify_board(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), near
                 return Fault(ILLEGAL, "enter_two_first",
                              {**params, "n": pos.settings.entered_before_moving, "point": moved[0]},
                              _moves_of(me0, me1))
-    if not russian:
-        return classify(model, obs, earlier, nearest)
-    # Russian: the checkers not yet entered stand off the board; the mover's new checkers came from there.
+    return generic
+
+
+#: What a board shows before any variant's rule: checkers missing or added, a takeback, the wrong side, a
+#: checker moved backwards or by a distance no die gives.
+FIRST_REASONS = ("takeback", "checker_missing", "checker_added", "wrong_side_moved", "wrong_direction",
+                 "wrong_distance", "bar_first")
+
+
+def _russian_fault(model: TurnModel, obs: Vec, me0: list[int], opp0: list[int], me1: list[int], opp1: list[int],
+                   params: dict[str, Any]) -> Fault:
+    """As core.referee.faults.classify, for Russian boards: the checkers not yet entered stand off the board,
+    and the mover's new checkers came from there."""
+    mover = model.mover
     new = sum(me1) - sum(me0)
     if sum(opp1) != sum(opp0) or not 0 <= new <= 15 - sum(me0):
         side, arr0, arr1 = (mover, me0, me1) if sum(opp1) == sum(opp0) else (mover.other, opp0, opp1)
