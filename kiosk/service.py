@@ -18,6 +18,7 @@ from typing import Any
 
 from core.match.formats.mat import write_mat
 from core.match.formats.sgf import write_sgf
+from core.match.formats.variant import is_variant_record, write_variant
 from core.referee import Referee
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
@@ -117,6 +118,12 @@ class RefereeService:
                     raise KeyError(match_id) from None
                 ref, _ = self._replay(match)
                 record = to_match_record(ref)
+        if is_variant_record(record):
+            # No .mat or SGF standard for the seeds' variants: Gamão's own text, for either request.
+            if fmt == "sgf":
+                raise ValueError(f"SGF has no game type for {record.rules.variation} (GM[6] is backgammon): "
+                                 "export mat, which writes Gamão's variant text")
+            return write_variant(record)
         return write_mat(record) if fmt == "mat" else write_sgf(record)
 
     def matches(self) -> list[dict[str, Any]]:
