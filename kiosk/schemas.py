@@ -65,6 +65,12 @@ class PositionOut(BaseModel):
     off: BarOff = BarOff()
     position_id: str | None = None
     match_id: str | None = None
+    # The seeds' variants (R30-R32), as in the --position JSON: Plakoto's pins, Russian checkers not yet entered
+    # and first-roll flags, Jacquet's messengers. Absent (null) in backgammon.
+    pinned: list[dict[str, Any]] | None = Field(None, description='Plakoto: [{"point": 10, "side": "dark"}], pinned checkers')
+    waiting: BarOff | None = Field(None, description="Russian backgammon: checkers not yet entered")
+    first_roll: dict[str, bool] | None = None
+    messenger: dict[str, bool] | None = Field(None, description="Jacquet: each side's messenger has arrived")
 
 
 class DiceOut(BaseModel):
@@ -115,6 +121,9 @@ class StateOut(BaseModel):
     verdicts: list[VerdictOut] = []
     moves: list[MoveOut] = []
     resignation: dict[str, Any] | None = Field(None, description='{"side": "dark", "value": 1} while offered')
+    variant: dict[str, Any] | None = Field(None, description='a variant game: {"name": "plakoto", "rule": "R30", "settings": {...}}')
+    chain: dict[str, Any] | None = Field(
+        None, description='Russian backgammon: {"link": "double"|"complement"|"roll", "dice": [3, 3], "played": [[3, 3]]}')
 
 
 class KioskInfo(BaseModel):
@@ -161,6 +170,9 @@ class NewMatchIn(Strict):
     length: int = Field(ge=0, le=64, description="Match length in points; 0 for money play")
     players: PlayersIn = PlayersIn()
     rules: RulesIn = RulesIn()
+    variant: Literal["backgammon", "standard", "plakoto", "russian", "jacquet"] | None = Field(
+        None, description="one of the seeds' other games (docs/variants.md); null: backgammon")
+    variant_settings: dict[str, Any] | None = Field(None, description="the variant's settings; omitted: the seed's defaults")
 
 
 class CubeIn(Strict):
