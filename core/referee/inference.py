@@ -72,13 +72,19 @@ def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
 
 
 def vec_of_own(me: Sequence[int], opp: Sequence[int], mover: Side, cls: type[Position] = Position) -> Vec:
+    """The 52-entry vector of the mover's and the opponent's own counts. Checkers not yet on the board
+    (Russian backgammon, R31) stand beside it with the borne-off ones: a camera cannot tell them apart."""
     v = [0] * VEC_LEN
     t = own_to_vec(mover, cls)
     for i in range(26):
         v[t[i]] = me[i]
-    t = own_to_vec(mover.other, cls)
+    t2 = own_to_vec(mover.other, cls)
     for i in range(26):
-        v[t[i]] = opp[i]
+        v[t2[i]] = opp[i]
+    if cls is not Position and issubclass(cls, VariantPosition):
+        n = cls.checkers
+        v[t[0]] += n - sum(me)
+        v[t2[0]] += n - sum(opp)
     return tuple(v)
 
 
@@ -144,6 +150,10 @@ class Observation:
     def from_event(cls, event: Mapping[str, Any]) -> Observation:
         v = list(event["light"]) + list(event["dark"])
         v += [event["bar"]["light"], event["bar"]["dark"], event["off"]["light"], event["off"]["dark"]]
+        waiting = event.get("waiting")
+        if waiting:  # Russian backgammon (R31): checkers not yet entered are off the board, as the borne-off are
+            v[50] += waiting.get("light", 0)
+            v[51] += waiting.get("dark", 0)
         dists: dict[int, dict[int, float]] = {}
         unc = event.get("uncertainty") or {}
         tables: list[tuple[int, Mapping[str, float]]] = []

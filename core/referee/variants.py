@@ -324,6 +324,15 @@ def classify_board(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), near
     me0, opp0 = _own(model.start, mover, cls), _own(model.start, mover.other, cls)
     me1, opp1 = _own(obs, mover, cls), _own(obs, mover.other, cls)
     russian = isinstance(pos, RussianPosition)
+    if russian:
+        # The vectors count the checkers not yet entered with the borne-off ones (core.referee.inference.vec_of_own):
+        # take them out again. While any wait, none can be borne off, so the off entry fell by the checkers entered.
+        for side, before, after in ((mover, me0, me1), (mover.other, opp0, opp1)):
+            waiting = pos.waiting(side)  # type: ignore[attr-defined]
+            if waiting:
+                entered = before[0] - after[0] if side is mover else 0
+                before[0] -= waiting
+                after[0] -= waiting - entered
     generic = classify(model, obs, earlier, nearest) if not russian else _russian_fault(model, obs, me0, opp0, me1, opp1, params)
     if generic.reason in FIRST_REASONS:
         return generic
@@ -338,11 +347,13 @@ def classify_board(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), near
             fault = _jacquet_fault(pos, me0, me1, params)
             if fault is not None:
                 return fault
-        if russian and moved:
+        if russian:
             entered, new = sum(me0), sum(me1) - sum(me0)
-            if entered + new < pos.settings.entered_before_moving:
+            # A checker on the board moved, or a new one stands further in than any die enters it: it moved on.
+            beyond = [p for p in range(24, 0, -1) if me1[p] > me0[p] and 25 - p not in model.dice]
+            if (moved or beyond) and entered + new < pos.settings.entered_before_moving:
                 return Fault(ILLEGAL, "enter_two_first",
-                             {**params, "n": pos.settings.entered_before_moving, "point": moved[0]},
+                             {**params, "n": pos.settings.entered_before_moving, "point": (moved or beyond)[0]},
                              _moves_of(me0, me1))
     return generic
 

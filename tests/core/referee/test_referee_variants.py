@@ -103,6 +103,8 @@ def moved(pos: VariantPosition, side: str, changes: dict[int, int]) -> dict[str,
     ev = board_event(pos)
     for p, d in changes.items():
         ev[side][p - 1] += d
+    if "waiting" in ev:  # Russian: checkers that came onto the board came from those waiting
+        ev["waiting"] = {**ev["waiting"], side: ev["waiting"][side] - sum(changes.values())}
     return ev
 
 
@@ -221,6 +223,19 @@ def test_russian_two_checkers_entered_first() -> None:
     lp = next(lp for lp in pos.legal_plays((5, 3)) if lp.text() in ("in/20 22/19", "22/19 in/20"))
     out = ref.feed(board_event(lp.result))
     assert [v["verdict"] for v in out] == ["in_progress"] and out[0]["complete"]
+
+
+def test_russian_a_first_checker_entered_and_moved_on() -> None:
+    """R31, TWO: a player's first checker enters with one die and moves on with the other: refused (the board
+    shows it further in than any die enters)."""
+    ref = Referee()
+    ref.feed({"event": "new_match", "variant": "russian"})
+    start = RussianPosition.start()
+    first = start.legal_plays((5, 3))[0]
+    feed_all(ref, [{"event": "roll", "dice": [5, 3]}, board_event(first.result)])
+    out = feed_all(ref, [{"event": "roll", "dice": [6, 2]}, moved(first.result, "dark", {17: 1})])
+    faults = [v for v in out if v["verdict"] == "illegal"]
+    assert [(v["reason"], v["point"]) for v in faults] == [("enter_two_first", 17)]
 
 
 def _chain_turn(stop: bool) -> Any:
