@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.demo_script import Step, load_match, script
+from kiosk.demo_script import Step, load_match, script, variant_script
 
 Say = Callable[[str], None]
 
@@ -171,9 +171,13 @@ class DemoRunner:
     """Plays the script against a service. `vision`/`dice` False feed those events straight in."""
 
     def __init__(self, service: Any, *, match: str = "3pt", speed: float = 1.0, vision: bool = True,
-                 dice: bool = True, say: Say = print) -> None:
+                 dice: bool = True, say: Say = print, variant: str | None = None) -> None:
+        if variant is not None and vision:
+            raise ValueError("a variant game is played without vision (vision does not render pinned stacks "
+                             "or the variants' boards yet)")
         self.service = service
         self.match = match
+        self.variant = variant
         self.speed = max(speed, 0.01)
         self.say = say
         self.stop_event = threading.Event()
@@ -216,7 +220,8 @@ class DemoRunner:
 
     def run(self) -> None:
         try:
-            for step in script(load_match(self.match)):
+            steps = variant_script(self.variant) if self.variant else script(load_match(self.match))
+            for step in steps:
                 if self.stop_event.is_set():
                     break
                 if step.say:

@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", choices=["3pt", "2pt"], default="3pt",
                         help="3pt: cube, Crawford, gammon, resignation (default); 2pt: shorter")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
+    parser.add_argument("--variant", choices=["plakoto", "russian", "jacquet"],
+                        help="play a generated game of one of the seeds' other games (R30-R32) with a fault of its "
+                             "own kind, instead of the recorded match; needs --no-vision")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop when the match is over (by default the match starts again, so the screen "
@@ -36,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.main import create_app
     from kiosk.server import BackgroundServer
 
+    if args.variant and not args.no_vision:
+        print("gamao demo: --variant needs --no-vision (vision does not render the variants' boards yet)",
+              file=sys.stderr)
+        return 2
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2
@@ -46,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     service = RefereeService(data / "journal.sqlite")
     try:
         runner = DemoRunner(service, match=args.match, speed=args.speed, vision=not args.no_vision,
-                            dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True))
+                            dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True),
+                            variant=args.variant)
     except (RuntimeError, OSError) as exc:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
         return 1
