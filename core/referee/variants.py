@@ -251,19 +251,23 @@ def next_link(model: VariantTurnModel) -> tuple[int, int]:
     return n, n
 
 
-def chain_public(model: TurnModel | None, moves: Sequence[Mapping[str, Any]], turn: Side) -> dict[str, Any] | None:
+def chain_public(model: TurnModel | None, moves: Sequence[Mapping[str, Any]], turn: Side, phase: str) -> dict[str, Any] | None:
     """Where in a Russian chain the player is, for the kiosk: the link being played (``double`` or
-    ``complement``), its dice, and the links already played in this turn."""
-    link = getattr(model, "link", NO_CHAIN) if model is not None else NO_CHAIN
+    ``complement``; ``roll`` when the same player rolls again after a complete chain), its dice, and the links
+    already played in this turn. None outside a chain."""
+    link = getattr(model, "link", NO_CHAIN) if model is not None and phase == "moving" else NO_CHAIN
     played = []
-    for row in reversed(moves):
-        if row.get("side") != turn.value or not row.get("chain"):
+    for row in reversed(moves):  # this turn's links: the mover's rows at the end of the move list
+        if row.get("side") != turn.value or not row.get("play"):
             break
         played.append(list(row["roll"]))
-    if not link and not played:
+    again = phase == "awaiting_roll" and bool(played)
+    if link == NO_CHAIN and not again:
         return None
+    if link == NO_CHAIN and phase == "moving":
+        played = []
     return {"link": {NO_CHAIN: "roll", DOUBLE_LINK: "double", COMPLEMENT_LINK: "complement"}[link],
-            "dice": list(model.dice) if model is not None else [], "played": played[::-1]}
+            "dice": list(model.dice) if model is not None and link else [], "played": played[::-1]}
 
 
 def next_link_begins(ref: Any, at: int, cand: Candidate, out: list[dict[str, Any]]) -> None:
@@ -305,8 +309,7 @@ def public(ref: Any) -> dict[str, Any]:
     pos = ms.pos
     out: dict[str, Any] = {"variant": {"name": pos.variant, "rule": pos.rule, "settings": settings_json(pos.settings)}}
     if isinstance(pos, RussianPosition):
-        model = ref.turn_state.model if ms.phase == "moving" else None
-        out["chain"] = chain_public(model, ms.moves, ms.turn)
+        out["chain"] = chain_public(ref.turn_state.model, ms.moves, ms.turn, ms.phase)
     return out
 
 

@@ -282,9 +282,12 @@ def test_russian_complete_chain_rolls_again() -> None:
     ref = referee_at(turn.before)
     out = feed_all(ref, [{"event": "roll", "dice": list(turn.dice)}] + [board_event(b) for b in turn.boards])
     assert sum(1 for v in out if v.get("chain") == "double") == 1
+    ref.feed({"event": "button", "name": "end_turn"})
+    n = turn.dice[0]
+    assert ref.public_state()["chain"] == {"link": "roll", "dice": [], "played": [[n, n], [7 - n, 7 - n]]}
     out = ref.feed({"event": "roll", "dice": list(nxt.dice)})
-    assert [v["verdict"] for v in out][:2] == ["play", "roll"]
-    assert out[1]["side"] == turn.side.value
+    assert [v["verdict"] for v in out][0] == "roll"
+    assert out[0]["side"] == turn.side.value
 
 
 # ----- Jacquet (R32) ---------------------------------------------------------------------------------------------
@@ -371,3 +374,30 @@ def test_variant_messages_name_the_rule(code: str) -> None:
     text = message(code, side="light", point=10, dice=[6, 3], n=2)
     assert any(r in text["en"] for r in ("R30", "R31", "R32")) and text["pt"] != text["en"]
     assert "{" not in text["pt"] + text["en"]
+
+
+@pytest.mark.parametrize("name", ["plakoto", "russian", "jacquet"])
+def test_variant_faults_in_random_positions(name: str) -> None:
+    """R30-R32: in positions of random games where the variant's rule can be broken (a pinned checker, a side
+    that has entered no checker yet, a messenger still on its way), a board breaking it is refused with the
+    variant's reason code, and the right board after it is read as the play in progress."""
+    from kiosk.demo_script import VARIANT_FAULTS, variant_fault
+
+    cls = variant(name)
+    checked = 0
+    for seed in range(40):
+        game = random_game(cls, seed)  # type: ignore[arg-type]
+        for turn in game.turns:
+            wrong = variant_fault(turn)
+            if wrong is None:
+                continue
+            ref = referee_at(turn.before)
+            out = feed_all(ref, [{"event": "roll", "dice": list(turn.dice)}, wrong])
+            faults = [(v["verdict"], v.get("reason")) for v in out if v["verdict"] != "roll"]
+            assert faults == [("illegal", VARIANT_FAULTS[name][0])], (seed, turn.dice, wrong)
+            out = ref.feed(board_event(turn.boards[0]))
+            assert [v["verdict"] for v in out] in (["in_progress"], ["in_progress", "play"], ["play"]), (seed, out)
+            checked += 1
+            if checked >= 25:
+                return
+    assert checked >= 10
