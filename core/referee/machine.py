@@ -459,6 +459,9 @@ class Referee:
         self.turn_state.last_inf = inf
         self.turn_state.last_vec = obs.vec
         if inf.kind == "unexplained":
+            if variants.skipped_link(self, at, obs.vec, out):  # R31: the double and its complement in one board
+                self._rule_moving(at, obs, out)
+                return
             nearest = inf.best.vec if inf.best is not None else None
             fault = variants.classify_board(self.turn_state.model, obs.vec, [vec_of_position(p) for p in self.match_state.history], nearest)
             self.turn_state.last_fault = fault

@@ -30,12 +30,16 @@ from typing import Any
 from core.match.score import RESULT_NAMES
 from core.referee.faults import ILLEGAL, Fault, classify
 from core.referee.inference import (
+    ACCEPT,
     LEGAL,
+    MARGIN,
     PREFIX,
     START,
     Candidate,
+    Observation,
     TurnModel,
     Vec,
+    observation_cost,
     own_to_vec,
     vec_of_own,
     vec_of_position,
@@ -301,6 +305,50 @@ def next_link_begins(ref: Any, at: int, cand: Candidate, out: list[dict[str, Any
     ref._dance(at, out)
 
 
+def skipped_link(ref: Any, at: int, vec: Vec, out: list[dict[str, Any]]) -> bool:
+    """R31: a board that no play of the double explains may show the double and part of its complement, when
+    the camera saw no still board between them. When the mover's checkers went further than the double can
+    take them, the complement of each way the double may have been played is tried; if just one explains the
+    board, the double is recorded as played so and the complement becomes the turn's link (True)."""
+    model = ref.turn_state.model
+    if not isinstance(model, VariantTurnModel) or model.link != DOUBLE_LINK or model.max_dice < 4:
+        return False
+    if _pips(model, model.start) - _pips(model, vec) <= 4 * model.dice[0]:
+        return False  # no further than the double alone goes: a fault of the double, not a skipped board
+    firsts = [c for c in model.candidates if model.goes_on(c)]
+    if not firsts or len(firsts) > MAX_SKIPPED:
+        return False
+    obs = Observation(vec)
+    scored = []
+    for c in firsts:  # the complement's finished plays only: a board in its middle waits for the next one
+        assert c.legal is not None
+        for lp in link_plays(c.legal.result.with_turn(model.mover), next_link(model), COMPLEMENT_LINK):  # type: ignore[arg-type]
+            board = vec_of_position(lp.result)
+            cost = observation_cost(obs, board)
+            if cost <= ACCEPT:
+                scored.append((cost, c, board))
+    scored.sort(key=lambda t: t[0])
+    # Ways of splitting the chain that end on the same board are one reading: the first is recorded.
+    if not scored or any(cost - scored[0][0] < MARGIN and board != scored[0][2] for cost, _, board in scored[1:]):
+        return False
+    next_link_begins(ref, at, scored[0][1], out)
+    return True
+
+
+#: A double's results beyond which the referee does not try each one's complement (each costs a few ms; a board
+#: that went past such a double is then refused, and the players show the double's board first).
+MAX_SKIPPED = 150
+
+
+def _pips(model: VariantTurnModel, vec: Vec) -> int:
+    """The mover's pips left on a board (Russian: a checker not yet entered counts 25)."""
+    own = _own(vec, model.mover, model.cls)
+    pips = sum(i * own[i] for i in range(1, 26))
+    if model.pos.waiting(model.mover):  # type: ignore[attr-defined]
+        pips += 25 * (own[OFF] - model.pos.own(model.mover)[OFF])  # none is borne off while some wait
+    return pips
+
+
 def public(ref: Any) -> dict[str, Any]:
     """What the kiosk shows of a variant's game beyond the board (whose ``to_dict`` already carries Plakoto's
     ``pinned``, Russian ``waiting`` and ``first_roll``, Jacquet's ``messenger``): the variant's name, rule and
@@ -453,6 +501,6 @@ def game_result(pos: Position) -> tuple[Side | None, int, str] | None:
 __all__ = [
     "COMPLEMENT_LINK", "DOUBLE_LINK", "MATCH_VARIANTS", "NO_CHAIN", "VariantTurnModel", "chain_link",
     "chain_public", "classify_board", "game_result", "is_variant", "link_plays", "next_link", "next_link_begins",
-    "public", "settings_of",
+    "public", "settings_of", "skipped_link",
     "settings_json", "start_position", "variant_name",
 ]

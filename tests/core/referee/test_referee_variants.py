@@ -401,3 +401,18 @@ def test_variant_faults_in_random_positions(name: str) -> None:
             if checked >= 25:
                 return
     assert checked >= 10
+
+
+@pytest.mark.parametrize("stop", [False, True])
+def test_russian_double_and_complement_seen_in_one_board(stop: bool) -> None:
+    """R31, COMP (and STOP): the camera saw no still board between the double and its complement: the board
+    after the whole chain is read as the double (recorded) and the complement played on from it."""
+    turn, nxt = _chain_turn(stop=stop)
+    ref = referee_at(turn.before)
+    n = turn.dice[0]
+    out = feed_all(ref, [{"event": "roll", "dice": list(turn.dice)}, board_event(turn.boards[-1])])
+    assert [v["verdict"] for v in out if v["verdict"] in ("illegal", "unplayed_die", "uncertain")] == []
+    assert [v.get("chain") for v in out if v["verdict"] == "play"] == ["double"]
+    assert out[-1]["verdict"] == "in_progress" and out[-1]["complete"] and out[-1]["dice"] == [7 - n, 7 - n]
+    ref.feed({"event": "button", "name": "end_turn"})
+    assert ref.match_state.pos == turn.after
