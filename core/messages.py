@@ -91,6 +91,42 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Há uma peça das {side} a mais {where_pt}. Tire-a do tabuleiro.",
         "There is an extra {side} checker on {where_en}. Take it off the board.",
     ),
+    # The seeds' other games (R30-R32): each names the variant's rule.
+    "pinned_checker_moved": (
+        "A peça das {side} na casa {point} está presa: uma peça do adversário está em cima dela. No Plakoto uma "
+        "peça presa não pode se mover enquanto a peça que a prende estiver lá (R30). Volte a peça para a casa "
+        "{point} e jogue {dice_pt} com outra peça.",
+        "{side_cap}'s checker on point {point} is pinned: an opposing checker sits on top of it. In Plakoto a "
+        "pinned checker cannot move while its pinner stays there (R30). Put it back on point {point} and play "
+        "{dice_en} with another checker.",
+    ),
+    "messenger_not_arrived": (
+        "No Jacquet só o mensageiro (postilhão) anda até chegar ao último quadrante do seu percurso; as outras "
+        "peças das {side} esperam na casa de partida ({point}) até lá (R32). Volte as peças e jogue {dice_pt} "
+        "com o mensageiro.",
+        "In Jacquet only the messenger moves until it reaches the last quarter of its route; {side}'s other "
+        "checkers wait on the start point ({point}) until then (R32). Take them back and play {dice_en} with "
+        "the messenger.",
+    ),
+    "six_block_not_allowed": (
+        "No Jacquet só pode ocupar seis ou mais casas seguidas quem já ocupa as duas últimas casas do seu "
+        "percurso (R32); as {side} ainda não as ocupam. Volte a peça da casa {point} e jogue {dice_pt} sem "
+        "fechar seis casas seguidas.",
+        "In Jacquet a player may hold six or more points in a row only once they hold the last two points of "
+        "their route (R32); {side} does not yet. Take the checker on point {point} back and play {dice_en} "
+        "without holding six points in a row.",
+    ),
+    "enter_two_first": (
+        "No gamão russo é preciso entrar pelo menos {n} peças antes de mover as que já entraram (R31). Volte a "
+        "peça da casa {point} e entre outra peça com {dice_pt}.",
+        "In Russian backgammon at least {n} checkers must be entered before any entered checker moves on (R31). "
+        "Put the checker from point {point} back and enter another one with {dice_en}.",
+    ),
+    "first_roll_double": (
+        "No gamão russo uma dobradinha no primeiro lance de cada jogador não vale: as {side} lançam de novo "
+        "(R31).",
+        "In Russian backgammon a double on a player's first roll does not count: {side} rolls again (R31).",
+    ),
     "new_setup_mid_game": (
         "O tabuleiro está montado para um novo jogo, mas este jogo ainda não acabou. Se acabou, o perdedor "
         "desiste e o resultado fica registrado; “Novo jogo” deixa o jogo inacabado, sem pontos.",
@@ -240,6 +276,10 @@ SUMMARIES: dict[str, str] = {
     "unplayed_die": "it leaves a die unplayed; a play using {most} dice exists, e.g. {example} (R09)",
     "larger_die_required": "only one die can be played and it must be the larger where possible, e.g. {example} (R09)",
     "illegal_play": "the checkers cannot move so with these dice; legal plays include {example}",
+    "pinned_checker_moved": "the checker on point {point} is pinned and cannot move while its pinner stays (R30)",
+    "messenger_not_arrived": "only the messenger moves until it reaches the last quarter of its route (R32)",
+    "six_block_not_allowed": "six or more points in a row only once the last two points of the route are held (R32)",
+    "enter_two_first": "at least {n} checkers must be entered before an entered checker moves on (R31)",
 }
 
 
@@ -259,6 +299,7 @@ def summary(code: str, **params: Any) -> str:
 
 # Plain sentences for the verdicts that report rather than object (the kiosk shows them as they come).
 _HOW_PT = {"single": "simples", "gammon": "gamão", "backgammon": "gamão duplo", "drop": "cubo recusado",
+           "mother": "mãe presa",
            "resign": "desistência"}
 _CUBE_PT = {"double": "dobram para {value}", "take": "aceitam o cubo ({value})",
             "drop": "recusam o cubo", "beaver": "fazem castor (beaver) para {value}",
@@ -315,6 +356,9 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
         value = verdict.get("value", "")
         return {"pt": f"As {spt} " + _CUBE_PT[action].format(value=value) + ".",
                 "en": f"{sen.capitalize()} " + _CUBE_EN[action].format(value=value) + "."}
+    if name == "game_over" and verdict.get("how") == "draw":
+        return {"pt": "Fim do jogo: empate, as duas mães estão presas (Plakoto, R30). Nenhum ponto.",
+                "en": "Game over: a draw, both mothers are pinned (Plakoto, R30). No points."}
     if name == "game_over":
         w = verdict.get("winner", "light")
         pts = verdict.get("points", 1)

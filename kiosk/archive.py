@@ -46,13 +46,16 @@ def write_atomic(path: Path, text: str) -> None:
         os.close(fd)
 
 
-def archive_match(folder: Path, match_id: int, started: float, mat: str, sgf: str) -> list[Path]:
-    """Write the two files of one finished match; returns their paths. OSError when the disk refuses."""
+def archive_match(folder: Path, match_id: int, started: float, mat: str, sgf: str | None) -> list[Path]:
+    """Write the files of one finished match (no .sgf for a variant game, which SGF cannot name); returns their
+    paths. OSError when the disk refuses."""
     folder.mkdir(parents=True, exist_ok=True)
     stem = file_stem(match_id, started)
-    paths = [folder / f"{stem}.mat", folder / f"{stem}.sgf"]
-    for path, text in zip(paths, (mat, sgf), strict=True):
-        write_atomic(path, text)
+    paths = []
+    for ext, text in (("mat", mat), ("sgf", sgf)):
+        if text is not None:
+            paths.append(folder / f"{stem}.{ext}")
+            write_atomic(paths[-1], text)
     return paths
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from kiosk.demo_script import Step, load_match, script
+from kiosk.demo_script import Step, load_match, script, variant_script
 
 Say = Callable[[str], None]
 
@@ -172,11 +172,15 @@ class DemoRunner:
 
     def __init__(self, service: Any, *, match: str = "3pt", speed: float = 1.0, vision: bool = True,
                  dice: bool = True, say: Say = print, record: Any = None,
-                 steps: Callable[[], Iterable[Step]] | None = None) -> None:
+                 steps: Callable[[], Iterable[Step]] | None = None, variant: str | None = None) -> None:
+        if variant is not None and vision:
+            raise ValueError("a variant game is played without vision (vision does not render pinned stacks "
+                             "or the variants' boards yet)")
         self.service = service
         self.match = match
         self.record = record  # a MatchRecord to play instead of the bundled `match` (gamao demo --mat)
         self.steps = steps  # another script than the recorded match's (the chouette's, kiosk/demo_chouette.py)
+        self.variant = variant  # a generated game of plakoto, russian or jacquet (gamao demo --variant)
         self.speed = max(speed, 0.01)
         self.say = say
         self.stop_event = threading.Event()
@@ -219,8 +223,13 @@ class DemoRunner:
 
     def run(self) -> None:
         try:
-            match_steps = script(self.record if self.record is not None else load_match(self.match))
-            for step in (self.steps() if self.steps else match_steps):
+            if self.steps:
+                steps = self.steps()
+            elif self.variant:
+                steps = variant_script(self.variant)
+            else:
+                steps = script(self.record if self.record is not None else load_match(self.match))
+            for step in steps:
                 if self.stop_event.is_set():
                     break
                 if step.say:

@@ -159,3 +159,95 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
                 yield Step("event", {"event": "resign_reply", "accept": True}, wait=READ, say="resignation accepted")
         if game.result is not None and game.result.how not in ("drop", "resign"):
             yield Step("event", {"event": "button", "name": "end_turn"}, wait=READ, say="last play: end turn")
+
+
+# ----- the seeds' other games (R30-R32): `gamao demo --variant NAME --no-vision` -------------------------------
+VARIANT_FAULTS = {
+    "plakoto": ("pinned_checker_moved", "fault: a pinned checker moves (R30)"),
+    "russian": ("enter_two_first", "fault: the first checker entered moves on at once (R31)"),
+    "jacquet": ("messenger_not_arrived", "fault: a second checker leaves before the messenger arrives (R32)"),
+}
+
+
+def variant_board(pos: Any) -> dict[str, Any]:
+    """A variant position as a perfect camera's board event (the ``--position`` JSON shape)."""
+    data = pos.to_json()
+    data.pop("turn", None)
+    return {"event": "board", **data, "stable": True}
+
+
+def _moved(pos: Any, side: Side, changes: dict[int, int]) -> dict[str, Any]:
+    ev = variant_board(pos)
+    ev.pop("pinned", None)
+    for phys, d in changes.items():
+        ev[side.value][phys - 1] += d
+    if "waiting" in ev:
+        ev["waiting"] = {**ev["waiting"], side.value: ev["waiting"][side.value] - sum(changes.values())}
+    return ev
+
+
+def variant_fault(turn: Any) -> dict[str, Any] | None:
+    """A board breaking the variant's own rule at this turn, if the turn allows one."""
+    pos, side, (d1, d2) = turn.before, turn.side, turn.dice
+    if turn.reroll or not turn.boards:
+        return None
+    if pos.variant == "plakoto" and pos.pinned(side):
+        own = max(pos.pinned(side))
+        if own - d1 >= 1:
+            return _moved(pos, side, {pos.physical_point(side, own): -1, pos.physical_point(side, own - d1): 1})
+    if pos.variant == "jacquet" and not pos.messenger_arrived(side) and pos.own(side)[24] == 14:
+        return _moved(pos, side, {pos.physical_point(side, 24): -1, pos.physical_point(side, 24 - d1): 1})
+    if pos.variant == "russian" and pos.waiting(side) == 15 and d1 != d2:
+        return _moved(pos, side, {25 - d1 - d2: 1})
+    return None
+
+
+def variant_game(name: str, faults: bool = True, max_seed: int = 200) -> tuple[Any, int | None]:
+    """The first generated game (core.referee.selfplay, seeds 0, 1, ...) that ends and, with ``faults``, has a
+    turn where the variant's own fault can be slipped in: (game, that turn's index)."""
+    from core.referee.selfplay import random_game
+    from core.rules.variants import variant
+
+    cls = variant(name)
+    for seed in range(max_seed):
+        game = random_game(cls, seed)  # type: ignore[arg-type]
+        if game.final is None or not game.final.is_game_over():
+            continue
+        if not faults:
+            return game, None
+        at = next((k for k, t in enumerate(game.turns) if variant_fault(t) is not None), None)
+        if at is not None:
+            return game, at
+    raise RuntimeError(f"no generated {name} game with a fault of its kind in {max_seed} seeds")
+
+
+def variant_script(name: str, faults: bool = True) -> Iterator[Step]:
+    """A generated game of Plakoto, Russian backgammon or Jacquet, played through the referee in strict mode,
+    with one fault of the variant's own kind (refused, then put right)."""
+    game, fault_at = variant_game(name, faults)
+    players = {"light": "Ana", "dark": "Bia"}
+    start = game.turns[0].before
+    yield Step("event", {"event": "new_match", "length": 0, "players": players, "variant": name,
+                         "rules": {"mode": "strict"}},
+               wait=1.0, say=f"new {name} game ({start.rule}): Ana (light) v Bia (dark)")
+    yield Step("board", variant_board(start), say="checkers set up", setup=True)
+    for k, turn in enumerate(game.turns):
+        d = turn.dice
+        dice = ([max(d), min(d)] if turn.side is Side.LIGHT else [min(d), max(d)]) if k == 0 else list(d)
+        note = " (a double on a first roll: rolled again, R31)" if turn.reroll else ""
+        yield Step("roll", {"dice": dice, "cocked": [False, False]}, wait=0.8,
+                   say=f"{turn.side.value} rolls {d[0]}{d[1]}{note}")
+        if k == fault_at:
+            wrong = variant_fault(turn)
+            assert wrong is not None
+            yield Step("hand", variant_board(turn.before), wait=0.3)
+            yield Step("board", wrong, wait=READ, say=VARIANT_FAULTS[name][1])
+            yield Step("hand", variant_board(turn.before), wait=0.3)
+            yield Step("board", variant_board(turn.before), wait=0.5, say="checker put back")
+        prev = turn.before
+        for n, b in enumerate(turn.boards, start=1):
+            yield Step("hand", variant_board(prev), wait=0.2)
+            last = n == len(turn.boards)
+            yield Step("board", variant_board(b), wait=1.0 if last else 0.5,
+                       say=f"{turn.side.value} plays {turn.text}" if last else "")
+            prev = b

@@ -66,6 +66,12 @@ class PositionOut(BaseModel):
     off: BarOff = BarOff()
     position_id: str | None = None
     match_id: str | None = None
+    # The seeds' variants (R30-R32), as in the --position JSON: Plakoto's pins, Russian checkers not yet entered
+    # and first-roll flags, Jacquet's messengers. Absent (null) in backgammon.
+    pinned: list[dict[str, Any]] | None = Field(None, description='Plakoto: [{"point": 10, "side": "dark"}], pinned checkers')
+    waiting: BarOff | None = Field(None, description="Russian backgammon: checkers not yet entered")
+    first_roll: dict[str, bool] | None = None
+    messenger: dict[str, bool] | None = Field(None, description="Jacquet: each side's messenger has arrived")
 
 
 class DiceOut(BaseModel):
@@ -122,6 +128,9 @@ class StateOut(BaseModel):
     notices: list[dict[str, Any]] = Field(
         [], description='what the screen must say about the journal: {"kind": "journal_salvaged" | '
         '"journal_went_back" | "write_failed" | "archive_failed", "message": {"pt", "en"}, "at", ...}')
+    variant: dict[str, Any] | None = Field(None, description='a variant game: {"name": "plakoto", "rule": "R30", "settings": {...}}')
+    chain: dict[str, Any] | None = Field(
+        None, description='Russian backgammon: {"link": "double"|"complement"|"roll", "dice": [3, 3], "played": [[3, 3]]}')
 
 
 class KioskInfo(BaseModel):
@@ -184,6 +193,9 @@ class NewMatchIn(Strict):
     length: int = Field(ge=0, le=64, description="Match length in points; 0 for money play")
     players: PlayersIn = PlayersIn()
     rules: RulesIn = RulesIn()
+    variant: Literal["backgammon", "standard", "plakoto", "russian", "jacquet"] | None = Field(
+        None, description="one of the seeds' other games (docs/variants.md); null: backgammon")
+    variant_settings: dict[str, Any] | None = Field(None, description="the variant's settings; omitted: the seed's defaults")
 
 
 class CubeIn(Strict):

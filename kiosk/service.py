@@ -26,6 +26,8 @@ from typing import Any
 
 from core.match.formats.mat import write_mat
 from core.match.formats.sgf import write_sgf
+from core.match.formats.variant import is_variant_record, write_variant
+from core.match.record import MatchRecord
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
@@ -156,7 +158,8 @@ class RefereeService:
         started = next((m["started"] for m in self.journal.matches() if m["id"] == match), time.time())
         record = to_match_record(ref)
         try:
-            paths = archive_match(self.archive_dir, match, started, write_mat(record), write_sgf(record))
+            paths = archive_match(self.archive_dir, match, started, record_text(record, "mat") or "",
+                                  record_text(record, "sgf"))
         except OSError as exc:
             log.error("archive: match %s not written to %s: %s", match, self.archive_dir, exc)
             self._notice("archive_failed",
@@ -319,7 +322,11 @@ class RefereeService:
             except KeyError:
                 pass
         record = to_match_record(ref)
-        return write_mat(record) if fmt == "mat" else write_sgf(record)
+        text = record_text(record, fmt)
+        if text is None:
+            raise ValueError(f"SGF has no game type for {record.rules.variation} (GM[6] is backgammon): export mat, "
+                             "which writes Gamão's own variant text")
+        return text
 
     def table(self, match_id: str) -> TableReferee:
         """A copy of a match's referee with its chouette (kiosk/chouette.py exports read it); KeyError if unknown."""
@@ -357,3 +364,11 @@ class RefereeService:
             except Exception:
                 log.exception("a close hook failed")
         self.journal.close()
+
+
+def record_text(record: MatchRecord, fmt: str) -> str | None:
+    """A match as ``.mat`` or ``.sgf`` text. The seeds' variants have neither standard: for "mat" Gamão's own
+    variant text (core/match/formats/variant.py, marked as not a .mat file), for "sgf" None."""
+    if is_variant_record(record):
+        return write_variant(record) if fmt == "mat" else None
+    return write_mat(record) if fmt == "mat" else write_sgf(record)

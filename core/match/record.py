@@ -187,7 +187,8 @@ class MatchRecord:
         for g in self.games:
             res = g.result
             if res is not None:
-                score[res.winner] += res.points
+                if res.winner is not None:  # None: a draw (Plakoto, R30)
+                    score[res.winner] += res.points
             elif g.stated is not None:
                 score[g.stated.winner] += g.stated.points
         return score

@@ -44,6 +44,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "premature_roll": "reject",
 }
 PREMATURE = ("reject", "commit")
+#: A match of one of the seeds' variants (R30-R32) names it and its settings (core.referee.variants).
+VARIANT_KEYS = ("variant", "variant_settings")
 
 
 class CheckedEvent(dict[str, Any]):
@@ -158,7 +160,7 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
         given = {}
     if not isinstance(given, dict):
         raise _fail(index, '"rules" must be an object')
-    unknown = sorted(set(given) - set(RULE_DEFAULTS))
+    unknown = sorted(set(given) - set(RULE_DEFAULTS) - set(VARIANT_KEYS))
     if unknown:
         raise _fail(index, f'unknown rule "{unknown[0]}" (known: {", ".join(RULE_DEFAULTS)})')
     rules = dict(RULE_DEFAULTS)
@@ -174,6 +176,63 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
     if rules["premature_roll"] not in PREMATURE:
         raise _fail(index, f'"rules.premature_roll" must be "reject" or "commit", got {json.dumps(rules["premature_roll"])}')
     return rules
+
+
+def _variant(obj: Event, ev: Event, index: int | None) -> None:
+    """``"variant"`` and ``"variant_settings"`` of a new_match (top level, or in ``rules``): kept in the rules."""
+    from core.referee.variants import settings_json, settings_of, variant_name
+
+    rules = ev["rules"]
+    name = obj.get("variant", rules.get("variant"))
+    raw = obj.get("variant_settings", rules.get("variant_settings"))
+    rules.pop("variant", None)
+    rules.pop("variant_settings", None)
+    if name is None:
+        if raw is not None:
+            raise _fail(index, '"variant_settings" given without "variant"')
+        return
+    try:
+        canonical = variant_name(name)
+        settings = settings_of(canonical, raw)
+    except ValueError as exc:
+        raise _fail(index, str(exc)) from None
+    if canonical != "standard":
+        rules["variant"] = canonical
+        rules["variant_settings"] = settings_json(settings)
+        ev["variant"] = canonical
+        ev["variant_settings"] = rules["variant_settings"]
+
+
+def _variant_board(obj: Event, ev: Event, index: int | None) -> None:
+    """A variant's board fields, as ``gamao plays --position`` has them: Plakoto's ``pinned`` (the pinned
+    checker's point and side), Russian ``waiting`` (not yet entered) and ``first_roll``, Jacquet's
+    ``messenger`` (arrived). The referee knows these from the plays; they are checked for shape here."""
+    pinned = obj.get("pinned")
+    if pinned is not None:
+        if not isinstance(pinned, list):
+            raise _fail(index, '"pinned" must be a list of {"point": 1-24, "side": "light"|"dark"}')
+        for k, pin in enumerate(pinned):
+            if (not isinstance(pin, dict) or set(pin) != {"point", "side"} or not _is_int(pin["point"])
+                    or not 1 <= pin["point"] <= 24 or pin["side"] not in SIDES):
+                raise _fail(index, f'"pinned"[{k}] must be {{"point": 1-24, "side": "light"|"dark"}}, got {json.dumps(pin)}')
+    for key, kind in (("waiting", int), ("messenger", bool), ("first_roll", bool)):
+        value = obj.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict) or set(value) - set(SIDES):
+            raise _fail(index, f'"{key}" must be an object like {{"light": ..., "dark": ...}}')
+        for side in SIDES:
+            v = value.get(side, 0 if kind is int else False)
+            ok = (_is_int(v) and 0 <= v <= 15) if kind is int else isinstance(v, bool)
+            if not ok:
+                want = "a count from 0 to 15" if kind is int else "true or false"
+                raise _fail(index, f'"{key}.{side}" must be {want}, got {json.dumps(v)}')
+    waiting = obj.get("waiting")
+    if waiting:
+        for side in SIDES:
+            total = sum(ev[side]) + ev["bar"][side] + ev["off"][side] + waiting.get(side, 0)
+            if total > 15:
+                raise _fail(index, f'{side} has {total} checkers on the board, bar, off and waiting; a side has 15')
 
 
 def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
@@ -196,6 +255,7 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
         ev["length"] = length
         ev["players"] = {s: players.get(s) or s.capitalize() for s in SIDES}
         ev["rules"] = _rules(obj, index)
+        _variant(obj, ev, index)
     elif kind == "roll":
         ev["dice"] = _dice(obj, index)
         cocked = obj.get("cocked", [False, False])
@@ -215,6 +275,7 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
         if not isinstance(off_seen, bool):
             raise _fail(index, f'"off_seen" must be true or false (false: the borne-off counts were derived, '
                                f'not seen), got {json.dumps(off_seen)}')
+        _variant_board(obj, ev, index)
         unc = _uncertainty(obj, index)
         if unc is not None:
             ev["uncertainty"] = unc

@@ -31,6 +31,7 @@ from typing import Any
 
 from core.rules import movegen, partial
 from core.rules.position import LegalPlay, Position, Side
+from core.rules.variants.base import VariantPosition
 
 Step = tuple[int, int, bool]  # (from, to, hit) in the mover's own numbering: 25 = bar, 0 = off
 
@@ -71,13 +72,19 @@ def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
 
 
 def vec_of_own(me: Sequence[int], opp: Sequence[int], mover: Side, cls: type[Position] = Position) -> Vec:
+    """The 52-entry vector of the mover's and the opponent's own counts. Checkers not yet on the board
+    (Russian backgammon, R31) stand beside it with the borne-off ones: a camera cannot tell them apart."""
     v = [0] * VEC_LEN
     t = own_to_vec(mover, cls)
     for i in range(26):
         v[t[i]] = me[i]
-    t = own_to_vec(mover.other, cls)
+    t2 = own_to_vec(mover.other, cls)
     for i in range(26):
-        v[t[i]] = opp[i]
+        v[t2[i]] = opp[i]
+    if cls is not Position and issubclass(cls, VariantPosition):
+        n = cls.checkers
+        v[t[0]] += n - sum(me)
+        v[t2[0]] += n - sum(opp)
     return tuple(v)
 
 
@@ -143,6 +150,10 @@ class Observation:
     def from_event(cls, event: Mapping[str, Any]) -> Observation:
         v = list(event["light"]) + list(event["dark"])
         v += [event["bar"]["light"], event["bar"]["dark"], event["off"]["light"], event["off"]["dark"]]
+        waiting = event.get("waiting")
+        if waiting:  # Russian backgammon (R31): checkers not yet entered are off the board, as the borne-off are
+            v[50] += waiting.get("light", 0)
+            v[51] += waiting.get("dark", 0)
         dists: dict[int, dict[int, float]] = {}
         unc = event.get("uncertainty") or {}
         tables: list[tuple[int, Mapping[str, float]]] = []
@@ -235,6 +246,14 @@ class TurnModel:
     """Every candidate position for one roll of one position (computed once, when the dice land): the start,
     the legal results (``Position.legal_plays``) and the boards on the way to them (core.rules.partial)."""
 
+    def __new__(cls, pos: Position | None = None, *args: Any, **kwargs: Any) -> TurnModel:
+        if cls is TurnModel and isinstance(pos, VariantPosition):
+            # The seeds' variants (R30-R32): their own moves and chains (core.referee.variants).
+            from core.referee.variants import VariantTurnModel
+
+            return object.__new__(VariantTurnModel)
+        return object.__new__(cls)
+
     def __init__(self, pos: Position, dice: Sequence[int]) -> None:
         self.pos = pos
         self.dice = (int(dice[0]), int(dice[1]))
@@ -296,6 +315,10 @@ class TurnModel:
         if hit:
             out += ((opp_t[self._cross[to]], -1), (opp_t[25], 1))
         return out
+
+    def position_of(self, cand: Candidate, turn: Side) -> Position:
+        """The position a candidate board stands for, ``turn`` on roll."""
+        return position_of_vec(cand.vec, turn, self.cls)
 
     def explain_exact(self, vec: Vec) -> Candidate | None:
         """The candidate that is exactly this board, if any."""

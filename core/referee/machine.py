@@ -39,8 +39,9 @@ from typing import Any
 
 from core.match.score import RESULT_NAMES
 from core.messages import describe, message
+from core.referee import variants
 from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
-from core.referee.faults import Fault, classify
+from core.referee.faults import Fault
 from core.referee.inference import (
     ACCEPT,
     MARGIN,
@@ -198,6 +199,9 @@ class Referee:
             self._begin_turn(at, starter, dice, out)
             return
         if self.match_state.phase != "awaiting_roll":
+            return
+        if variants.is_variant(self.match_state.pos) and self.match_state.pos.with_turn(self.match_state.turn)._reroll(dice):
+            self._reroll(out, at, "first_roll_double", side=self.match_state.turn.value, dice=list(dice))
             return
         self._v(out, at, "roll", side=self.match_state.turn.value, dice=list(dice))
         self._begin_turn(at, self.match_state.turn, dice, out)
@@ -455,8 +459,11 @@ class Referee:
         self.turn_state.last_inf = inf
         self.turn_state.last_vec = obs.vec
         if inf.kind == "unexplained":
+            if variants.skipped_link(self, at, obs.vec, out):  # R31: the double and its complement in one board
+                self._rule_moving(at, obs, out)
+                return
             nearest = inf.best.vec if inf.best is not None else None
-            fault = classify(self.turn_state.model, obs.vec, [vec_of_position(p) for p in self.match_state.history], nearest)
+            fault = variants.classify_board(self.turn_state.model, obs.vec, [vec_of_position(p) for p in self.match_state.history], nearest)
             self.turn_state.last_fault = fault
             key = ("fault", fault.reason, obs.vec)
             self.turn_state.last_kind = "fault"
@@ -477,7 +484,7 @@ class Referee:
         assert inf.best is not None
         self.turn_state.used = list(inf.best.used)
         # The kiosk draws the board as it stands; built here, once per ruled board, not on every push.
-        self.turn_state.shown_pos = None if inf.kind == "nothing" else position_of_vec(inf.best.vec, self.match_state.turn, type(self.match_state.pos))
+        self.turn_state.shown_pos = None if inf.kind == "nothing" else self.turn_state.model.position_of(inf.best, self.match_state.turn)
         key = (inf.kind, inf.best.vec)
         if key == self.turn_state.last_key:
             return
@@ -485,6 +492,9 @@ class Referee:
         if inf.kind in ("in_progress", "play"):
             self._v(out, at, "in_progress", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()),
                     play=cand_text(inf.best), complete=inf.kind == "play", used=list(inf.best.used))
+        if inf.kind == "play" and isinstance(self.turn_state.model, variants.VariantTurnModel) and self.turn_state.model.goes_on(inf.best):
+            variants.next_link_begins(self, at, inf.best, out)  # R31: the complementary double follows
+            return
         if inf.kind == "play" and inf.best.legal is not None and inf.best.legal.result.is_game_over():
             # The last checker is off: nothing is left to decide, the game ends now.
             self._commit(at, {"event": "board"}, out)
@@ -641,6 +651,8 @@ class Referee:
         obs = self.turn_state.last_turn_obs
         if fault.reason in ("checker_missing", "checker_added", "takeback", "wrong_side_moved"):
             return None
+        if variants.is_variant(self.match_state.pos):
+            return None  # a variant's board keeps state the counts do not show (pins, chains): put it right
         if obs is None:
             return self.match_state.pos.with_turn(self.match_state.turn.other)
         if obs.totals() != (15, 15) or any(obs.vec[i] and obs.vec[24 + i] for i in range(24)):
@@ -657,10 +669,10 @@ class Referee:
         self._pass_turn(new)
         self._v(out, at, "play", side=mover.value, dice=list(dice), play=text, legal=legal,
                 position_id=new.position_id(new.turn), match_id=self.match_state.match_id(new.turn, passed=True), **extra)
-        result = new.result()
+        result = variants.game_result(new) if variants.is_variant(new) else new.result()
         if result is not None:
-            winner, mult = result
-            self._game_over(at, winner, self.match_state.points(mult), RESULT_NAMES[mult], out)
+            winner, mult = result[:2]
+            self._game_over(at, winner, self.match_state.points(mult), result[2] if len(result) > 2 else RESULT_NAMES[mult], out)
 
     def _retry_held(self, at: int, out: list[Verdict]) -> None:
         """An ambiguous board held a commit; a clearer board lets it through, then the held event."""
@@ -736,7 +748,7 @@ class Referee:
         match_over = self.match_state.end_game(winner, points, how)
         self.turn_state.model = None
         self.turn_state.held = None
-        self._v(out, at, "game_over", winner=winner.value, points=points, how=how)
+        self._v(out, at, "game_over", winner=winner.value if winner else None, points=points, how=how)
         if match_over:
             self._v(out, at, "match_over", score=[self.match_state.match.score[Side.LIGHT], self.match_state.match.score[Side.DARK]],
                     winner=winner.value)
@@ -819,6 +831,7 @@ class Referee:
             "moves": [dict(r) for r in self.match_state.moves],
             "resignation": ({"side": self.match_state.resignation[0].value, "value": self.match_state.resignation[1]}
                             if self.match_state.resignation else None),
+            **(variants.public(self) if variants.is_variant(ms.pos) else {}),
         }
 
 

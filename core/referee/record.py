@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
+from core.match.formats.variant import CHAIN
 from core.match.record import (
     ACCEPT,
     BEAVER,
@@ -22,17 +25,21 @@ from core.match.record import (
 )
 from core.rules.notation import Play
 from core.rules.position import Side
+from core.rules.variants import play_from_text
 
 _KINDS = {"move": MOVE, "double": DOUBLE, "take": TAKE, "drop": DROP, "beaver": BEAVER, "raccoon": RACCOON,
           "resign": RESIGN, "accept": ACCEPT, "reject": REJECT}
 
 
-def _action(a: dict[str, Any]) -> Action:
+def _action(a: dict[str, Any], variant: bool = False) -> Action:
     kind = _KINDS[a["kind"]]
     side = Side(a["side"])
     if kind == MOVE:
         dice = (a["dice"][0], a["dice"][1])
         text = a.get("play") or ""
+        if variant:  # the variant's notation (``in`` for a Russian checker entering); a chain's double link
+            return Action(MOVE, side, dice=dice, text=text, play=play_from_text(text) if text else Play(()),
+                          note=CHAIN if a.get("chain") else ("illegal, let stand (R23)" if a.get("illegal") else ""))
         return Action(MOVE, side, dice=dice, text=text, play=Play.from_text(text) if text else Play(()),
                       note="illegal, let stand (R23)" if a.get("illegal") else "")
     return Action(kind, side, value=a.get("value"))
@@ -51,18 +58,23 @@ def to_match_record(referee: Any) -> MatchRecord:
                          cube_use=cap != 1),
         source="kiosk",
     )
+    name = rules.get("variant")
+    if name:  # one of the seeds' variants (R30-R32): exported as Gamão's variant text (core.match.formats.variant)
+        record.rules = replace(record.rules, crawford=False, variation=name)
+        record.headers["Settings"] = json.dumps(rules.get("variant_settings") or {}, sort_keys=True)
     for g in referee.games:
         if not g["actions"] and g["result"] is None:
             continue  # a game that has not started
         game = GameRecord(number=g["number"], score={Side(k): v for k, v in g["score"].items()},
                           crawford=g["crawford"])
-        game.actions = [_action(a) for a in g["actions"]]
+        game.actions = [_action(a, bool(name)) for a in g["actions"]]
         res = g["result"]
         if res is not None:
             cube = max([1] + [a.get("value", 1) for a in g["actions"] if a["kind"] in ("take", "beaver", "raccoon")
                               and a.get("value")])
             how = res["how"]
             value = {"single": 1, "gammon": 2, "backgammon": 3}.get(how, 1)
-            game.result = GameResult(Side(res["winner"]), res["points"], how, value, cube)
+            winner = Side(res["winner"]) if res["winner"] else None  # None: a draw (Plakoto, R30)
+            game.result = GameResult(winner, res["points"], how, value, cube)  # type: ignore[arg-type]
         record.games.append(game)
     return record

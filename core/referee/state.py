@@ -20,6 +20,7 @@ from typing import Any
 from core.match.cube import Cube
 from core.match.record import MatchRules
 from core.match.score import Match
+from core.referee.variants import start_position
 from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side
 
@@ -50,7 +51,7 @@ class MatchState:
     def new_game(self) -> None:
         """The board set up for the next game: nobody on roll yet, a fresh cube, an empty game record."""
         self._undo = []
-        self.pos = Position.start()
+        self.pos = start_position(self.rules)
         self.turn = Side.LIGHT
         #: opening | moving | awaiting_roll | cube_offered | game_over | match_over
         self.phase = "opening"
@@ -64,10 +65,13 @@ class MatchState:
         self.games.append({"number": self.match.game_number, "crawford": self.match.crawford,
                            "score": {s.value: self.match.score[s] for s in Side}, "actions": [], "result": None})
 
-    def end_game(self, winner: Side, points: int, how: str) -> bool:
+    def end_game(self, winner: Side | None, points: int, how: str) -> bool:
         """Score the game; True when that ends the match."""
-        self.match.record_result(winner, points)
-        self.games[-1]["result"] = {"winner": winner.value, "points": points, "how": how}
+        if winner is None:  # a draw (Plakoto, both mothers pinned): no points, the next game
+            self.match.game_number += 1
+        else:
+            self.match.record_result(winner, points)
+        self.games[-1]["result"] = {"winner": winner.value if winner else None, "points": points, "how": how}
         self.phase = "match_over" if self.match.over else "game_over"
         return self.match.over
 

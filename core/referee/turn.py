@@ -30,7 +30,6 @@ from core.referee.inference import (
     Vec,
     observation_cost,
     play_text_of_steps,
-    position_of_vec,
 )
 from core.referee.pending import Hypothesis, Pending
 from core.rules.position import Position
@@ -137,7 +136,7 @@ class TurnState:
             elif strict:
                 return None  # strict mode wants a half-finished play corrected, not guessed
             else:
-                hyps.append(Hypothesis(c, position_of_vec(c.vec, mover.other, model.cls), cand_text(c),
+                hyps.append(Hypothesis(c, model.position_of(c, mover.other), cand_text(c),
                                        False, unplayed_dice(model, c.used)))
         return hyps if len(hyps) >= 2 else None
 

@@ -58,6 +58,8 @@ def _point_text(point: int, numeric: bool) -> str:
         return "bar"
     if point == OFF:
         return "off"
+    if point == 26:
+        return "in"  # a Russian checker entering from off the board (core.rules.variants.WAITING, R31)
     return str(point)
 
 

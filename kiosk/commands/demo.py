@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a chouette of five players (R26-R29) over three generated games, with doubles the "
                              "crew members answer differently, instead of the recorded match")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
+    parser.add_argument("--variant", choices=["plakoto", "russian", "jacquet"],
+                        help="play a generated game of one of the seeds' other games (R30-R32) with a fault of its "
+                             "own kind, instead of the recorded match; needs --no-vision")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop when the match is over (by default the match starts again, so the screen "
@@ -48,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.main import create_app
     from kiosk.server import BackgroundServer
 
+    if args.variant and not args.no_vision:
+        print("gamao demo: --variant needs --no-vision (vision does not render the variants' boards yet)",
+              file=sys.stderr)
+        return 2
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2
@@ -100,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         runner = DemoRunner(service, match=args.match, record=record, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True),
-                            steps=chouette.steps if chouette else None)
+                            steps=chouette.steps if chouette else None, variant=args.variant)
     except (RuntimeError, OSError) as exc:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
         return 1

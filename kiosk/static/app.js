@@ -73,6 +73,24 @@ function renderScore(match) {
   $("tournament").hidden = !tournament(); $("tournament").textContent = t().tournament;
 }
 
+// The seeds' other games (R30-R32): the variant's name and rule, Plakoto's pins, Russian's place in the chain
+// of doubles and checkers still to enter, Jacquet's messengers.
+function renderVariant() {
+  const v = state?.variant, badge = $("variant"), chain = $("chain"), info = $("variant-info");
+  badge.hidden = !v; chain.hidden = true; info.hidden = true;
+  if (!v) return;
+  badge.textContent = `${t().variants[v.name] || v.name} (${v.rule})`;
+  badge.dataset.variant = v.name;
+  const pos = state.position || {};
+  const c = state.chain;
+  if (c) { chain.hidden = false; chain.textContent = t().chain(c); chain.dataset.link = c.link; }
+  let text = "";
+  if (pos.pinned) text = pos.pinned.length ? t().pinned(pos.pinned.map((p) => `${p.point} (${name(p.side)})`).join(", ")) : "";
+  if (pos.waiting) text = t().waiting(pos.waiting.light, pos.waiting.dark);
+  if (pos.messenger) text = t().messenger(pos.messenger.light, pos.messenger.dark);
+  info.hidden = !text; info.textContent = text;
+}
+
 function tournament() { return Boolean(state?.match?.rules?.tournament); }
 
 function renderVerdict() {
@@ -151,6 +169,7 @@ export function render() {
   $("pips-dark").textContent = tournament() ? "" : (state.pips?.dark ?? "");
   renderVerdict();
   renderNotices();
+  renderVariant();
   renderMoves();
   renderCoach(state, lang in TEXT ? lang : "pt");
   renderChouette($("chouette"), state, lang);
@@ -158,6 +177,7 @@ export function render() {
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
+  $("export-sgf").hidden = Boolean(state.variant);  // SGF has no game type for the variants: .mat writes our text
   window.__gamao.renders += 1;
   window.__gamao.lastRenderAt = performance.timeOrigin + performance.now();
   const n = window.__gamao.renders;

@@ -46,6 +46,8 @@ export function drawBoard(svg, state) {
   svg.append(el("rect", { x: X1 + 6, y: M, width: TRAY - 12, height: H - 2 * M, rx: 6, class: "tray" }));
   svg.append(el("rect", { x: M + 6, y: M, width: CUBE - 12, height: H - 2 * M, rx: 6, class: "tray" }));
   const g = el("g", {});
+  const pinned = {};
+  for (const pin of pos.pinned || []) pinned[pin.point] = pin.side;
   for (let p = 1; p <= 24; p++) {
     const { x, top } = pointX(p);
     const yEdge = top ? M : H - M, tip = top ? M + PH : H - M - PH;
@@ -53,6 +55,15 @@ export function drawBoard(svg, state) {
                                class: `point ${p % 2 ? "odd" : "even"}`, "data-point": p }));
     svg.append(el("text", { x: x + PW / 2, y: top ? M + PH + 22 : H - M - PH - 10, class: "pointno" }, String(p)));
     const cx = x + PW / 2;
+    const pin = pinned[p];
+    if (pin) {
+      // Plakoto (R30): the pinned checker lies under its pinner's stack, at the edge, ringed.
+      const other = pin === "light" ? "dark" : "light", n = (pin === "light" ? dark : light)[p - 1];
+      const cy = yEdge + (top ? 1 : -1) * R;
+      g.append(el("circle", { cx, cy, r: R - 1, class: `checker ${pin} pinned`, "data-pinned": p }));
+      checkers(g, cx, yEdge + (top ? 1 : -1) * 2 * R, top ? 1 : -1, n, other);
+      continue;
+    }
     if (light[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, light[p - 1], "light");
     if (dark[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, dark[p - 1], "dark");
   }

@@ -47,6 +47,13 @@ export const TEXT = {
     ackBtn: "Dado inclinado visto", newMatchBtn: "Nova partida", lengthLbl: "Pontos", close: "Fechar",
     resignBtn: ["Desiste (simples)", "Desiste (gamão)", "Desiste (gamão duplo)"], acceptBtn: "Aceita a desistência",
     rejectBtn: "Recusa a desistência", newGameBtn: "Novo jogo",
+    variants: { plakoto: "Plakoto", russian: "Gamão russo", jacquet: "Jacquet" },
+    chain: (c) => (c.link === "complement"
+      ? `Dobradinha complementar: jogue quatro vezes o ${c.dice[0]} (sem lançar)`
+      : c.link === "double" ? `Dobradinha ${c.dice.join("-")}: quatro vezes o ${c.dice[0]}, depois o ${7 - c.dice[0]}`
+      : "Cadeia completa: lance de novo") + (c.played.length ? ` · já jogadas: ${c.played.map((d) => d.join("-")).join(", ")}` : ""),
+    pinned: (list) => `Presas: ${list}`, waiting: (l, d) => `Por entrar: claras ${l}, escuras ${d}`,
+    messenger: (l, d) => `Mensageiro chegou: claras ${l ? "sim" : "não"}, escuras ${d ? "sim" : "não"}`,
   },
   en: {
     title: "Gamão", light: "Light", dark: "Dark", score: "Score", matchTo: (n) => `Match to ${n} points`,
@@ -89,6 +96,13 @@ export const TEXT = {
     ackBtn: "Cocked die seen", newMatchBtn: "New match", lengthLbl: "Points", close: "Close",
     resignBtn: ["Resigns (single)", "Resigns (gammon)", "Resigns (backgammon)"], acceptBtn: "Accept resignation",
     rejectBtn: "Reject resignation", newGameBtn: "New game",
+    variants: { plakoto: "Plakoto", russian: "Russian backgammon", jacquet: "Jacquet" },
+    chain: (c) => (c.link === "complement"
+      ? `Complementary double: play ${c.dice[0]} four times (no roll)`
+      : c.link === "double" ? `Double ${c.dice.join("-")}: ${c.dice[0]} four times, then ${7 - c.dice[0]}`
+      : "Chain complete: roll again") + (c.played.length ? ` · played: ${c.played.map((d) => d.join("-")).join(", ")}` : ""),
+    pinned: (list) => `Pinned: ${list}`, waiting: (l, d) => `To enter: light ${l}, dark ${d}`,
+    messenger: (l, d) => `Messenger arrived: light ${l ? "yes" : "no"}, dark ${d ? "yes" : "no"}`,
   },
 };
 

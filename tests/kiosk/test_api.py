@@ -130,6 +130,19 @@ def test_new_match_submits_event(pinned: TestClient, fake: FakeService) -> None:
     assert event["event"] == "new_match" and event["length"] == 5 and event["rules"]["crawford"] is True
 
 
+def test_new_match_may_name_a_variant(pinned: TestClient, fake: FakeService) -> None:
+    """R30: a Plakoto match from the touch screen's API; the event parses as the referee's new_match."""
+    from core.referee.events import parse_event
+
+    r = pinned.post("/api/match", json={"length": 0, "variant": "plakoto", "variant_settings": {"mother": "none"}},
+                    headers={"X-Gamao-PIN": PIN})
+    assert r.status_code == 200
+    rules = parse_event(fake.events[0])["rules"]
+    assert rules["variant"] == "plakoto" and rules["variant_settings"]["mother"] == "none"
+    r = pinned.post("/api/match", json={"length": 0, "variant": "chess"}, headers={"X-Gamao-PIN": PIN})
+    assert r.status_code == 422
+
+
 def test_cube_and_corrections_become_contract_events(pinned: TestClient, fake: FakeService) -> None:
     h = {"X-Gamao-PIN": PIN}
     pinned.post("/api/cube", json={"action": "take", "side": "dark"}, headers=h)

@@ -1,199 +1,186 @@
-"""Our own record format for the seeds' other games (Plakoto, Russian backgammon, Jacquet; R30-R32).
+"""Our own text format for games and matches of the seeds' other games: Plakoto (R30), Russian backgammon (R31)
+and Jacquet (R32). Neither .mat nor SGF has a standard for them (SGF's GM[6] is backgammon and no other GM
+number names these games), so this format is clearly marked as Gamão's own, and .mat-like: a header naming
+the variant and its settings, then each game's plays in the variant's notation (core.rules.variants:
+``in`` for a Russian checker entering, ``*`` on a hit or a pin).
 
-.mat files have no standard for these games, so a game is written in a small, clearly marked text format that
-reads back identically (``write_variant_game(read_variant_game(text)) == text`` for any text this module wrote):
+    ; Gamao variant record 1 -- not a .mat file: .mat has no standard for this game
+    ; [Variant "plakoto"]
+    ; [Rule "R30"]
+    ; [Settings "{"bear_off_while_pinned": false, "mother": "loss", "gammon": true}"]
+    ; [Player 1 "Ana"]
+    ; [Player 2 "Bia"]
+    0 point match
 
-    ; Gamão variant game record 1 (not a .mat file: .mat has no standard for this game)
-    Variant: plakoto
-    Settings: {"bear_off_while_pinned": false, "mother": "loss", "gammon": true}
-    Light: Ana
-    Dark: Bruno
-    Position: start
-    1 light 65: 24/18/13
-    2 dark 31: 24/21 24/23
-    3 light 33: reroll
-    4 dark 21: -
-    Result: light 2
+     Game 1
+     Light : 0                      Dark : 0
+      1) light 61: 24/18/17
+      2) dark 55: 24/19(2) 24/19(2)
+      3) light 33: 24/21(4) chain
+      4) light 44: 21/17(4)
+      5) dark 21: 24/22 24/23
+      ...
+      Light wins 2 points (mother)
 
-``Position`` is ``start`` (light on roll) / ``start dark``, or the ``--position`` JSON of docs/CONTRACTS.md. Each
-turn line gives the side on roll, the dice and the play in the variant's notation (``-``: no legal play;
-``reroll``: a Russian first-roll double, rolled again). A Russian chain is one line (the double rolled), and the
-same side's next roll follows when the chain was complete. ``Result`` is ``light N``, ``dark N``, ``draw`` or
-``none`` (unfinished). Reading replays every play against the rules and refuses an illegal one, naming its line.
+Each play is one line: its number, the side, the dice, a colon, the play ("" when the roll had no legal play).
+A trailing ``chain`` marks a Russian double played in full whose complementary double, the next line, was
+recorded as its own link (as the referee records a chain); a play of a whole chain in one line is also
+allowed (as ``gamao plays --variant russian`` lists it). ``cannot move`` is written for an empty play. The
+result line is ``Light wins N points (how)`` or ``Draw (both mothers pinned)``. Lines starting with ``;``
+after the header are comments. ``read_variant(write_variant(record))`` gives the same record back.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
-from typing import Any
+import re
 
-from core.errors import IllegalPlayError
 from core.match.formats import MatchFileError
-from core.rules.position import Side, check_dice
-from core.rules.variants import VariantPosition, variant
+from core.match.record import MOVE, Action, GameRecord, GameResult, MatchRecord, MatchRules
+from core.rules.position import Side
+from core.rules.variants import VariantPosition, play_from_text, variant
 
-HEADER = "; Gamão variant game record 1 (not a .mat file: .mat has no standard for this game)"
-
-
-@dataclass
-class VariantTurn:
-    side: Side
-    dice: tuple[int, int]
-    play: str  # the variant's notation; "" for no legal play
-    reroll: bool = False
-
-
-@dataclass
-class VariantGame:
-    """A game of one of the variants: the start, each turn, and the result the rules give at the end."""
-
-    variant: str
-    start: VariantPosition
-    players: dict[Side, str] = field(default_factory=lambda: {Side.LIGHT: "", Side.DARK: ""})
-    turns: list[VariantTurn] = field(default_factory=list)
-
-    def positions(self) -> list[VariantPosition]:
-        """The position before each turn, then the final one (every play replayed against the rules)."""
-        pos = self.start
-        out = [pos]
-        for number, turn in enumerate(self.turns, start=1):
-            pos = _apply(pos, turn, number)
-            out.append(pos)
-        return out
-
-    @property
-    def final(self) -> VariantPosition:
-        return self.positions()[-1]
-
-    def result_text(self) -> str:
-        res = self.final.result()
-        if res is None:
-            return "none"
-        winner, points = res
-        return "draw" if winner is None else f"{winner.value} {points}"
+MAGIC = "; Gamao variant record 1"
+VARIANT_GAMES = ("plakoto", "russian", "jacquet")
+CHAIN = "chain"
+NO_PLAY = "cannot move"
+_HEADER = re.compile(r'^;\s*\[(\w+(?: \d)?)\s+"(.*)"\]\s*$')
+_PLAY = re.compile(r"^(\d+)\)\s+(light|dark)\s+([1-6])([1-6]):\s*(.*?)\s*$")
+_RESULT = re.compile(r"^(Light|Dark) wins (\d+) points? \((\w+)\)$")
+_SCORE = re.compile(r"^Light\s*:\s*(\d+)\s+Dark\s*:\s*(\d+)$")
 
 
-def _apply(pos: VariantPosition, turn: VariantTurn, number: int | None) -> VariantPosition:
-    where = f"turn {number}: " if number is not None else ""
-    if turn.side is not pos.turn:
-        raise IllegalPlayError(f"{where}{turn.side.value} is written on roll but it is {pos.turn.value}'s turn")
-    legal = pos.legal_plays(turn.dice)
-    if legal.reroll or turn.reroll:
-        if not (legal.reroll and turn.reroll):
-            raise IllegalPlayError(f"{where}{turn.dice[0]}{turn.dice[1]} is " + ("rolled again, not played" if legal.reroll else "played, not rolled again"))
-        return pos
-    if not turn.play:
-        if len(legal):
-            raise IllegalPlayError(f"{where}no play is written but {legal[0].text()} (and others) can be played")
-        return pos.with_turn(pos.turn.other)
-    return pos.parse_play(turn.play, turn.dice).result
+def is_variant_record(record: MatchRecord) -> bool:
+    return record.rules.variation in VARIANT_GAMES
 
 
-def write_variant_game(game: VariantGame) -> str:
-    """The record's text (see the module's docstring)."""
-    start = game.start
-    fresh = type(start).start(start.turn, start.settings)
-    position = ("start" if start.turn is Side.LIGHT else "start dark") if start == fresh else json.dumps(start.to_json())
-    lines = [
-        HEADER,
-        f"Variant: {game.variant}",
-        f"Settings: {json.dumps(asdict(start.settings))}",
-        f"Light: {game.players.get(Side.LIGHT, '')}".rstrip(),
-        f"Dark: {game.players.get(Side.DARK, '')}".rstrip(),
-        f"Position: {position}",
-    ]
-    for number, turn in enumerate(game.turns, start=1):
-        text = "reroll" if turn.reroll else (turn.play or "-")
-        lines.append(f"{number} {turn.side.value} {turn.dice[0]}{turn.dice[1]}: {text}")
-    lines.append(f"Result: {game.result_text()}")
-    return "\n".join(lines) + "\n"
+def write_variant(record: MatchRecord) -> str:
+    """The record as Gamão's variant text (``record.rules.variation`` names the variant, the ``Settings``
+    header its settings as JSON)."""
+    name = record.rules.variation
+    if name not in VARIANT_GAMES:
+        raise ValueError(f"write_variant: {name!r} is not one of {', '.join(VARIANT_GAMES)} (use write_mat)")
+    cls = variant(name)
+    assert issubclass(cls, VariantPosition)
+    settings = record.headers.get("Settings") or json.dumps(_default_settings(name), sort_keys=True)
+    out = [f"{MAGIC} -- not a .mat file: .mat has no standard for this game",
+           f'; [Variant "{name}"]', f'; [Rule "{cls.rule}"]', f'; [Settings "{settings}"]',
+           f'; [Player 1 "{_clean(record.players[Side.LIGHT])}"]', f'; [Player 2 "{_clean(record.players[Side.DARK])}"]']
+    if record.date:
+        out.append(f'; [Date "{record.date}"]')
+    out += [f"{record.length} point match", ""]
+    for game in record.games:
+        out.append(f" Game {game.number}")
+        out.append(f" Light : {game.score[Side.LIGHT]:<22} Dark : {game.score[Side.DARK]}")
+        n = 0
+        for a in game.actions:
+            if a.kind != MOVE or a.side is None or a.dice is None:
+                continue
+            n += 1
+            text = a.text or NO_PLAY
+            mark = f" {CHAIN}" if a.note == CHAIN else ""
+            out.append(f"  {n}) {a.side.value} {a.dice[0]}{a.dice[1]}: {text}{mark}")
+        res = game.result
+        if res is not None:
+            if res.winner is None:
+                out.append("  Draw (both mothers pinned)")
+            else:
+                out.append(f"  {res.winner.value.capitalize()} wins {res.points} point{'s' if res.points != 1 else ''} ({res.how})")
+        out.append("")
+    return "\n".join(out)
 
 
-def read_variant_game(text: str) -> VariantGame:
-    """Read a record; MatchFileError names the line at fault (a bad header, an illegal play, a wrong result)."""
+def read_variant(text: str) -> MatchRecord:
+    """Read Gamão's variant text; MatchFileError names the line at fault."""
     lines = text.splitlines()
-    if not lines or lines[0].strip() != HEADER:
-        raise MatchFileError(f"not a Gamão variant record: the first line must be {HEADER!r}", 1)
-    fields: dict[str, tuple[int, str]] = {}
-    body: list[tuple[int, str]] = []
-    for n, raw in enumerate(lines[1:], start=2):
+    if not lines or not lines[0].startswith(MAGIC):
+        raise MatchFileError(f"not a Gamão variant record: the first line must start with {MAGIC!r}", 1)
+    headers: dict[str, str] = {}
+    record = MatchRecord(length=0, source="gamao-variant")
+    game: GameRecord | None = None
+    length_seen = False
+    for no, raw in enumerate(lines[1:], start=2):
         line = raw.strip()
         if not line:
             continue
-        key, sep, value = line.partition(":")
-        if sep and key in ("Variant", "Settings", "Light", "Dark", "Position", "Result"):
-            if key in fields:
-                raise MatchFileError(f"{key} is given twice", n)
-            fields[key] = (n, value.strip())
-        else:
-            body.append((n, line))
-    for key in ("Variant", "Settings", "Position", "Result"):
-        if key not in fields:
-            raise MatchFileError(f"the record has no {key} line")
-    n, name = fields["Variant"]
-    try:
-        cls = variant(name)
-    except ValueError as exc:
-        raise MatchFileError(str(exc), n) from None
-    if not issubclass(cls, VariantPosition):
-        raise MatchFileError(f"{name} is not one of plakoto, russian, jacquet: write it as .mat or SGF", n)
-    n, raw_settings = fields["Settings"]
-    try:
-        settings = cls.settings_class(**json.loads(raw_settings))
-    except (ValueError, TypeError) as exc:
-        raise MatchFileError(f"Settings: {exc}", n) from None
-    n, raw_position = fields["Position"]
-    try:
-        if raw_position in ("start", "start light", "start dark"):
-            start = cls.start(Side.DARK if raw_position.endswith("dark") else Side.LIGHT, settings)
-        else:
-            start = cls.from_json(raw_position, settings)
-    except ValueError as exc:
-        raise MatchFileError(f"Position: {exc}", n) from None
-    game = VariantGame(cls.variant, start, {Side.LIGHT: fields.get("Light", (0, ""))[1], Side.DARK: fields.get("Dark", (0, ""))[1]})
-    pos = start
-    for n, line in body:
-        head, sep, play = line.partition(":")
-        words = head.split()
-        if not sep or len(words) != 3 or words[0] != str(len(game.turns) + 1) or words[1] not in ("light", "dark"):
-            raise MatchFileError(f"expected 'N SIDE DICE: PLAY' (turn {len(game.turns) + 1}), got {line!r}", n)
+        m = _HEADER.match(line)
+        if m and game is None:
+            headers[m.group(1)] = m.group(2)
+            continue
+        if line.startswith(";"):
+            record.comments.append(line[1:].strip())
+            continue
+        if not length_seen:
+            m2 = re.match(r"^(\d+) point match$", line)
+            if not m2:
+                raise MatchFileError(f"expected 'N point match' after the header, got {line!r}", no)
+            record.length = int(m2.group(1))
+            length_seen = True
+            continue
+        m = re.match(r"^Game (\d+)$", line)
+        if m:
+            game = GameRecord(number=int(m.group(1)), line=no)
+            record.games.append(game)
+            continue
+        if game is None:
+            raise MatchFileError(f"expected 'Game N', got {line!r}", no)
+        m = _SCORE.match(line)
+        if m:
+            game.score = {Side.LIGHT: int(m.group(1)), Side.DARK: int(m.group(2))}
+            game.score_line = no
+            continue
+        m = _PLAY.match(line)
+        if m:
+            body = m.group(5)
+            note = ""
+            if body.endswith(" " + CHAIN) or body == CHAIN:
+                body, note = body[: -len(CHAIN)].strip(), CHAIN
+            play_text = "" if body == NO_PLAY else body
+            try:
+                play = play_from_text(play_text) if play_text else None
+            except ValueError as exc:
+                raise MatchFileError(str(exc), no) from None
+            dice = (int(m.group(3)), int(m.group(4)))
+            game.actions.append(Action(MOVE, Side(m.group(2)), dice=dice, text=play_text, play=play, line=no, note=note))
+            continue
+        m = _RESULT.match(line)
+        if m:
+            game.result = GameResult(Side(m.group(1).lower()), int(m.group(2)), m.group(3),
+                                     {"gammon": 2, "backgammon": 3}.get(m.group(3), 1))
+            continue
+        if line.startswith("Draw"):
+            game.result = GameResult(None, 0, "draw", 0)  # type: ignore[arg-type]
+            continue
+        raise MatchFileError(f"not a play ('N) light 61: 24/18/17'), a score or a result line: {line!r}", no)
+    name = headers.get("Variant", "")
+    if name not in VARIANT_GAMES:
+        raise MatchFileError(f'[Variant "..."] must be one of {", ".join(VARIANT_GAMES)}, got {name!r}', 2)
+    settings = headers.get("Settings")
+    if settings is not None:
         try:
-            dice = check_dice(words[2])
-        except ValueError as exc:
-            raise MatchFileError(str(exc), n) from None
-        play = play.strip()
-        turn = VariantTurn(Side(words[1]), dice, "" if play == "-" else ("" if play == "reroll" else play), play == "reroll")
-        try:
-            if turn.play and turn.side is pos.turn:
-                chosen = pos.parse_play(turn.play, dice)
-                turn.play = chosen.text()  # the canonical text: a record read back writes the same
-                pos = chosen.result
-            else:
-                pos = _apply(pos, turn, None)
-        except ValueError as exc:
-            raise MatchFileError(str(exc), n) from None
-        game.turns.append(turn)
-    n, stated = fields["Result"]
-    got = game.result_text()
-    if stated != got:
-        raise MatchFileError(f"Result: {stated!r} is written but the plays give {got!r}", n)
-    return game
+            parsed = json.loads(settings)
+        except json.JSONDecodeError:
+            raise MatchFileError(f"[Settings] is not a JSON object: {settings!r}", None) from None
+        fields = _default_settings(name)
+        if not isinstance(parsed, dict) or set(parsed) - set(fields):
+            raise MatchFileError(f"[Settings] must be an object of {name}'s settings ({', '.join(fields)})", None)
+    record.rules = MatchRules(crawford=False, variation=name)
+    record.players = {Side.LIGHT: headers.get("Player 1", ""), Side.DARK: headers.get("Player 2", "")}
+    record.date = headers.get("Date")
+    record.headers = {k: v for k, v in headers.items() if k in ("Variant", "Rule", "Settings")}
+    return record
 
 
-def game_from_selfplay(cls: type[VariantPosition], seed: int, settings: Any = None, quick: bool = True) -> VariantGame:
-    """A generated game (``core.rules.variants.selfplay``) as a record."""
-    from core.rules.variants.selfplay import play_random_game
+def _default_settings(name: str) -> dict[str, object]:
+    import dataclasses
 
-    random_game = play_random_game(cls, seed, settings, quick=quick, check=False)
-    first = Side(random_game.turns[0][0]) if random_game.turns else Side.LIGHT
-    game = VariantGame(cls.variant, cls.start(first, settings))
-    pos = game.start
-    for side, dice, text in random_game.turns:
-        if text:
-            chosen = pos.parse_play(text, dice)
-            text, pos = chosen.text(), chosen.result  # the canonical text of its result
-        else:
-            pos = pos.with_turn(pos.turn.other)
-        game.turns.append(VariantTurn(Side(side), dice, text))
-    return game
+    cls = variant(name)
+    assert issubclass(cls, VariantPosition)
+    return dataclasses.asdict(cls.settings_class())
+
+
+def _clean(text: str) -> str:
+    return text.replace('"', "'").replace("\n", " ")
+
+
+__all__ = ["CHAIN", "MAGIC", "VARIANT_GAMES", "is_variant_record", "read_variant", "write_variant"]

@@ -1,0 +1,72 @@
+"""The kiosk page during the seeds' other games (R30-R32), in real headless Chromium: the variant's name,
+Plakoto's pins on the board, Russian backgammon's place in the chain of doubles. The states are a real
+referee's public state, driven by events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from core.referee import Referee
+from core.rules.variants import PlakotoPosition, RussianPosition
+from kiosk.config import Settings
+from kiosk.main import create_app
+from kiosk.server import BackgroundServer
+from tests.core.referee.test_referee_variants import _chain_turn, feed_all, referee_at
+from tests.core.referee.variant_streams import board_event
+from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.fakes import FakeService
+
+
+def plakoto_state() -> dict[str, Any]:
+    """R30: light has just pinned dark's lone checker on point 10."""
+    pos = PlakotoPosition.from_json({"turn": "light", "light": [0] * 12 + [1] + [0] * 10 + [14],
+                                     "dark": [14] + [0] * 8 + [1] + [0] * 14})
+    ref = referee_at(pos)
+    after = next(lp.result for lp in pos.legal_plays((3, 1)) if lp.text() == "24/23 13/10*")
+    feed_all(ref, [{"event": "roll", "dice": [3, 1]}, board_event(after), {"event": "roll", "dice": [4, 2]}])
+    return ref.public_state()
+
+
+def russian_state() -> dict[str, Any]:
+    """R31: the double played in full, the complementary double next."""
+    turn, _ = _chain_turn(stop=True)
+    ref = referee_at(turn.before)
+    feed_all(ref, [{"event": "roll", "dice": list(turn.dice)}] + [board_event(b) for b in turn.boards[:4]])
+    return ref.public_state()
+
+
+def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
+    chromium_or_skip()
+    plakoto = plakoto_state()
+    assert plakoto["position"]["pinned"] == [{"point": 10, "side": "dark"}]
+    fake = FakeService(plakoto)
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=fake)
+    with BackgroundServer(app) as server, chromium_page() as page:
+        page.goto(server.url + "/")
+        page.wait_for_selector("[data-testid=variant]:not([hidden])", timeout=5000)
+        assert page.inner_text("[data-testid=variant]") == "Plakoto (R30)"
+        pinned = page.locator("[data-testid=board] circle.checker.pinned")
+        assert pinned.count() == 1 and pinned.get_attribute("data-pinned") == "10"
+        assert "dark" in (pinned.get_attribute("class") or "")
+        assert page.inner_text("[data-testid=variant-info]") == "Presas: 10 (Dark)"  # the player's name
+        assert page.is_hidden("[data-testid=chain]")
+        assert page.is_hidden("#export-sgf") and page.is_visible("#export-mat")  # no SGF game type for Plakoto
+        screenshot(page, "kiosk-pt-plakoto-pin")
+        russian = russian_state()
+        n = russian["chain"]["dice"][0]
+        fake.update(**russian)
+        page.wait_for_selector("[data-testid=chain]:not([hidden])", timeout=5000)
+        assert page.inner_text("[data-testid=variant]") == "Gamão russo (R31)"
+        assert page.get_attribute("[data-testid=chain]", "data-link") == "complement"
+        assert page.inner_text("[data-testid=chain]").startswith(f"Dobradinha complementar: jogue quatro vezes o {n}")
+        assert page.inner_text("#verdict-head").startswith(f"{russian['match']['players'][russian['turn']]} jogou")
+        assert page.inner_text("[data-testid=variant-info]").startswith("Por entrar: claras")
+        screenshot(page, "kiosk-pt-russian-chain")
+        page.click("[data-testid=lang-switch]")
+        assert page.inner_text("[data-testid=variant]") == "Russian backgammon (R31)"
+        assert page.inner_text("[data-testid=chain]").startswith(f"Complementary double: play {n} four times")
+        assert RussianPosition.rule == "R31"
+        fake.update(**{"variant": None, "chain": None, **Referee().public_state()})  # backgammon: no variant shown
+        page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)
+        assert page.is_hidden("[data-testid=chain]") and page.is_hidden("[data-testid=variant-info]")
