@@ -83,17 +83,16 @@ def main() -> int:
     figures["cube_0ply"] = _ms(_timed(lambda x: engine.cube_advice(x.position_id, x.match_id, plies=0), cubes))
     figures["cube_2ply"] = _ms(_timed(lambda x: engine.cube_advice(x.position_id, x.match_id, plies=2), cubes[:20]))
     path = corpus_files()[0]
-    record = read_mat(decode_text(path.read_bytes()))
-    t = time.perf_counter()
-    analysis = analyse_record(record, engine, plies=0)
-    figures["match_analysis_0ply"] = {"file": path.name, "checker_plays": len(analysis.plays),
-                                      "seconds": round(time.perf_counter() - t, 2)}
-    if args.match_2ply:
+
+    def match_analysis(plies: int) -> dict[str, object]:
         record = read_mat(decode_text(path.read_bytes()))
         t = time.perf_counter()
-        analysis = analyse_record(record, engine, plies=2)
-        figures["match_analysis_2ply"] = {"file": path.name, "checker_plays": len(analysis.plays),
-                                          "seconds": round(time.perf_counter() - t, 2)}
+        analysis = analyse_record(record, engine, plies=plies)
+        return {"file": path.name, "checker_plays": len(analysis.plays), "seconds": round(time.perf_counter() - t, 2)}
+
+    figures["match_analysis_0ply"] = match_analysis(0)
+    if args.match_2ply:
+        figures["match_analysis_2ply"] = match_analysis(2)
     if args.agreement:
         files = corpus_files()
         chosen = files[:: len(files) // 20][:20]

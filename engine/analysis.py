@@ -14,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.errors import GamaoError
-from core.match.formats.sgf import write_sgf
+from core.match.formats.sgf import play_letters, write_sgf
 from core.match.record import BEAVER, DOUBLE, DROP, MOVE, RACCOON, TAKE, MatchRecord, player_index
 from core.match.replay import replay
 from core.rules.matchid import MatchIdState
-from core.rules.notation import BAR, OFF
 from core.rules.position import Position, Side
 from engine.base import LABELS, Engine, RankedPlay
 
@@ -141,17 +140,7 @@ def analyse_record(
 
 
 # ----- the analysis in gnubg's SGF --------------------------------------------------------------------------
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _MARKS = {"doubtful": "DO[]", "bad": "BM[1]", "very_bad": "BM[2]"}
-
-
-def _letter(point: int, side: Side) -> str:
-    """gnubg's SGF letter of the mover's point (a-x, y = bar, z = off), as core.match.formats.sgf writes it."""
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    return _LETTERS[point - 1] if side == Side.LIGHT else _LETTERS[24 - point]
 
 
 def _analysis_property(rating: PlayRating) -> str:
@@ -161,7 +150,7 @@ def _analysis_property(rating: PlayRating) -> str:
     played = next(i for i, r in enumerate(rating.ranked) if r.result == rating.result)
     parts = [f"A[{played}]"]
     for r in rating.ranked:
-        letters = "".join(_letter(m.frm, rating.side) + _letter(m.to, rating.side) for m in steps[r.result].moves)
+        letters = play_letters(steps[r.result], rating.side)
         probs = " ".join(f"{x:.6f}" for x in (r.probs or (0.0,) * 5))
         parts.append(f"[{letters} E ver 3 {probs} {r.equity:.6f} {rating.plies}C 0 1 0.000000 1]")
     if rating.label is not None:

@@ -35,6 +35,7 @@ from core.match.replay import replay
 from core.rules.position import Position, Side
 from engine.base import Engine, EngineError, EngineUnavailable, RankedPlay, Thresholds
 from kiosk.coach_records import PlayRecord, layout, plays_of, position_of, review_of
+from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
 State = dict[str, Any]
@@ -120,7 +121,7 @@ class CoachService:
         self._jobs: dict[str, Any] = {}  # tutor / cube / plays: only the newest of each matters
         self._ratings: deque[PlayRecord] = deque()
         self._cache: dict[tuple[str, tuple[int, int], str | None, int], list[RankedPlay]] = {}
-        self._subs: list[Callable[[dict[str, Any]], None]] = []
+        self._subs: Subscribers[[dict[str, Any]]] = Subscribers(log, "a coach subscriber")
         self._records: dict[str, list[PlayRecord]] = {}
         self._seen: set[tuple[Any, ...]] = set()
         self._turn: dict[str, Any] | None = None  # {side, position_id, match_id, dice}
@@ -224,24 +225,11 @@ class CoachService:
                     "tutor": self.tutor, "rating": self.rating, "cube": self.cube, "plays": self.plays}
 
     def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
-        with self._lock:
-            self._subs.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subs:
-                    self._subs.remove(callback)
-
-        return unsubscribe
+        return self._subs.add(callback)
 
     def _changed(self) -> None:
         self._version += 1
-        snap = self.snapshot()
-        for callback in list(self._subs):
-            try:
-                callback(snap)
-            except Exception:
-                log.exception("a coach subscriber failed")
+        self._subs.tell(self.snapshot())
 
     # ----- requests from the page -----------------------------------------------------------------------------------
     def request_plays(self) -> dict[str, Any]:

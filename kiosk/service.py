@@ -33,6 +33,7 @@ from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
 from kiosk.chouette import TableReferee, archive_chouette, table_event
 from kiosk.journal import Health, Journal, JournalWriteError, open_journal
+from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
 State = dict[str, Any]
@@ -59,7 +60,7 @@ class RefereeService:
         self.archive_dir: Path | None = Path(archive) if archive else (
             Path(self.journal.path).parent / ARCHIVE if on_disk else None)
         self._lock = threading.RLock()
-        self._subs: list[Callable[[State], None]] = []
+        self._subs: Subscribers[[State]] = Subscribers(log, "a state subscriber")
         self._notices: list[dict[str, Any]] = []
         # Told (match, index, event, verdicts) after each journaled event, and called on close: the club's
         # publisher (club/publisher.py) sends copies from here, never before the journal has the event.
@@ -206,15 +207,7 @@ class RefereeService:
         return out
 
     def subscribe(self, callback: Callable[[State], None]) -> Callable[[], None]:
-        with self._lock:
-            self._subs.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subs:
-                    self._subs.remove(callback)
-
-        return unsubscribe
+        return self._subs.add(callback)
 
     def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Journal then rule on one event; ValueError (naming the field) for an event that is malformed."""

@@ -205,37 +205,27 @@ class Chouette:
     def _settle_double(self) -> None:
         answers, by = self.pending, self._pending_by
         self.pending, self._pending_by = {}, None
-        if by == BOX:
-            for m, take in answers.items():
-                cube = self.cubes[m]
-                if take:
-                    cube.value *= 2
-                    cube.owner = m
-                else:
-                    self._pay(m, self.box, cube.value, "drop")
-                    cube.live = False
-            if answers.get(self.captain) is False:
-                # The first crew member in order still in the game (who took, or whose cube was theirs already).
-                takers = [m for m in self.crew if self.cubes[m].live]
-                if takers:
-                    new = takers[0]
-                    old = self.captain
-                    self.crew = [m for m in self.crew if m != new] + [old]
-                    self.captain = new
-                    self.game.captains.append(new)
-            if not self.live():
-                self._finish(box_won=True, points=0)
-        else:
-            for m, take in answers.items():
-                cube = self.cubes[m]
-                if take:
-                    cube.value *= 2
-                    cube.owner = BOX
-                else:
-                    self._pay(self.box, m, cube.value, "drop")
-                    cube.live = False
-            if not self.live():
-                self._finish(box_won=False, points=0)
+        box_doubled = by == BOX
+        for m, take in answers.items():
+            cube = self.cubes[m]
+            if take:  # the taker owns the cube: the member after the box's double, the box after the team's
+                cube.value *= 2
+                cube.owner = m if box_doubled else BOX
+            else:  # who drops pays the cube's value before the double
+                payer, payee = (m, self.box) if box_doubled else (self.box, m)
+                self._pay(payer, payee, cube.value, "drop")
+                cube.live = False
+        if box_doubled and answers.get(self.captain) is False:
+            # The first crew member in order still in the game (who took, or whose cube was theirs already).
+            takers = [m for m in self.crew if self.cubes[m].live]
+            if takers:
+                new = takers[0]
+                old = self.captain
+                self.crew = [m for m in self.crew if m != new] + [old]
+                self.captain = new
+                self.game.captains.append(new)
+        if not self.live():
+            self._finish(box_won=box_doubled, points=0)
 
     # ----- the end of a game ----------------------------------------------------------------------------------
     def end_game(self, box_wins: bool, points: int) -> None:

@@ -59,14 +59,12 @@ def _lines() -> Iterator[str]:
     if stream is None:  # a text stream without bytes underneath (tests)
         yield from sys.stdin
         return
-    while True:
-        raw = stream.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while (rest := stream.readline(MAX_LINE + 1)) and not rest.endswith(b"\n"):
-                pass
+    from kiosk.commands.replay import byte_lines
+
+    for raw in byte_lines(stream, MAX_LINE):
         yield raw.decode("utf-8", errors="replace")
+
+
 def _variant_answer(name: str, position: str | None, roll: str, as_json: bool, count_only: bool) -> str:
     from core.rules.variants import position_from_json, position_to_json, variant
 

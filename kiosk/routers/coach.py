@@ -5,16 +5,15 @@ Every route answers 403 in tournament mode. Reading needs no PIN; changing the s
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import asdict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
 
 from kiosk.coach import TOURNAMENT, CoachRefused, CoachService
 from kiosk.dependencies import require_pin
-from kiosk.routers.ws import _drain, same_origin  # the same input limits as the state's WebSocket
+from kiosk.routers.ws import open_page_socket, push_latest
 from kiosk.schemas import CoachSettingsIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -94,37 +93,6 @@ def put_coach_settings(body: CoachSettingsIn, coach: CoachDep) -> dict[str, Any]
 @router.websocket("/ws/coach")
 async def push_coach(websocket: WebSocket) -> None:
     coach = getattr(websocket.app.state, "coach", None)
-    origin = websocket.headers.get("origin")
-    if not same_origin(origin, websocket.headers.get("host")):  # only the kiosk's own pages, as /ws
-        log.warning("coach WebSocket from another site refused (Origin %.80r)", origin)
-        await websocket.close(code=1008)
-        return
-    await websocket.accept()
-    if coach is None:
-        await websocket.close(code=1013, reason="the coach is not running")
-        return
-    loop = asyncio.get_running_loop()
-    ready = asyncio.Event()
-
-    def wake(_snapshot: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(ready.set)
-
-    unsubscribe = coach.subscribe(wake)
-    receiver = asyncio.create_task(_drain(websocket))
-    try:
-        await websocket.send_json(coach.snapshot())
-        while True:
-            waiter = asyncio.create_task(ready.wait())
-            done, _ = await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if receiver in done:
-                waiter.cancel()
-                break
-            ready.clear()
-            # Always the newest snapshot: a slow screen skips states it no longer needs.
-            await websocket.send_json(coach.snapshot())
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        unsubscribe()
-        receiver.cancel()
-
+    # Only the kiosk's own pages, with the same input limits as /ws; always the newest snapshot is sent.
+    if await open_page_socket(websocket, "coach WebSocket", coach, "the coach is not running", log):
+        await push_latest(websocket, coach.subscribe, coach.snapshot, lambda _pushed: coach.snapshot())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -69,27 +70,42 @@ class _Latest:
 @router.websocket("/ws")
 async def push_state(websocket: WebSocket) -> None:
     service = getattr(websocket.app.state, "service", None)
+    if await open_page_socket(websocket, "WebSocket", service, "the referee service is not running yet", log):
+        await push_latest(websocket, service.subscribe, lambda: public(service.state()), public)
+
+
+async def open_page_socket(websocket: WebSocket, what: str, service: object | None, missing: str,
+                           logger: logging.Logger) -> bool:
+    """Refuse another site's page (1008, one log line naming `what`), accept, then close 1013 (`missing`) when
+    the service it pushes from is not there. True when the connection is open and the service is there."""
     origin = websocket.headers.get("origin")
     if not same_origin(origin, websocket.headers.get("host")):
-        log.warning("WebSocket from another site refused (Origin %.80r)", origin)
+        logger.warning("%s from another site refused (Origin %.80r)", what, origin)
         await websocket.close(code=1008)
-        return
+        return False
     await websocket.accept()
     if service is None:
-        await websocket.close(code=1013, reason="the referee service is not running yet")
-        return
+        await websocket.close(code=1013, reason=missing)
+        return False
+    return True
+
+
+async def push_latest(websocket: WebSocket, subscribe: Callable[[Callable[[Any], None]], Callable[[], None]],
+                      first: Callable[[], Any], pushed: Callable[[Any], Any]) -> None:
+    """Send `first()`, then `pushed(value)` for the newest value each subscriber call brought (a slow screen skips
+    the ones it no longer needs), until the page goes or sends too much (see _drain)."""
     mailbox = _Latest(asyncio.get_running_loop())
-    unsubscribe = service.subscribe(mailbox.put)
+    unsubscribe = subscribe(mailbox.put)
     receiver = asyncio.create_task(_drain(websocket))
     try:
-        await websocket.send_json(public(service.state()))
+        await websocket.send_json(first())
         while True:
             getter = asyncio.create_task(mailbox.get())
             done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
             if receiver in done:
                 getter.cancel()
                 break
-            await websocket.send_json(public(getter.result()))
+            await websocket.send_json(pushed(getter.result()))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -20,6 +20,12 @@ def new_match(tournament: bool = False) -> dict[str, Any]:
             "rules": {"tournament": tournament}}
 
 
+def opening(referee: Any, tournament: bool = False) -> None:
+    """A new match on the referee service, light to play the opening 3-1."""
+    referee.submit(new_match(tournament))
+    referee.submit({"event": "roll", "dice": [3, 1]})
+
+
 # With these thresholds the fake engine's ranking of the opening 3-1 has plays of every label.
 THRESHOLDS = Thresholds(doubtful=0.07, bad=0.12, very_bad=0.2)
 
@@ -31,6 +37,11 @@ def fake_engine(delay: float = 0.0, fail: bool = False) -> FakeEngine:
 def ranked_opening() -> list[Any]:
     """The fake engine's ranking of light's opening 3-1 (best first)."""
     return fake_engine().rank_plays(START.position_id(Side.LIGHT), (3, 1))
+
+
+def loss_of(play: str) -> float:
+    """What the fake engine says the opening 3-1 ``play`` loses."""
+    return next(rp.loss for rp in ranked_opening() if rp.play == play)
 
 
 def play_with_label(label: str | None) -> str:

@@ -7,9 +7,14 @@ tested before (and independently of) core/referee/machine.py.
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
+
+from kiosk.subscribers import Subscribers
+
+log = logging.getLogger(__name__)
 
 START_LIGHT = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
 START_DARK = list(reversed(START_LIGHT))
@@ -34,7 +39,7 @@ def start_state() -> dict[str, Any]:
 class FakeService:
     def __init__(self, state: dict[str, Any] | None = None) -> None:
         self._state = state or start_state()
-        self._subs: list[Callable[[dict[str, Any]], None]] = []
+        self._subs: Subscribers[[dict[str, Any]]] = Subscribers(log, "a state subscriber")
         self._lock = threading.Lock()
         self.events: list[dict[str, Any]] = []
         self.refuse: str | None = None
@@ -44,18 +49,10 @@ class FakeService:
             return copy.deepcopy(self._state)
 
     def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
-        with self._lock:
-            self._subs.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subs:
-                    self._subs.remove(callback)
-        return unsubscribe
+        return self._subs.add(callback)
 
     def subscribers(self) -> int:
-        with self._lock:
-            return len(self._subs)
+        return len(self._subs)
 
     def update(self, **changes: Any) -> None:
         """Change the state as a referee would and push it."""

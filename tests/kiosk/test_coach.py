@@ -20,7 +20,8 @@ from tests.kiosk.coach_game import (
     after,
     board,
     fake_engine,
-    new_match,
+    loss_of,
+    opening,
     play_with_label,
     ranked_opening,
 )
@@ -38,15 +39,10 @@ def _coach(referee: RefereeService, engine: FakeEngine | None, tmp_path: Path, *
     return CoachService(referee, factory, CoachSettings(**settings), data_dir=tmp_path).start()  # type: ignore[arg-type]
 
 
-def _opening(referee: RefereeService, tournament: bool = False) -> None:
-    referee.submit(new_match(tournament))
-    referee.submit({"event": "roll", "dice": [3, 1]})
-
-
 def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_back(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
     try:
-        _opening(referee)
+        opening(referee)
         bad = play_with_label("bad")
         referee.submit(board(after(bad)))
         assert coach.idle()
@@ -73,7 +69,7 @@ def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_ba
 def test_tutor_threshold_settings(referee, tmp_path, setting: str, label: str, warned: bool) -> None:
     coach = _coach(referee, fake_engine(), tmp_path, tutor=setting)
     try:
-        _opening(referee)
+        opening(referee)
         referee.submit(board(after(play_with_label(label))))
         assert coach.idle()
         assert (coach.snapshot()["tutor"] is not None) is warned
@@ -84,7 +80,7 @@ def test_tutor_threshold_settings(referee, tmp_path, setting: str, label: str, w
 def test_rating_and_explanation_after_the_commit(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(), tmp_path)
     try:
-        _opening(referee)
+        opening(referee)
         bad = play_with_label("very_bad")
         referee.submit(board(after(bad)))
         referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits light's play (R23)
@@ -94,7 +90,7 @@ def test_rating_and_explanation_after_the_commit(referee, tmp_path) -> None:
         rating = snap["rating"]
         assert rating["play"] == bad and rating["status"] == "rated" and rating["label"] == "very_bad"
         assert rating["best"] == ranked_opening()[0].play
-        assert rating["loss"] == next(rp.loss for rp in ranked_opening() if rp.play == bad)
+        assert rating["loss"] == loss_of(bad)
         assert rating["explanation"]["sentences"]["en"] and rating["explanation"]["sentences"]["pt"]
         assert rating["best_board"]["light"] != rating.get("board")
         review = coach.review()
@@ -124,7 +120,7 @@ def test_a_slow_engine_delays_no_verdict(referee, tmp_path) -> None:
     engine = HeldEngine()
     coach = _coach(referee, engine, tmp_path, tutor="doubtful", tutor_plies=0)
     try:
-        _opening(referee)
+        opening(referee)
         verdicts = referee.submit(board(after(play_with_label("very_bad"))))
         # The verdict is back while the engine is still held inside its call.
         assert verdicts[0]["verdict"] == "in_progress" and verdicts[0]["complete"] is True
@@ -149,7 +145,7 @@ def test_a_timeout_falls_back_to_the_live_depth(referee, tmp_path) -> None:
 
     coach = _coach(referee, SlowDeep(thresholds=fake_engine().thresholds()), tmp_path, tutor="bad", tutor_plies=2, tutor_budget=0.2)
     try:
-        _opening(referee)
+        opening(referee)
         referee.submit(board(after(play_with_label("very_bad"))))
         assert coach.idle()
         assert coach.snapshot()["tutor"]["plies"] == 0
@@ -160,7 +156,7 @@ def test_a_timeout_falls_back_to_the_live_depth(referee, tmp_path) -> None:
 def test_a_failing_engine_leaves_plays_unranked(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(fail=True), tmp_path)
     try:
-        _opening(referee)
+        opening(referee)
         referee.submit(board(after(play_with_label("bad"))))
         referee.submit({"event": "roll", "dice": [6, 4]})
         assert coach.idle()
@@ -177,7 +173,7 @@ def test_without_an_engine_every_legal_play_is_listed_unranked(referee, tmp_path
 
     coach = CoachService(referee, missing, data_dir=tmp_path).start()
     try:
-        _opening(referee)
+        opening(referee)
         plays = coach.request_plays()
         assert plays["ranked"] is False and len(plays["plays"]) == 16  # the 16 distinct 3-1 plays
         assert all(p["equity"] is None and p["board"]["light"] for p in plays["plays"])
@@ -195,7 +191,7 @@ def test_ranked_plays_on_request(referee, tmp_path) -> None:
     try:
         with pytest.raises(CoachRefused, match="roll the dice first"):
             coach.request_plays()
-        _opening(referee)
+        opening(referee)
         coach.request_plays()
         assert coach.idle()
         plays = coach.snapshot()["plays"]
@@ -208,7 +204,7 @@ def test_ranked_plays_on_request(referee, tmp_path) -> None:
 def test_cube_advice_after_a_double(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(), tmp_path)
     try:
-        _opening(referee)
+        opening(referee)
         light = after("8/5 6/5")
         referee.submit(board(light))
         referee.submit({"event": "roll", "dice": [6, 4]})
@@ -227,7 +223,7 @@ def test_cube_advice_after_a_double(referee, tmp_path) -> None:
 def test_tournament_mode_refuses_and_shows_nothing(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(), tmp_path, tutor="doubtful")
     try:
-        _opening(referee, tournament=True)
+        opening(referee, tournament=True)
         referee.submit(board(after(play_with_label("very_bad"))))
         assert coach.idle()
         snap = coach.snapshot()
@@ -242,7 +238,7 @@ def test_tournament_mode_refuses_and_shows_nothing(referee, tmp_path) -> None:
 
 def test_settings_per_match_survive_a_restart(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(), tmp_path)
-    _opening(referee)
+    opening(referee)
     assert coach.idle()
     coach.update_settings({"tutor": "very_bad", "live_plies": 1})
     coach.close()
@@ -257,7 +253,7 @@ def test_settings_per_match_survive_a_restart(referee, tmp_path) -> None:
 
 def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> None:
     # The kiosk restarted mid-match: the plays before are in the journal only.
-    _opening(referee)
+    opening(referee)
     light = after("24/21 6/5")
     referee.submit(board(light))
     referee.submit({"event": "roll", "dice": [6, 4]})
@@ -273,7 +269,7 @@ def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> Non
         review = coach.review()
         made = review["plays"][0]
         assert made["status"] == "rated" and made["best"] == ranked_opening()[0].play
-        assert made["loss"] == next(rp.loss for rp in ranked_opening() if rp.play == "24/21 6/5")
+        assert made["loss"] == loss_of("24/21 6/5")
         assert made["match_id"] and made["explanation"]["sentences"]["en"]
         assert review["summary"]["light"]["plays"] == 1 and review["summary"]["dark"]["plays"] == 1
         with pytest.raises(KeyError):
@@ -285,7 +281,7 @@ def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> Non
 def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
     coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
     try:
-        _opening(referee)
+        opening(referee)
         light = after("8/5 6/5")
         referee.submit(board(light))
         referee.submit({"event": "roll", "dice": [6, 6]})

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.service import RefereeService
-from tests.kiosk.coach_game import START, after, board, fake_engine, new_match
+from tests.kiosk.coach_game import START, after, board, fake_engine, new_match, opening
 
 PIN = "2468"
 
@@ -87,8 +87,7 @@ def test_websocket_pushes_the_coach_state(client, referee) -> None:
 
 
 def test_tournament_mode_refuses_every_coach_route(client, referee) -> None:
-    referee.submit(new_match(tournament=True))
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee, tournament=True)
     for method, path in (("get", "/api/coach"), ("post", "/api/coach/plays"), ("post", "/api/coach/cube"),
                          ("get", "/api/coach/review"), ("get", "/api/coach/settings")):
         answer = getattr(client, method)(path)

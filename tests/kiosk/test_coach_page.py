@@ -23,7 +23,8 @@ from tests.kiosk.coach_game import (
     after,
     board,
     fake_engine,
-    new_match,
+    loss_of,
+    opening,
     play_with_label,
     ranked_opening,
 )
@@ -58,8 +59,7 @@ def _open(page, url: str, lang: str = "en") -> None:  # type: ignore[no-untyped-
 
 def test_legal_plays_drawn_one_at_a_time_and_ranked(live) -> None:
     url, referee = live
-    referee.submit(new_match())
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee)
     ranked = ranked_opening()
     with chromium_page(locale="en-GB") as page:
         _open(page, url)
@@ -78,8 +78,7 @@ def test_legal_plays_drawn_one_at_a_time_and_ranked(live) -> None:
 
 def test_legal_plays_unranked_without_an_engine(live_without_engine) -> None:
     url, referee = live_without_engine
-    referee.submit(new_match())
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee)
     with chromium_page() as page:
         _open(page, url, "pt")
         page.click("[data-testid=coach-plays]")
@@ -91,10 +90,9 @@ def test_legal_plays_unranked_without_an_engine(live_without_engine) -> None:
 
 def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back(live) -> None:
     url, referee = live
-    referee.submit(new_match())
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee)
     bad = play_with_label("bad")
-    loss = next(rp.loss for rp in ranked_opening() if rp.play == bad)
+    loss = loss_of(bad)
     with chromium_page(locale="en-GB") as page:
         _open(page, url)
         referee.submit(board(after(bad)))
@@ -113,10 +111,9 @@ def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back
 
 def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
     url, referee = live
-    referee.submit(new_match())
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee)
     bad = play_with_label("very_bad")
-    loss = next(rp.loss for rp in ranked_opening() if rp.play == bad)
+    loss = loss_of(bad)
     with chromium_page(locale="en-GB") as page:
         _open(page, url)
         referee.submit(board(after(bad)))
@@ -143,8 +140,7 @@ def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
 
 def test_cube_advice_on_request_before_a_roll(live) -> None:
     url, referee = live
-    referee.submit(new_match())
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee)
     referee.submit(board(after("8/5 6/5")))
     referee.submit({"event": "button", "name": "end_turn"})  # dark to roll
     with chromium_page() as page:
@@ -157,8 +153,7 @@ def test_cube_advice_on_request_before_a_roll(live) -> None:
 
 def test_tournament_mode_hides_the_coach_and_refuses(live) -> None:
     url, referee = live
-    referee.submit(new_match(tournament=True))
-    referee.submit({"event": "roll", "dice": [3, 1]})
+    opening(referee, tournament=True)
     with chromium_page(locale="en-GB") as page:
         _open(page, url)
         referee.submit(board(after(play_with_label("very_bad"))))
@@ -195,8 +190,7 @@ def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
     app = create_app(Settings(data_dir=tmp_path, language="en"), service=referee, coach_engine=factory)
     try:
         with BackgroundServer(app) as server, chromium_page(locale="en-GB") as page:
-            referee.submit(new_match())
-            referee.submit({"event": "roll", "dice": [3, 1]})
+            opening(referee)
             _open(page, server.url)
             referee.submit(board(after("24/21 6/5")))
             page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=30000)

@@ -270,11 +270,10 @@ def test_cli_json_contract_on_damage_and_salvage(played, tmp_path: Path) -> None
 
 
 def test_run_check_reports_a_damaged_journal_and_run_salvages_it_and_serves(played, tmp_path: Path) -> None:
-    import time
-
     import httpx
 
     from kiosk.server import free_port
+    from tests.kiosk.served import get_when_served
 
     data = copy_of(played, tmp_path)
     journal = data / "journal.sqlite"
@@ -292,15 +291,7 @@ def test_run_check_reports_a_damaged_journal_and_run_salvages_it_and_serves(play
     assert journal.stat().st_size == journal.stat().st_size and not list(data.glob("journal.damaged-*"))  # only looked
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                state = httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=1).json()
-                break
-            except httpx.HTTPError:
-                assert proc.poll() is None, proc.communicate()[1]
-                assert time.monotonic() < deadline, "gamao run did not serve within 60 s"
-                time.sleep(0.2)
+        state = get_when_served(proc, f"http://127.0.0.1:{port}/api/state", 60)
         assert state["notices"][0]["kind"] == "journal_salvaged"
         for mid, was in played[1].items():
             if was["finished"]:

@@ -6,7 +6,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -14,6 +13,7 @@ import httpx
 from kiosk.checks import Check, summary
 from kiosk.config import ConfigError, Settings
 from kiosk.server import free_port
+from tests.kiosk.served import get_when_served
 
 DEPLOY = Path(__file__).resolve().parents[2] / "kiosk" / "deploy" / "gamao.toml"
 
@@ -61,15 +61,7 @@ def test_run_starts_without_camera_and_dice_and_serves_the_page(tmp_path: Path) 
     proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "run", "--config", str(config)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                info = httpx.get(f"http://127.0.0.1:{port}/api/kiosk", timeout=1).json()
-                break
-            except httpx.HTTPError:
-                assert proc.poll() is None, proc.communicate()[1]
-                assert time.monotonic() < deadline, "gamao run did not serve within 30 s"
-                time.sleep(0.2)
+        info = get_when_served(proc, f"http://127.0.0.1:{port}/api/kiosk", 30)
         assert info["language"] == "en" and info["camera"] is False
         assert httpx.get(f"http://127.0.0.1:{port}/api/state").json()["phase"] == "opening"
     finally:

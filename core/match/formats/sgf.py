@@ -244,7 +244,8 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _play_letters(play: Play | None, side: Side) -> str:
+def play_letters(play: Play | None, side: Side) -> str:
+    """gnubg's SGF letters of a play's moves, from and to (a-x the mover's points, y the bar, z off)."""
     if play is None:
         return ""
     return "".join(_letter(m.frm, side) + _letter(m.to, side) for m in play.moves)
@@ -285,7 +286,7 @@ def write_sgf(record: MatchRecord, app: str = "Gamao:0.1") -> str:
             key = "W" if a.side == Side.LIGHT else "B"
             if a.kind == MOVE:
                 assert a.dice is not None
-                lines.append(f";{key}[{a.dice[0]}{a.dice[1]}{_play_letters(a.play, a.side)}]")
+                lines.append(f";{key}[{a.dice[0]}{a.dice[1]}{play_letters(a.play, a.side)}]")
             elif a.kind in (DOUBLE, BEAVER, RACCOON):
                 lines.append(f";{key}[double]")
             elif a.kind == TAKE:
