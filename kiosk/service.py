@@ -329,9 +329,12 @@ class RefereeService:
                     raise KeyError(match_id)
                 return copy.deepcopy(self.referee)
             try:
-                return self._replay(int(match_id))[0]
+                match = int(match_id)
             except ValueError:
                 raise KeyError(match_id) from None
+            if not 0 < match < 2**63:  # SQLite's integers: anything else is no match
+                raise KeyError(match_id)
+            return self._replay(match)[0]
 
     def _stem(self, match: int) -> str | None:
         started = next((m["started"] for m in self.journal.matches() if m["id"] == match), None)

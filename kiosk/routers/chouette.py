@@ -146,12 +146,15 @@ def export_ledger(match_id: MatchId, fmt: Annotated[Literal["json", "txt"], Path
 
 @router.get("/{match_id}/games/{number}.mat", response_class=PlainTextResponse,
             summary="One chouette game's board play as .mat: the box against the captain, with the captain's cube",
-            responses={404: {"description": "No such match, game, or not a chouette"}})
+            responses={404: {"description": "No such match, game, or not a chouette"},
+                       409: {"description": "The game has no board play to export"}})
 def export_game(match_id: MatchId, number: Annotated[int, Path(ge=1, le=100000)], service: ServiceDep) -> PlainTextResponse:
     table = _table(service, match_id)
     try:
         text = game_mat(table, number)
     except KeyError:
         raise HTTPException(404, f"the chouette has no game {number} yet") from None
+    except ValueError as exc:  # the game has no board play to write (e.g. every cube dropped before a roll)
+        raise HTTPException(409, f"game {number} of the chouette has no board play to export: {exc}") from None
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="gamao-chouette-{match_id}-game-{number}.mat"'})
