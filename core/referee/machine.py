@@ -551,7 +551,13 @@ class Referee:
         if self.turn_state.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
             obs = self.turn_state.last_turn_obs or self.turn_state.last_obs
-            decided = obs is not None and self._try_resolve(at, obs, out, committing=obs is self.turn_state.last_turn_obs)
+            # A cube action, a resignation or the end-turn button does not wait: the evidence so far decides.
+            force = trigger.get("event") not in ("roll", "board")
+            if obs is None and force:
+                self._resolve(at, 0, out, sure=False)
+            decided = (self.turn_state.pending is None
+                       or obs is not None and self._try_resolve(at, obs, out, force=force,
+                                                                committing=obs is self.turn_state.last_turn_obs))
             if self.match_state.phase != "moving":
                 return True  # decided, and the roll it left had no legal play: the turn has passed
             if not decided:
@@ -576,6 +582,17 @@ class Referee:
                 fault = Fault("unplayed_die", "unplayed_die",
                               {"dice": list(self.match_state.dice), "side": mover.value, "unplayed": list(self.match_state.dice),
                                "example": model.legal[0].play.text()})
+        event = trigger.get("event")
+        unclear = False  # the board fitted several plays and the event settled which
+        if fault is None and inf is not None and inf.kind == "uncertain" and inf.best is not None:
+            if event in ("roll", "cube", "resign"):
+                # The opponent rolls, doubles or resigns: the game was not over, so a play that would have
+                # ended it is not the one made.
+                going_on = [c for c in inf.rivals if c.legal is None or not c.legal.result.is_game_over()]
+                if going_on and len(going_on) < len(inf.rivals):
+                    unclear = True
+                    inf = Inference("uncertain" if len(going_on) > 1 else _kind_of(going_on[0]), going_on[0],
+                                    inf.cost, going_on if len(going_on) > 1 else [], inf.residual)
         if fault is None and inf is not None and inf.kind == "uncertain" and inf.best is not None:
             hyps = self.turn_state.hypotheses(inf, strict)
             if hyps is not None and trigger.get("event") == "roll":
@@ -588,6 +605,13 @@ class Referee:
                 record, row = self.match_state.add_move(mover, self.match_state.dice, "")
                 self._start_pending(at, mover, self.match_state.dice, hyps, record, row, out)
                 self._pass_turn(hyps[0].new_pos)
+                return True
+        if fault is None and inf is not None and inf.kind == "uncertain" and event not in ("roll", "board"):
+            # A cube action, a resignation or the end-turn button is never lost to an unclear board: the
+            # likeliest legal play is committed, marked guessed, and the event goes ahead.
+            pick = next((c for c in inf.rivals if c.legal is not None), None)
+            if pick is not None and pick.legal is not None:
+                self._finish_play(at, mover, pick.legal.play.text(), pick.legal.result, True, out, guessed=True)
                 return True
         if fault is None and inf is not None and inf.kind == "uncertain":
             self.turn_state.held = (at, dict(trigger))
@@ -610,7 +634,7 @@ class Referee:
                 self._finish_play(at, mover, "", self.match_state.pos.with_turn(mover.other), True, out)
             else:
                 lp = inf.best.legal
-                self._finish_play(at, mover, lp.play.text(), lp.result, True, out)
+                self._finish_play(at, mover, lp.play.text(), lp.result, True, out, guessed=unclear)
             return True
         # A fault at commit time.
         if strict:
@@ -648,12 +672,15 @@ class Referee:
         return position_of_vec(obs.vec, self.match_state.turn.other, type(self.match_state.pos))
 
     def _finish_play(self, at: int, mover: Side, text: str, new: Position, legal: bool,
-                     out: list[Verdict], reason: str | None = None, by: str | None = None) -> None:
+                     out: list[Verdict], reason: str | None = None, by: str | None = None,
+                     guessed: bool = False) -> None:
         self._push_undo()
         dice = self.match_state.dice
         assert dice is not None
         self.match_state.add_move(mover, dice, text, **({} if legal else {"illegal": True}))
         extra: dict[str, Any] = {} if legal else {"reason": reason, **({"committed_by": by} if by else {})}
+        if guessed:
+            extra["guessed"] = True
         self._pass_turn(new)
         self._v(out, at, "play", side=mover.value, dice=list(dice), play=text, legal=legal,
                 position_id=new.position_id(new.turn), match_id=self.match_state.match_id(new.turn, passed=True), **extra)
@@ -828,6 +855,10 @@ START_VEC = vec_of_position(Position.start())
 def _shows_start(obs: Observation) -> bool:
     """The board is set up at the starting position (within the referee's tolerance)."""
     return observation_cost(obs, START_VEC) <= ACCEPT
+
+
+def _kind_of(cand: Any) -> str:
+    return "play" if cand.legal is not None else "nothing" if cand.kind == "start" else "in_progress"
 
 
 class _Fixed:
