@@ -609,9 +609,10 @@ class Referee:
         if fault is None and inf is not None and inf.kind == "uncertain" and event not in ("roll", "board"):
             # A cube action, a resignation or the end-turn button is never lost to an unclear board: the
             # likeliest legal play is committed, marked guessed, and the event goes ahead. The end-turn
-            # button after a board that more likely shows a half-finished play waits for a clearer board.
+            # button after a board that may show a half-finished play (a die left unplayed, R09, or a count
+            # misread) says "uncertain" and waits for a clearer board.
             pick = next((c for c in inf.rivals if c.legal is not None), None)
-            if event == "button" and inf.rivals[0].legal is None:
+            if event == "button" and any(c.legal is None for c in inf.rivals):
                 pick = None
             if pick is not None and pick.legal is not None:
                 self._finish_play(at, mover, pick.legal.play.text(), pick.legal.result, True, out, guessed=True)
