@@ -517,6 +517,8 @@ class Referee:
             return
         pos_vec = vec_of_position(self.match_state.pos)
         diff = observation_cost(obs, pos_vec)
+        if diff > ACCEPT and self._recommit(at, obs, diff, out):
+            return
         if diff <= ACCEPT:
             fake = Inference("nothing", _Fixed(pos_vec), float(diff), residual=residual_of(obs, pos_vec))
             self._track_counts(at, obs, fake, out)
@@ -544,6 +546,30 @@ class Referee:
             code = "moved_before_roll"
         self._v(out, at, "illegal", side=self.match_state.turn.value, reason=code, message=message(code, **params),
                 **({"point": params["point"]} if "point" in params and code != "takeback" else {}))
+
+    def _recommit(self, at: int, obs: Observation, diff: float, out: list[Verdict]) -> bool:
+        """Between turns the board is far from the committed play but is another legal play of the same
+        roll: the commit was read from a board the camera misread (a count misread where the plays differ).
+        The commit is taken back and that play committed instead, its verdict marked ``corrected``. True
+        when that happened."""
+        ms = self.match_state
+        snap = ms.last_commit()
+        model = snap.get("model") if snap else None
+        if (ms.phase != "awaiting_roll" or not ms.can_undo() or self.turn_state.pending is not None
+                or self.turn_state.held is not None or model is None or model.mover is ms.turn):
+            return False
+        inf = model.explain(obs, committing=True)
+        if inf.kind != "play" or inf.best is None or inf.best.legal is None or observation_cost(obs, inf.best.vec) >= diff:
+            return False
+        self.turn_state.restore(ms.undo())
+        self.turn_state.last_turn_obs = obs
+        self.turn_state.last_fault = None
+        first = len(out)
+        self._commit(at, {"event": "board"}, out)
+        for v in out[first:]:
+            if v["verdict"] == "play":
+                v["corrected"] = True
+        return True
 
     # ----- commit (R23) -----------------------------------------------------------------------------------
     def _commit(self, at: int, trigger: dict[str, Any], out: list[Verdict]) -> bool:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from core.referee import Referee
+from core.rules.position import Side
 from tests.core.referee.referee_streams import camera_tables, load, match_stream
 from tests.core.referee.test_referee_faults import inject
 
@@ -59,6 +60,10 @@ class Score:
     injected: int = 0
     caught: int = 0
     missed: list[str] = field(default_factory=list)
+    #: not flagged where made, but honestly unclear: the referee said "uncertain" there, or the fault's own
+    #: board (the last stable board for an unplayed die) was misread, or it came in a bear-off, where a
+    #: camera that derives the borne-off counts cannot tell a checker borne off from one misread
+    unsure: list[str] = field(default_factory=list)
     other_reason: list[str] = field(default_factory=list)  # caught, but named as another fault
     false_flags: list[str] = field(default_factory=list)  # illegal / unplayed_die where none was made
     refused_rolls: list[str] = field(default_factory=list)  # strict-mode rolls the true board would not refuse
@@ -89,14 +94,19 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     score = Score(matches=1, injected=len(expect))
     fed_at: dict[int, int] = {}  # index in ``events`` -> index the referee gave the event
     verdicts: list[dict[str, Any]] = []
+    doubtful: set[int] = set()  # referee indexes whose board (the last stable one) was misread, or in a bear-off
+    last_misread = False
     for n, ev in enumerate(events):
         if ev.get("event") == "board" and ev.get("stable"):
             score.boards += 1
-            if rng.random() < share:
+            last_misread = rng.random() < share
+            if last_misread:
                 ev, _ = misread(ev, rng)
                 score.misread_boards += 1
             else:
                 ev = seen(ev)
+        if last_misread or any(not any(ref.pos.own(side)[9:26]) for side in Side):
+            doubtful.add(ref.index)
         fed_at[n] = ref.index
         verdicts += ref.feed(ev)
         if id(events[n]) in last_of_game:
@@ -112,14 +122,20 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
             flagged.setdefault(at, (verdict, reason))
             if at not in expect_fed:
                 score.false_flags.append(f"{name} @{at} {verdict} {reason}")
+    unsure_at = {v["at"] for v in verdicts if v["verdict"] == "uncertain"} | doubtful
     for at, (verdict, reason) in sorted(expect_fed.items()):
         if at not in flagged:
-            score.missed.append(f"{name} @{at} {verdict} {reason}")
+            (score.unsure if at in unsure_at else score.missed).append(f"{name} @{at} {verdict} {reason}")
         else:
             score.caught += 1
             if flagged[at] != (verdict, reason):
                 score.other_reason.append(f"{name} @{at} {verdict} {reason} said {flagged[at]}")
-    plays = [(v["side"], v["position_id"]) for v in verdicts if v["verdict"] == "play"]
+    plays: list[tuple[str, str]] = []
+    for v in verdicts:
+        if v["verdict"] == "play":
+            if v.get("corrected") and plays:
+                plays.pop()  # a commit taken back: this play replaces it
+            plays.append((v["side"], v["position_id"]))
     want = [(side, pid) for _, side, _, pid in expected.plays]
     score.plays = len(want)
     score.wrong_plays = sum(1 for k, w in enumerate(want) if k >= len(plays) or plays[k] != w)
