@@ -296,6 +296,12 @@ class Referee:
             self.turn_state.last_fault = None
         if self._commit(held_at, held_ev, out):
             self._on_roll(held_at, held_ev, out)
+            # The boards seen while that roll waited were its player's: the last one is its play so far.
+            later = [(i, o) for i, o in self.turn_state.obs_log if i > held_at]
+            if later and self.match_state.phase == "moving" and self.turn_state.model is not None:
+                i, obs = later[-1]
+                self.turn_state.last_turn_obs = obs
+                self._rule_moving(i, obs, out)
 
     def _set_up_again(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """The board was set up for a new game while the last play of this one was unclear.
