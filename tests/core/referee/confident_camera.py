@@ -85,27 +85,30 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     record = load(path)
     tagged, expected = match_stream(record, seed=seed, mode=mode)
     if faults:
-        events, expect, _ = inject(tagged, seed=seed + len(path.name))
+        events, expect, knocked = inject(tagged, seed=seed + len(path.name))
     else:
-        events, expect = [t.event for t in tagged], set()
+        events, expect, knocked = [t.event for t in tagged], set(), set()
     last_of_game = _last_final_boards(tagged)
     rng = random.Random(seed * 7919 + 1)
     ref = Referee()
     score = Score(matches=1, injected=len(expect))
     fed_at: dict[int, int] = {}  # index in ``events`` -> index the referee gave the event
     verdicts: list[dict[str, Any]] = []
-    doubtful: set[int] = set()  # referee indexes whose board (the last stable one) was misread, or in a bear-off
-    last_misread = False
+    doubtful: set[int] = set()  # referee indexes of faults a misread may honestly hide (see Score.unsure)
+    fault_at = {n for n, _, _ in expect}
+    last_board: tuple[int, tuple[str, int, int] | None] | None = None  # (events index, its misread)
     for n, ev in enumerate(events):
         if ev.get("event") == "board" and ev.get("stable"):
             score.boards += 1
-            last_misread = rng.random() < share
-            if last_misread:
-                ev, _ = misread(ev, rng)
+            wrong = None
+            if rng.random() < share:
+                ev, wrong = misread(ev, rng)
                 score.misread_boards += 1
             else:
                 ev = seen(ev)
-        if last_misread or any(not any(ref.pos.own(side)[9:26]) for side in Side):
+            last_board = (n, wrong)
+        if n in fault_at and (any(not any(ref.pos.own(side)[9:26]) for side in Side)
+                              or _misread_where_it_shows(events, n, last_board, knocked)):
             doubtful.add(ref.index)
         fed_at[n] = ref.index
         verdicts += ref.feed(ev)
@@ -113,11 +116,19 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
             verdicts += ref.feed(seen(events[n]))  # the game's last play is still: the camera sees it right
     name = path.name[:40]
     expect_fed = {fed_at[n]: (verdict, reason) for n, verdict, reason in expect}
+    # The boards with a checker knocked off (injected): a flag on any of them is that fault, flagged early
+    # (a misread elsewhere on the board as well makes it unexplained at once), perhaps under another name.
+    knocked_fed = sorted(fed_at[n] for n in knocked)
     flagged: dict[int, tuple[str, str]] = {}
     for v in verdicts:
         at, verdict, reason = v["at"], v["verdict"], v.get("reason")
+        if at in knocked_fed and verdict in FLAGS:
+            run_end = next((k for k in sorted(expect_fed) if k >= at and expect_fed[k][1] == "checker_missing"), at)
+            flagged.setdefault(run_end, (verdict, reason))
+            continue
         if verdict == "reroll" and reason == "correct_first":
-            score.refused_rolls.append(f"{name} @{at}")
+            if at not in expect_fed:
+                score.refused_rolls.append(f"{name} @{at}")
         elif verdict in FLAGS or (verdict == "reroll" and at in expect_fed):
             flagged.setdefault(at, (verdict, reason))
             if at not in expect_fed:
@@ -146,6 +157,20 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     else:
         score.scores_wrong.append(f"{name}: {results[-3:]} != {expected.results[-3:]}")
     return score
+
+
+def _misread_where_it_shows(events: list[dict[str, Any]], n: int,
+                            last_board: tuple[int, tuple[str, int, int] | None] | None,
+                            knocked: set[int]) -> bool:
+    """The fault at ``n`` was read from a board (its own, or the last before an end-turn press) that the
+    camera misread at a point where that board differs from the true board after the play: the misread
+    may make the fault look like a legal play, and nothing on that board can tell the two apart."""
+    if last_board is None or last_board[1] is None:
+        return False
+    k, (side, i, _) = last_board
+    after = next((e for m, e in enumerate(events) if m > n and m not in knocked and e.get("event") == "board"
+                  and e.get("stable")), None)
+    return after is not None and events[k][side][i] != after[side][i]
 
 
 def _last_final_boards(tagged: list[Any]) -> set[int]:
