@@ -567,10 +567,22 @@ class Referee:
         inf = model.explain(obs, committing=True)
         if inf.kind != "play" or inf.best is None or inf.best.legal is None or observation_cost(obs, inf.best.vec) >= diff:
             return False
+        before = snap.get("last_turn_obs")
         self.turn_state.restore(ms.undo())
         self.turn_state.last_turn_obs = obs
         self.turn_state.last_fault = None
         first = len(out)
+        if snap.get("trigger") == "end_turn" and before is not None:
+            # The turn was ended by the button and then played on: a die was left unplayed when it was
+            # pressed (R09), said now, late, as the board shows it.
+            prefixes = [c for c in model.candidates if c.legal is None and c.kind != "start"]
+            if prefixes:
+                part = min(prefixes, key=lambda c: observation_cost(before, c.vec))
+                params = {"dice": list(model.dice), "side": model.mover.value,
+                          "unplayed": unplayed_dice(model, part.used), "example": model.legal[0].play.text()}
+                self._v(out, at, "unplayed_die", side=model.mover.value, dice=list(model.dice),
+                        reason="unplayed_die", message=message("unplayed_die", **params),
+                        play=cand_text(part), unplayed=params["unplayed"], late=True)
         self._commit(at, {"event": "board"}, out)
         for v in out[first:]:
             if v["verdict"] == "play":
@@ -580,6 +592,7 @@ class Referee:
     # ----- commit (R23) -----------------------------------------------------------------------------------
     def _commit(self, at: int, trigger: dict[str, Any], out: list[Verdict]) -> bool:
         """Commit the mover's play; True when the triggering event may go ahead."""
+        self.turn_state.trigger = trigger.get("name") or trigger.get("event")
         if self.turn_state.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
             obs = self.turn_state.last_turn_obs or self.turn_state.last_obs

@@ -43,7 +43,8 @@ DOUBTFUL = 0.25
 #: How many of the last stable boards are kept (with their event index), for the board before a roll.
 BOARD_LOG = 16
 #: What a snapshot for undo keeps of the turn (the reading of the last board, not the boards themselves).
-_UNDO_FIELDS = ("model", "last_turn_obs", "last_inf", "last_fault", "last_kind", "last_key", "used", "shown_pos")
+_UNDO_FIELDS = ("model", "last_turn_obs", "last_inf", "last_fault", "last_kind", "last_key", "used", "shown_pos",
+                "trigger")
 
 
 class TurnState:
@@ -65,6 +66,7 @@ class TurnState:
     def reset_reading(self) -> None:
         """Forget how the boards of this turn were read (a new turn, or the turn passed)."""
         self.last_kind = "nothing"
+        self.trigger: str | None = None  # what committed the play ("roll", "cube", "resign", "end_turn", ...)
         self.last_key: Any = None  # what the last verdict said, so the same board is not ruled on twice
         self.last_inf: Inference | None = None
         self.last_fault: Fault | None = None

@@ -64,6 +64,7 @@ class Score:
     #: board (the last stable board for an unplayed die) was misread, or it came in a bear-off, where a
     #: camera that derives the borne-off counts cannot tell a checker borne off from one misread
     unsure: list[str] = field(default_factory=list)
+    late: list[str] = field(default_factory=list)  # caught, but said late (an end turn pressed too soon)
     other_reason: list[str] = field(default_factory=list)  # caught, but named as another fault
     false_flags: list[str] = field(default_factory=list)  # illegal / unplayed_die where none was made
     refused_rolls: list[str] = field(default_factory=list)  # strict-mode rolls the true board would not refuse
@@ -96,6 +97,7 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     verdicts: list[dict[str, Any]] = []
     doubtful: set[int] = set()  # referee indexes of faults a misread may honestly hide (see Score.unsure)
     fault_at = {n for n, _, _ in expect}
+    starts = {id(t.event): t.tag["pos"].to_dict() for t in tagged if t.tag.get("kind") == "final"}
     last_board: tuple[int, tuple[str, int, int] | None] | None = None  # (events index, its misread)
     for n, ev in enumerate(events):
         if ev.get("event") == "board" and ev.get("stable"):
@@ -108,7 +110,7 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
                 ev = seen(ev)
             last_board = (n, wrong)
         if n in fault_at and (any(not any(ref.pos.own(side)[9:26]) for side in Side)
-                              or _misread_where_it_shows(events, n, last_board, knocked)):
+                              or _misread_where_it_shows(events, n, last_board, knocked, starts)):
             doubtful.add(ref.index)
         fed_at[n] = ref.index
         verdicts += ref.feed(ev)
@@ -122,6 +124,12 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     flagged: dict[int, tuple[str, str]] = {}
     for v in verdicts:
         at, verdict, reason = v["at"], v["verdict"], v.get("reason")
+        if v.get("late"):
+            made = max((k for k in expect_fed if k < at and expect_fed[k] == (verdict, reason)), default=None)
+            if made is not None and made not in flagged:
+                flagged[made] = (verdict, reason)
+                score.late.append(f"{name} @{made} {verdict} {reason} said @{at}")
+                continue
         if at in knocked_fed and verdict in FLAGS:
             run_end = next((k for k in sorted(expect_fed) if k >= at and expect_fed[k][1] == "checker_missing"), at)
             flagged.setdefault(run_end, (verdict, reason))
@@ -161,16 +169,21 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
 
 def _misread_where_it_shows(events: list[dict[str, Any]], n: int,
                             last_board: tuple[int, tuple[str, int, int] | None] | None,
-                            knocked: set[int]) -> bool:
+                            knocked: set[int], starts: dict[int, dict[str, Any]]) -> bool:
     """The fault at ``n`` was read from a board (its own, or the last before an end-turn press) that the
-    camera misread at a point where that board differs from the true board after the play: the misread
-    may make the fault look like a legal play, and nothing on that board can tell the two apart."""
+    camera misread at a point where that board differs from the true board after the play or from the
+    board before it (``starts``: by the id of a play's final board, the position it was played from): the
+    misread may make the fault look like a legal play, and nothing on that board can tell the two apart."""
     if last_board is None or last_board[1] is None:
         return False
     k, (side, i, _) = last_board
     after = next((e for m, e in enumerate(events) if m > n and m not in knocked and e.get("event") == "board"
                   and e.get("stable")), None)
-    return after is not None and events[k][side][i] != after[side][i]
+    if after is None:
+        return False
+    seen = events[k][side][i]
+    before = starts.get(id(after))
+    return seen != after[side][i] or (before is not None and seen != before[side][i])
 
 
 def _last_final_boards(tagged: list[Any]) -> set[int]:

@@ -14,7 +14,8 @@ import pytest
 
 from core.referee import Referee
 from core.rules.position import Position, Side
-from tests.core.referee.referee_streams import camera_tables
+from tests.core.referee.confident_camera import Score, run_confident
+from tests.core.referee.referee_streams import camera_tables, corpus_files
 from tests.core.referee.test_referee import at_position, bd, kinds, roll
 
 
@@ -93,3 +94,33 @@ def test_r23_a_double_or_end_turn_after_an_unclear_play_is_not_lost(action: str)
         out = ref.feed({"event": "button", "name": "end_turn"})
         assert [v["verdict"] for v in out][:1] == ["play"] and out[0]["guessed"]
         assert ref.public_state()["phase"] in ("awaiting_roll", "game_over")
+
+
+# ----- corpus streams under the confidently wrong camera (tests/core/referee/confident_camera.py) -------------
+#: A few matches of our own (a spread of the corpus, not the bench's), with our own seeds.
+MATCHES = 6
+
+
+def _own_matches() -> list[Any]:
+    files = corpus_files()
+    step = max(1, len(files) // MATCHES)
+    return files[step // 2::step][:MATCHES]
+
+
+@pytest.mark.parametrize("share", [0.2, 0.5, 1.0])
+def test_r23_confidently_wrong_camera_never_flags_what_was_not_done(share: float) -> None:
+    """On ``share`` of the stable boards one point is misread by one checker, the wrong count the likelier
+    (0.6 against 0.4): no illegal or unplayed-die verdict where nothing was done, no strict-mode roll refused
+    that the true board would not refuse, every injected fault flagged (or, where its own board was misread
+    where the fault shows, or in a bear-off, at least not taken for a false one), every play and final
+    score as recorded."""
+    files = _own_matches()
+    assert files, "the match corpus (../shared/matches/corpus) is missing"
+    total = Score()
+    for n, path in enumerate(files):
+        total.add(run_confident(path, seed=1000 + n, share=share))
+    assert total.misread_boards >= share * total.boards * 0.9
+    assert total.false_flags == [] and total.refused_rolls == []
+    assert total.missed == []
+    assert total.caught + len(total.unsure) == total.injected and total.caught >= 0.8 * total.injected
+    assert total.wrong_plays == 0 and total.scores_wrong == []
