@@ -472,7 +472,9 @@ class Referee:
             return
         self.turn_state.last_fault = None
         self.turn_state.last_kind = inf.kind
-        self._track_counts(at, obs, inf, out)
+        if self._track_counts(at, obs, inf, out):
+            self._rule_moving(at, obs, out)  # the play before this turn was corrected: read the board again
+            return
         if inf.kind == "uncertain":
             key: Any = ("uncertain", tuple(sorted(c.vec for c in inf.rivals)))
             if key != self.turn_state.last_key:
@@ -495,9 +497,13 @@ class Referee:
             # The last checker is off: nothing is left to decide, the game ends now.
             self._commit(at, {"event": "board"}, out)
 
-    def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> None:
-        """A count that stays off on several stable boards is a checker really missing or added."""
-        for i, sign in self.turn_state.count_suspects(obs, inf):
+    def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> bool:
+        """A count that stays off on several stable boards is a checker really missing or added, unless
+        another reading of the play before this turn explains it (then that play is corrected, and True)."""
+        suspects = self.turn_state.count_suspects(obs, inf)
+        if suspects and self.match_state.phase == "moving" and self._correct_last_commit(at, obs, inf, out):
+            return True
+        for i, sign in suspects:
             assert inf.best is not None
             side, where = vec_name(i)
             code = "checker_added" if sign > 0 else "checker_missing"
@@ -512,6 +518,60 @@ class Referee:
                           "dice": list(self.match_state.dice or ())}
             self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params),
                     point=params["point"])
+        return False
+
+    def _correct_last_commit(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> bool:
+        """A count has stayed wrong since the last committed play, on boards from different readings: if
+        another legal play of that roll, near the board it was committed from, explains this board clearly
+        better, the commit was a misread. That play replaces it (a ``play`` verdict marked ``corrected``)
+        and this turn is read from the position after it. True when that happened."""
+        ms, ts = self.match_state, self.turn_state
+        snap = ms.last_commit()
+        old_model = snap.get("model") if snap else None
+        old_obs = snap.get("last_turn_obs") if snap else None
+        if (old_model is None or old_obs is None or ms.dice is None or ts.model is None
+                or ts.pending is not None or ts.held is not None):
+            return False
+        here = vec_of_position(ms.pos)
+        committed = [c for c in old_model.candidates if c.legal is not None and c.vec == here]
+        if len(committed) != 1:
+            return False  # the turn did not start from the committed play (something came between)
+        base_cost = observation_cost(old_obs, committed[0].vec)
+        options = []
+        for c in old_model.candidates:
+            if c.legal is None or c is committed[0] or observation_cost(old_obs, c.vec) > base_cost + MARGIN:
+                continue
+            model = TurnModel(c.legal.result.with_turn(ms.turn), ms.dice)
+            if len(model.legal) == 0 and len(ts.model.legal) != 0:
+                continue
+            alt = model.explain(obs)
+            if alt.kind != "unexplained":
+                options.append((alt.cost, c, model))
+        if not options:
+            return False
+        options.sort(key=lambda o: o[0])
+        cost, cand, model = options[0]
+        if inf.cost - cost < MARGIN or (len(options) > 1 and options[1][0] - cost < MARGIN):
+            return False
+        assert cand.legal is not None
+        text = cand.legal.play.text()
+        mover = old_model.mover
+        for row in reversed(ms.moves):
+            if row["side"] == mover.value:
+                row["play"] = text
+                break
+        for action in reversed(ms.games[-1]["actions"]):
+            if action.get("kind") == "move" and action.get("side") == mover.value:
+                action["play"] = text
+                break
+        new = cand.legal.result
+        ms.pos = new.with_turn(ms.turn)
+        ts.model = model
+        ts.reset_reading()
+        ts.suspects = {}
+        self._v(out, at, "play", side=mover.value, dice=list(old_model.dice), play=text, legal=True,
+                position_id=new.position_id(new.turn), match_id=ms.match_id(new.turn, passed=True), corrected=True)
+        return True
 
     def _all_home(self, vec: Vec, side: Side) -> bool:
         own = own_of_vec(vec, side, type(self.match_state.pos))

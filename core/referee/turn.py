@@ -116,8 +116,10 @@ class TurnState:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             dist = obs.dists.get(i)
-            if (dist and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
+            if any(c.vec[i] == seen for c in inf.rivals) or (
+                    dist and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
                     and self.suspect_vecs.get(key) == obs.vec):
+                # One of the plays the board is unclear between has that count: no evidence either.
                 # The camera itself gives the expected count fair odds, and read the board the same way
                 # before: the same doubtful reading again is no more evidence of a checker missing or added.
                 # A board the camera is sure of counts, and so does a board read afresh (something moved).

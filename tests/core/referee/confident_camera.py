@@ -152,9 +152,11 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     plays: list[tuple[str, str]] = []
     for v in verdicts:
         if v["verdict"] == "play":
-            if v.get("corrected") and plays:
-                plays.pop()  # a commit taken back: this play replaces it
-            plays.append((v["side"], v["position_id"]))
+            mine = [k for k, (side, _) in enumerate(plays) if side == v["side"]]
+            if v.get("corrected") and mine:
+                plays[mine[-1]] = (v["side"], v["position_id"])  # a commit read again: this play replaces it
+            else:
+                plays.append((v["side"], v["position_id"]))
     want = [(side, pid) for _, side, _, pid in expected.plays]
     score.plays = len(want)
     score.wrong_plays = sum(1 for k, w in enumerate(want) if k >= len(plays) or plays[k] != w)
