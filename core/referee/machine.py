@@ -18,11 +18,12 @@ Every verdict has ``at`` (the index of the event that caused it), ``verdict`` an
 - ``in_progress``: side, dice, play (so far), complete (a whole legal play is on the board), used.
 - ``play``: side, dice, play, legal, position_id and match_id after it; ``reason`` (and ``committed_by``,
   the event that committed it) when a flagged play was let stand (casual), ``guessed`` when the game ended
-  before the boards could decide it.
+  (or a cube action, a resignation or the end-turn button came) before the boards could decide it,
+  ``corrected`` when it replaces the same side's last play (a later board showed that commit misread).
 - ``uncertain``: side, dice, candidates; ``committing`` when it happened at a commit, ``pending`` when
   the game goes on and the following boards will decide.
 - ``illegal`` / ``unplayed_die``: side, reason (core.messages.REASONS), point/move/unplayed/die when
-  they apply, play (the moves seen).
+  they apply, play (the moves seen); ``late`` on an unplayed die seen only after the end-turn button.
 - ``cube``: action, side, value. ``game_over``: winner, points, how. ``match_over``: score [light, dark],
   winner.
 
