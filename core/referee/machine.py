@@ -45,6 +45,7 @@ from core.referee.faults import Fault, classify
 from core.referee.inference import (
     ACCEPT,
     MARGIN,
+    NEAR_MARGIN,
     OFF_IDX,
     Inference,
     Observation,
@@ -366,11 +367,47 @@ class Referee:
             return False
         if any(vec_of_position(p) == START_VEC for p in self.match_state.history[-2:]):
             return False  # a play or two into the game the start is the last position: a takeback, said as such
+        if self._missed_game_end(at, out):
+            return True
         key = ("new_setup", obs.vec)
         if key != self.turn_state.last_key:
             self.turn_state.last_key = key
             self._v(out, at, "illegal", side=self.match_state.turn.value, reason="new_setup_mid_game",
                     message=message("new_setup_mid_game"))
+        return True
+
+    def _missed_game_end(self, at: int, out: list[Verdict]) -> bool:
+        """The board is set up again between turns of a game whose end was in doubt: the players only do
+        that when the game is over. A resignation waiting for its answer was accepted; a committed play read
+        from a board that a game-ending play of the same roll fitted nearly as well was that play. The game
+        is closed as the record supports and the next one can start. True when that happened."""
+        ms = self.match_state
+        if ms.phase != "awaiting_roll":
+            return False
+        if ms.resignation is not None:
+            side, value = ms.resignation
+            ms.resignation = None
+            ms.record({"kind": "accept", "side": side.other.value})
+            self._game_over(at, side.other, ms.points(value), "resign", out)
+            return True
+        snap = ms.last_commit()
+        model = snap.get("model") if snap else None
+        before = snap.get("last_turn_obs") if snap else None
+        if model is None or before is None or not ms.can_undo():
+            return False
+        committed = observation_cost(before, vec_of_position(ms.pos))
+        enders = sorted(((observation_cost(before, c.vec), n, c) for n, c in enumerate(model.candidates)
+                         if c.legal is not None and c.legal.result.is_game_over()), key=lambda t: (t[0], t[1]))
+        if not enders or enders[0][0] > ACCEPT or enders[0][0] - committed >= NEAR_MARGIN:
+            return False
+        self.turn_state.restore(ms.undo())
+        self.turn_state.last_turn_obs = Observation(enders[0][2].vec)
+        self.turn_state.last_fault = None
+        first = len(out)
+        self._commit(at, {"event": "board"}, out)
+        for v in out[first:]:
+            if v["verdict"] == "play":
+                v["corrected"] = True
         return True
 
     def _on_cube(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:

@@ -124,3 +124,33 @@ def test_r23_confidently_wrong_camera_never_flags_what_was_not_done(share: float
     assert total.missed == []
     assert total.caught + len(total.unsure) == total.injected and total.caught >= 0.8 * total.injected
     assert total.wrong_plays == 0 and total.scores_wrong == []
+
+
+def test_r11_a_missed_game_end_is_recovered_when_the_board_is_set_up_again() -> None:
+    """R11: light's 2-1 bore off both last checkers, but the camera shows one left on the 1-point (0.6
+    against 0.4) and the end-turn button commits the likeliest play, 2/1/off, guessed. The board then shows
+    the start: the players only set up again when the game is over, so the game-ending play replaces the
+    guess (corrected), the game ends with its points (a gammon) and the next game starts normally."""
+    ref = at_position(bear_off(), length=7)
+    ref.feed(roll(2, 1))
+    done = bear_off().play((2, 1), "2/off 1/off")
+    ref.feed(camera(done, ("light", 0, 1)))
+    out = ref.feed({"event": "button", "name": "end_turn"})
+    assert [(v["verdict"], v.get("play"), v.get("guessed")) for v in out] == [("play", "2/1/off", True)]
+    out = ref.feed(camera(Position.start()))
+    assert [(v["verdict"], v.get("play"), v.get("corrected")) for v in out] == [
+        ("play", "2/off 1/off", True), ("game_over", None, None)]
+    assert (out[1]["winner"], out[1]["points"], out[1]["how"]) == ("light", 2, "gammon")
+    assert ref.public_state()["moves"][-1]["play"] == "2/off 1/off"
+    assert kinds(ref.feed(roll(5, 2))) == ["opening"]
+    assert ref.public_state()["match"]["score"] == {"light": 2, "dark": 0}
+
+
+def test_r26_a_resignation_left_unanswered_is_taken_when_the_board_is_set_up_again() -> None:
+    """R26: dark offers to resign (a gammon) and the answer never reaches the referee; the board set up at
+    the start says the game is over, as the offer stood."""
+    ref = at_position(bear_off(), length=7)
+    ref.feed({"event": "resign", "side": "dark", "value": 2})
+    out = ref.feed(camera(Position.start()))
+    assert [(v["verdict"], v["winner"], v["points"], v["how"]) for v in out] == [("game_over", "light", 2, "resign")]
+    assert kinds(ref.feed(roll(5, 2))) == ["opening"]
