@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.referee import Referee
+from core.referee import SUSPECT_BOARDS, Referee
+from core.referee.events import parse_event
+from core.referee.inference import Observation, TurnModel
 from core.rules.position import Side
 from tests.core.referee.referee_streams import camera_tables, load, match_stream
 from tests.core.referee.test_referee_faults import inject
@@ -97,8 +99,8 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     verdicts: list[dict[str, Any]] = []
     doubtful: set[int] = set()  # referee indexes of faults a misread may honestly hide (see Score.unsure)
     fault_at = {n for n, _, _ in expect}
-    starts = {id(t.event): t.tag["pos"].to_dict() for t in tagged if t.tag.get("kind") == "final"}
-    last_board: tuple[int, tuple[str, int, int] | None] | None = None  # (events index, its misread)
+    turns = {id(t.event): (t.tag["pos"], t.tag["dice"]) for t in tagged if t.tag.get("kind") == "final"}
+    last_board: tuple[dict[str, Any], bool] | None = None  # the last stable board as the camera saw it, misread?
     for n, ev in enumerate(events):
         if ev.get("event") == "board" and ev.get("stable"):
             score.boards += 1
@@ -108,9 +110,11 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
                 score.misread_boards += 1
             else:
                 ev = seen(ev)
-            last_board = (n, wrong)
+            last_board = (ev, wrong is not None)
+        if n in knocked and _misread_fits_a_play(events, n, last_board, knocked, turns):
+            doubtful.add(ref.index)
         if n in fault_at and (any(not any(ref.pos.own(side)[9:26]) for side in Side)
-                              or _misread_where_it_shows(events, n, last_board, knocked, starts)):
+                              or _misread_fits_a_play(events, n, last_board, knocked, turns)):
             doubtful.add(ref.index)
         fed_at[n] = ref.index
         verdicts += ref.feed(ev)
@@ -144,7 +148,10 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     unsure_at = {v["at"] for v in verdicts if v["verdict"] == "uncertain"} | doubtful
     for at, (verdict, reason) in sorted(expect_fed.items()):
         if at not in flagged:
-            (score.unsure if at in unsure_at else score.missed).append(f"{name} @{at} {verdict} {reason}")
+            # A checker knocked off shows on several boards: unclear on any of them, it is unclear.
+            run = [k for k in knocked_fed if at - 2 * SUSPECT_BOARDS <= k <= at] if reason == "checker_missing" else []
+            unclear = at in unsure_at or any(k in unsure_at for k in run)
+            (score.unsure if unclear else score.missed).append(f"{name} @{at} {verdict} {reason}")
         else:
             score.caught += 1
             if flagged[at] != (verdict, reason):
@@ -169,23 +176,23 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     return score
 
 
-def _misread_where_it_shows(events: list[dict[str, Any]], n: int,
-                            last_board: tuple[int, tuple[str, int, int] | None] | None,
-                            knocked: set[int], starts: dict[int, dict[str, Any]]) -> bool:
+def _misread_fits_a_play(events: list[dict[str, Any]], n: int, last_board: tuple[dict[str, Any], bool] | None,
+                         knocked: set[int], turns: dict[int, tuple[Any, tuple[int, int]]]) -> bool:
     """The fault at ``n`` was read from a board (its own, or the last before an end-turn press) that the
-    camera misread at a point where that board differs from the true board after the play or from the
-    board before it (``starts``: by the id of a play's final board, the position it was played from): the
-    misread may make the fault look like a legal play, and nothing on that board can tell the two apart."""
-    if last_board is None or last_board[1] is None:
+    camera misread, and as misread that board fits a play of the roll (a finished one, for an end-turn
+    press): nothing on it tells the fault from a misread (``turns``: by the id of a play's final board, the
+    position it was played from and the dice)."""
+    if last_board is None or not last_board[1]:
         return False
-    k, (side, i, _) = last_board
     after = next((e for m, e in enumerate(events) if m > n and m not in knocked and e.get("event") == "board"
-                  and e.get("stable")), None)
+                  and e.get("stable") and id(e) in turns), None)
     if after is None:
         return False
-    seen = events[k][side][i]
-    before = starts.get(id(after))
-    return seen != after[side][i] or (before is not None and seen != before[side][i])
+    pos, dice = turns[id(after)]
+    end_turn = events[n].get("event") == "button"
+    inf = TurnModel(pos, dice).explain(Observation.from_event(parse_event(dict(last_board[0]), n)),
+                                       committing=end_turn)
+    return inf.kind in (("play", "uncertain") if end_turn else ("nothing", "in_progress", "play", "uncertain"))
 
 
 def _last_final_boards(tagged: list[Any]) -> set[int]:
