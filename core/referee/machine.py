@@ -376,6 +376,24 @@ class Referee:
                     message=message("new_setup_mid_game"))
         return True
 
+    def _settle_game_end(self, at: int, out: list[Verdict]) -> None:
+        """The new-game button while the mover's last board is unclear between plays, one of which ends the
+        game: the players say the game is over, so it is that play (marked guessed), and the game ends."""
+        model, obs = self.turn_state.model, self.turn_state.last_turn_obs
+        if model is None or obs is None:
+            return
+        inf = model.explain(obs, committing=True)
+        enders = [c for c in (inf.rivals if inf.kind == "uncertain" else []) if c.legal is not None and c.legal.result.is_game_over()]
+        if not enders:
+            return
+        self.turn_state.last_turn_obs = Observation(enders[0].vec)
+        self.turn_state.last_fault = None
+        first = len(out)
+        self._commit(at, {"event": "board"}, out)
+        for v in out[first:]:
+            if v["verdict"] == "play":
+                v["guessed"] = True
+
     def _missed_game_end(self, at: int, out: list[Verdict]) -> bool:
         """The board is set up again between turns of a game whose end was in doubt: the players only do
         that when the game is over. A resignation waiting for its answer was accepted; a committed play read
@@ -444,6 +462,8 @@ class Referee:
             if self.match_state.can_undo():
                 self.turn_state.restore(self.match_state.undo())
         elif name == "new_game":
+            if self.match_state.phase == "moving":
+                self._settle_game_end(at, out)
             if self.match_state.phase == "game_over":
                 self._next_game()
             elif self.match_state.phase in ("moving", "awaiting_roll", "cube_offered") and self.match_state.games[-1]["actions"]:

@@ -154,3 +154,16 @@ def test_r26_a_resignation_left_unanswered_is_taken_when_the_board_is_set_up_aga
     out = ref.feed(camera(Position.start()))
     assert [(v["verdict"], v["winner"], v["points"], v["how"]) for v in out] == [("game_over", "light", 2, "resign")]
     assert kinds(ref.feed(roll(5, 2))) == ["opening"]
+
+
+def test_r11_new_game_button_after_an_unclear_last_bear_off_ends_the_game() -> None:
+    """R11: the board cannot tell whether light's 2-1 bore off the last checkers; the players press new game,
+    so it did: the game-ending play is recorded (guessed), the game scored, and the next one starts."""
+    ref = at_position(bear_off(), length=7)
+    ref.feed(roll(2, 1))
+    ref.feed(camera(bear_off().play((2, 1), "2/off 1/off"), ("light", 0, 1)))
+    out = ref.feed({"event": "button", "name": "new_game"})
+    assert [(v["verdict"], v.get("play"), v.get("guessed")) for v in out] == [
+        ("play", "2/off 1/off", True), ("game_over", None, None)]
+    assert ref.public_state()["match"]["score"] == {"light": 2, "dark": 0}
+    assert kinds(ref.feed(roll(5, 2))) == ["opening"]
