@@ -22,6 +22,7 @@ from typing import Any
 
 from core.referee.faults import Fault
 from core.referee.inference import (
+    DOUBTFUL,
     TALL_ROW,
     Candidate,
     Inference,
@@ -37,9 +38,6 @@ from core.rules.position import Position
 
 #: A count that stays wrong this many stable boards in a row is a real checker problem.
 SUSPECT_BOARDS = 4
-#: A count the camera's table gives at least this share of its likeliest count's odds is doubtful: a
-#: board that shows it wrong there is no evidence of a checker missing or added (a confident misread).
-DOUBTFUL = 0.25
 #: How many of the last stable boards are kept (with their event index), for the board before a roll.
 BOARD_LOG = 16
 #: What a snapshot for undo keeps of the turn (the reading of the last board, not the boards themselves).
