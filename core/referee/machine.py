@@ -433,6 +433,7 @@ class Referee:
 
     def _on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         side = Side(ev["side"])
+        self._release_held_roll_first(out)
         finished = self.turn_state.last_kind == "play" and self.turn_state.last_fault is None
         if self.match_state.phase == "moving" and (side is self.match_state.turn.other or finished):
             # A resignation after a finished play (or before one's own roll) commits that play first (R23).
@@ -877,8 +878,16 @@ class Referee:
         params: dict[str, Any] = {"side": side.value, "owner": owner, "cap": self.match_state.cube.settings.cap or ""}
         self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params))
 
+    def _release_held_roll_first(self, out: list[Verdict]) -> None:
+        """A roll waits on an unclear play and a double or a resignation comes: the roll was made, so it
+        goes through first (from the play after which it has no legal play, if one, R25)."""
+        if (self.match_state.phase == "moving" and self.turn_state.held is not None
+                and self.turn_state.held[1]["event"] == "roll" and self.turn_state.model is not None):
+            self._release_held_roll(out)
+
     def _cube(self, at: int, action: str, side: Side, out: list[Verdict]) -> None:
         if action == "double":
+            self._release_held_roll_first(out)
             if self.match_state.phase == "moving" and side is self.match_state.turn.other:
                 if not self._commit(at, {"event": "cube", "action": action, "side": side.value}, out):
                     return
