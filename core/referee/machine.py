@@ -344,7 +344,15 @@ class Referee:
         obs = Observation.from_event(ev)
         self.turn_state.see(at, obs)
         if self.turn_state.pending is not None and self.match_state.phase in ("moving", "awaiting_roll", "cube_offered"):
-            self._try_resolve(at, obs, out)
+            waiting = self.turn_state.held if self.turn_state.held_on_pending else None
+            if self._try_resolve(at, obs, out) and waiting is not None and self.turn_state.held is waiting:
+                # The roll waited only for the open play, now decided: it commits the mover's play and goes
+                # through, and this board is ruled as its player's.
+                self.turn_state.held = None
+                self.turn_state.held_on_pending = False
+                held_at, ev = waiting
+                if self.match_state.phase == "moving" and self._commit(held_at, ev, out) and ev["event"] == "roll":
+                    self._on_roll(held_at, ev, out)
         if self.match_state.phase == "moving" and self.turn_state.model is not None:
             if self._set_up_again(at, obs, out) or self._new_setup_seen(at, obs, out):
                 return
@@ -726,6 +734,7 @@ class Referee:
                 return True  # decided, and the roll it left had no legal play: the turn has passed
             if not decided:
                 self.turn_state.held = (at, dict(trigger))
+                self.turn_state.held_on_pending = True
                 self._v(out, at, "uncertain", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()), committing=True,
                         candidates=[h.text for h in self.turn_state.pending.hyps] if self.turn_state.pending else [])
                 return False
@@ -783,6 +792,7 @@ class Referee:
                 return True
         if fault is None and inf is not None and inf.kind == "uncertain":
             self.turn_state.held = (at, dict(trigger))
+            self.turn_state.held_on_pending = False
             self.turn_state.held_rivals = [c for c in inf.rivals if c.legal is not None]
             self._v(out, at, "uncertain", side=mover.value, dice=list(self.match_state.dice), committing=True,
                     candidates=[cand_text(c) for c in inf.rivals],
@@ -822,6 +832,7 @@ class Referee:
                 # dropped: the roll counts once the board is put right, or once the following boards show
                 # that roll played after one of the legal plays nearest the board (a camera misread).
                 self.turn_state.held = (at, dict(trigger))
+                self.turn_state.held_on_pending = False
                 self.turn_state.held_rivals = self.turn_state.nearest_legal()
             return False
         text = fault.play_text() if fault.moves else ""

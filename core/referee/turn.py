@@ -53,6 +53,7 @@ class TurnState:
         #: A commit (its event index and event) waiting for a clearer board, and the plays it hangs on.
         self.held: tuple[int, dict[str, Any]] | None = None
         self.held_rivals: list[Any] = []
+        self.held_on_pending = False  # the commit waits only for the play before it (``pending``)
         self.pending: Pending | None = None  # the play before this one, while the boards decide it
         self.suspects: dict[tuple[int, int], int] = {}  # (vector index, sign) -> stable boards in a row
         self.suspect_vecs: dict[tuple[int, int], Vec] = {}  # (vector index, sign) -> the last board counted
