@@ -8,7 +8,9 @@ stable board is read by the camera model of tests/core/referee/confident_camera.
 one point is misread by one checker, the wrong count the likelier (0.6 / 0.4). Faults are injected as in
 tests/core/referee/test_referee_faults.py (strict mode). Prints per share: boards, misread boards, injected
 and caught faults, false flags (illegal / unplayed_die never made), strict-mode rolls refused that the true
-board would not refuse, wrong plays and wrong final scores, with the first few examples of each.
+board would not refuse, faults missed, faults counted apart as unsure (their own board, as misread, fits a
+play; or in a bear-off, where derived borne-off counts cannot tell) or late (an end turn pressed too soon,
+seen when the mover played on), wrong plays and wrong final scores, with the first few examples of each.
 """
 
 from __future__ import annotations
@@ -46,11 +48,12 @@ def main() -> int:
         summary["seconds"] = round(time.perf_counter() - t0, 1)
         report[str(share)] = {"summary": summary, "false_flags": total.false_flags[:8],
                               "refused_rolls": total.refused_rolls[:5], "missed": total.missed[:8],
-                              "other_reason": total.other_reason[:5],
+                              "other_reason": total.other_reason[:5], "unsure": total.unsure[:5],
+                              "late": total.late[:5],
                               "scores_wrong": total.scores_wrong[:5]}
         if not args.json:
             print(f"share {share}: {summary}")
-            for key in ("false_flags", "refused_rolls", "missed", "other_reason", "scores_wrong"):
+            for key in ("false_flags", "refused_rolls", "missed", "unsure", "late", "other_reason", "scores_wrong"):
                 for line in report[str(share)][key]:
                     print(f"    {key}: {line}")
     if args.json:

@@ -49,6 +49,9 @@ MARGIN = 0.75
 NEAR_MARGIN = 1.25
 #: A per-point probability at least this high for the stated count is no uncertainty at all.
 CERTAIN = 0.999
+#: A count the camera's table gives at least this share of its likeliest count's odds is doubtful: the
+#: camera may well have read it wrong (a confident misread, 0.6 against 0.4).
+DOUBTFUL = 0.25
 #: When the play is committed, a half-finished play is an unlikely explanation (R09 fault).
 COMMIT_PREFIX_PENALTY = 1.0
 #: A camera sees one row of checkers on a point; from the seventh on they lie on a second layer that it
@@ -208,7 +211,7 @@ class _Costs:
         self.derived_off = obs.derived_off
         self.memo: dict[tuple[int, int], float] = {}
         # (start, board before the roll): both or neither
-        self.base = (start, baseline.vec) if baseline is not None and start is not None else None
+        self.base = (start, baseline.vec, baseline.dists) if baseline is not None and start is not None else None
 
     def __call__(self, i: int, value: int) -> float:
         if i >= 50 and self.derived_off:
@@ -236,8 +239,12 @@ class _Costs:
                 # What changed: a camera that misread a point before the roll (a tall stack it cannot count)
                 # misreads it the same way after; a change it sees is weighed against the change the
                 # candidate makes there.
-                start, before = self.base
-                c = min(c, float(abs((self.obs[i] - before[i]) - (value - start[i]))))
+                start, before, doubts = self.base
+                # Not where the camera was in doubt before the roll (the count there gets fair odds in its
+                # table): a confident misread there is no reading to compare a change with.
+                table = doubts.get(i)
+                if not (table and table.get(start[i], 0.0) >= DOUBTFUL * max(table.values())):
+                    c = min(c, float(abs((self.obs[i] - before[i]) - (value - start[i]))))
             self.memo[key] = c
         return c
 

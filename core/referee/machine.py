@@ -18,11 +18,12 @@ Every verdict has ``at`` (the index of the event that caused it), ``verdict`` an
 - ``in_progress``: side, dice, play (so far), complete (a whole legal play is on the board), used.
 - ``play``: side, dice, play, legal, position_id and match_id after it; ``reason`` (and ``committed_by``,
   the event that committed it) when a flagged play was let stand (casual), ``guessed`` when the game ended
-  before the boards could decide it.
+  (or a cube action, a resignation or the end-turn button came) before the boards could decide it,
+  ``corrected`` when it replaces the same side's last play (a later board showed that commit misread).
 - ``uncertain``: side, dice, candidates; ``committing`` when it happened at a commit, ``pending`` when
   the game goes on and the following boards will decide.
 - ``illegal`` / ``unplayed_die``: side, reason (core.messages.REASONS), point/move/unplayed/die when
-  they apply, play (the moves seen).
+  they apply, play (the moves seen); ``late`` on an unplayed die seen only after the end-turn button.
 - ``cube``: action, side, value. ``game_over``: winner, points, how. ``match_over``: score [light, dark],
   winner.
 
@@ -45,6 +46,7 @@ from core.referee.faults import Fault
 from core.referee.inference import (
     ACCEPT,
     MARGIN,
+    NEAR_MARGIN,
     OFF_IDX,
     Inference,
     Observation,
@@ -300,6 +302,12 @@ class Referee:
             self.turn_state.last_fault = None
         if self._commit(held_at, held_ev, out):
             self._on_roll(held_at, held_ev, out)
+            # The boards seen while that roll waited were its player's: the last one is its play so far.
+            later = [(i, o) for i, o in self.turn_state.obs_log if i > held_at]
+            if later and self.match_state.phase == "moving" and self.turn_state.model is not None:
+                i, obs = later[-1]
+                self.turn_state.last_turn_obs = obs
+                self._rule_moving(i, obs, out)
 
     def _set_up_again(self, at: int, obs: Observation, out: list[Verdict]) -> bool:
         """The board was set up for a new game while the last play of this one was unclear.
@@ -340,7 +348,15 @@ class Referee:
         obs = Observation.from_event(ev)
         self.turn_state.see(at, obs)
         if self.turn_state.pending is not None and self.match_state.phase in ("moving", "awaiting_roll", "cube_offered"):
-            self._try_resolve(at, obs, out)
+            waiting = self.turn_state.held if self.turn_state.held_on_pending else None
+            if self._try_resolve(at, obs, out) and waiting is not None and self.turn_state.held is waiting:
+                # The roll waited only for the open play, now decided: it commits the mover's play and goes
+                # through, and this board is ruled as its player's.
+                self.turn_state.held = None
+                self.turn_state.held_on_pending = False
+                held_at, ev = waiting
+                if self.match_state.phase == "moving" and self._commit(held_at, ev, out) and ev["event"] == "roll":
+                    self._on_roll(held_at, ev, out)
         if self.match_state.phase == "moving" and self.turn_state.model is not None:
             if self._set_up_again(at, obs, out) or self._new_setup_seen(at, obs, out):
                 return
@@ -363,6 +379,8 @@ class Referee:
             return False
         if any(vec_of_position(p) == START_VEC for p in self.match_state.history[-2:]):
             return False  # a play or two into the game the start is the last position: a takeback, said as such
+        if self._missed_game_end(at, out):
+            return True
         key = ("new_setup", obs.vec)
         if key != self.turn_state.last_key:
             self.turn_state.last_key = key
@@ -370,11 +388,64 @@ class Referee:
                     message=message("new_setup_mid_game"))
         return True
 
+    def _settle_game_end(self, at: int, out: list[Verdict]) -> None:
+        """The new-game button while the mover's last board is unclear between plays, one of which ends the
+        game: the players say the game is over, so it is that play (marked guessed), and the game ends."""
+        model, obs = self.turn_state.model, self.turn_state.last_turn_obs
+        if model is None or obs is None:
+            return
+        inf = model.explain(obs, committing=True)
+        enders = [c for c in (inf.rivals if inf.kind == "uncertain" else []) if c.legal is not None and c.legal.result.is_game_over()]
+        if not enders:
+            return
+        self.turn_state.last_turn_obs = Observation(enders[0].vec)
+        self.turn_state.last_fault = None
+        first = len(out)
+        self._commit(at, {"event": "board"}, out)
+        for v in out[first:]:
+            if v["verdict"] == "play":
+                v["guessed"] = True
+
+    def _missed_game_end(self, at: int, out: list[Verdict]) -> bool:
+        """The board is set up again between turns of a game whose end was in doubt: the players only do
+        that when the game is over. A resignation waiting for its answer was accepted; a committed play read
+        from a board that a game-ending play of the same roll fitted nearly as well was that play. The game
+        is closed as the record supports and the next one can start. True when that happened."""
+        ms = self.match_state
+        if ms.phase != "awaiting_roll":
+            return False
+        if ms.resignation is not None:
+            side, value = ms.resignation
+            ms.resignation = None
+            ms.record({"kind": "accept", "side": side.other.value})
+            self._game_over(at, side.other, ms.points(value), "resign", out)
+            return True
+        snap = ms.last_commit()
+        model = snap.get("model") if snap else None
+        before = snap.get("last_turn_obs") if snap else None
+        if model is None or before is None or not ms.can_undo():
+            return False
+        committed = observation_cost(before, vec_of_position(ms.pos))
+        enders = sorted(((observation_cost(before, c.vec), n, c) for n, c in enumerate(model.candidates)
+                         if c.legal is not None and c.legal.result.is_game_over()), key=lambda t: (t[0], t[1]))
+        if not enders or enders[0][0] > ACCEPT or enders[0][0] - committed >= NEAR_MARGIN:
+            return False
+        self.turn_state.restore(ms.undo())
+        self.turn_state.last_turn_obs = Observation(enders[0][2].vec)
+        self.turn_state.last_fault = None
+        first = len(out)
+        self._commit(at, {"event": "board"}, out)
+        for v in out[first:]:
+            if v["verdict"] == "play":
+                v["corrected"] = True
+        return True
+
     def _on_cube(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         self._cube(at, ev["action"], Side(ev["side"]), out)
 
     def _on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         side = Side(ev["side"])
+        self._release_held_roll_first(out)
         finished = self.turn_state.last_kind == "play" and self.turn_state.last_fault is None
         if self.match_state.phase == "moving" and (side is self.match_state.turn.other or finished):
             # A resignation after a finished play (or before one's own roll) commits that play first (R23).
@@ -404,6 +475,8 @@ class Referee:
             if self.match_state.can_undo():
                 self.turn_state.restore(self.match_state.undo())
         elif name == "new_game":
+            if self.match_state.phase == "moving":
+                self._settle_game_end(at, out)
             if self.match_state.phase == "game_over":
                 self._next_game()
             elif self.match_state.phase in ("moving", "awaiting_roll", "cube_offered") and self.match_state.games[-1]["actions"]:
@@ -473,7 +546,9 @@ class Referee:
             return
         self.turn_state.last_fault = None
         self.turn_state.last_kind = inf.kind
-        self._track_counts(at, obs, inf, out)
+        if self._track_counts(at, obs, inf, out):
+            self._rule_moving(at, obs, out)  # the play before this turn was corrected: read the board again
+            return
         if inf.kind == "uncertain":
             key: Any = ("uncertain", tuple(sorted(c.vec for c in inf.rivals)))
             if key != self.turn_state.last_key:
@@ -499,9 +574,13 @@ class Referee:
             # The last checker is off: nothing is left to decide, the game ends now.
             self._commit(at, {"event": "board"}, out)
 
-    def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> None:
-        """A count that stays off on several stable boards is a checker really missing or added."""
-        for i, sign in self.turn_state.count_suspects(obs, inf):
+    def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> bool:
+        """A count that stays off on several stable boards is a checker really missing or added, unless
+        another reading of the play before this turn explains it (then that play is corrected, and True)."""
+        suspects = self.turn_state.count_suspects(obs, inf)
+        if suspects and self.match_state.phase == "moving" and self._correct_last_commit(at, obs, inf, out):
+            return True
+        for i, sign in suspects:
             assert inf.best is not None
             side, where = vec_name(i)
             code = "checker_added" if sign > 0 else "checker_missing"
@@ -516,6 +595,60 @@ class Referee:
                           "dice": list(self.match_state.dice or ())}
             self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params),
                     point=params["point"])
+        return False
+
+    def _correct_last_commit(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> bool:
+        """A count has stayed wrong since the last committed play, on boards from different readings: if
+        another legal play of that roll, near the board it was committed from, explains this board clearly
+        better, the commit was a misread. That play replaces it (a ``play`` verdict marked ``corrected``)
+        and this turn is read from the position after it. True when that happened."""
+        ms, ts = self.match_state, self.turn_state
+        snap = ms.last_commit()
+        old_model = snap.get("model") if snap else None
+        old_obs = snap.get("last_turn_obs") if snap else None
+        if (old_model is None or old_obs is None or ms.dice is None or ts.model is None
+                or ts.pending is not None or ts.held is not None):
+            return False
+        here = vec_of_position(ms.pos)
+        committed = [c for c in old_model.candidates if c.legal is not None and c.vec == here]
+        if len(committed) != 1:
+            return False  # the turn did not start from the committed play (something came between)
+        base_cost = observation_cost(old_obs, committed[0].vec)
+        options = []
+        for c in old_model.candidates:
+            if c.legal is None or c is committed[0] or observation_cost(old_obs, c.vec) > base_cost + MARGIN:
+                continue
+            model = TurnModel(c.legal.result.with_turn(ms.turn), ms.dice)
+            if len(model.legal) == 0 and len(ts.model.legal) != 0:
+                continue
+            alt = model.explain(obs)
+            if alt.kind != "unexplained":
+                options.append((alt.cost, c, model))
+        if not options:
+            return False
+        options.sort(key=lambda o: o[0])
+        cost, cand, model = options[0]
+        if inf.cost - cost < MARGIN or (len(options) > 1 and options[1][0] - cost < MARGIN):
+            return False
+        assert cand.legal is not None
+        text = cand.legal.play.text()
+        mover = old_model.mover
+        for row in reversed(ms.moves):
+            if row["side"] == mover.value:
+                row["play"] = text
+                break
+        for action in reversed(ms.games[-1]["actions"]):
+            if action.get("kind") == "move" and action.get("side") == mover.value:
+                action["play"] = text
+                break
+        new = cand.legal.result
+        ms.pos = new.with_turn(ms.turn)
+        ts.model = model
+        ts.reset_reading()
+        ts.suspects = {}
+        self._v(out, at, "play", side=mover.value, dice=list(old_model.dice), play=text, legal=True,
+                position_id=new.position_id(new.turn), match_id=ms.match_id(new.turn, passed=True), corrected=True)
+        return True
 
     def _all_home(self, vec: Vec, side: Side) -> bool:
         own = own_of_vec(vec, side, type(self.match_state.pos))
@@ -527,6 +660,8 @@ class Referee:
             return
         pos_vec = vec_of_position(self.match_state.pos)
         diff = observation_cost(obs, pos_vec)
+        if diff > ACCEPT and self._recommit(at, obs, diff, out):
+            return
         if diff <= ACCEPT:
             fake = Inference("nothing", _Fixed(pos_vec), float(diff), residual=residual_of(obs, pos_vec))
             self._track_counts(at, obs, fake, out)
@@ -555,17 +690,61 @@ class Referee:
         self._v(out, at, "illegal", side=self.match_state.turn.value, reason=code, message=message(code, **params),
                 **({"point": params["point"]} if "point" in params and code != "takeback" else {}))
 
+    def _recommit(self, at: int, obs: Observation, diff: float, out: list[Verdict]) -> bool:
+        """Between turns the board is far from the committed play but is another legal play of the same
+        roll: the commit was read from a board the camera misread (a count misread where the plays differ).
+        The commit is taken back and that play committed instead, its verdict marked ``corrected``. True
+        when that happened."""
+        ms = self.match_state
+        snap = ms.last_commit()
+        model = snap.get("model") if snap else None
+        if (ms.phase != "awaiting_roll" or not ms.can_undo() or self.turn_state.pending is not None
+                or self.turn_state.held is not None or model is None or model.mover is ms.turn):
+            return False
+        inf = model.explain(obs, committing=True)
+        if inf.kind != "play" or inf.best is None or inf.best.legal is None or observation_cost(obs, inf.best.vec) >= diff:
+            return False
+        before = snap.get("last_turn_obs")
+        self.turn_state.restore(ms.undo())
+        self.turn_state.last_turn_obs = obs
+        self.turn_state.last_fault = None
+        first = len(out)
+        if snap.get("trigger") == "end_turn" and before is not None:
+            # The turn was ended by the button and then played on: a die was left unplayed when it was
+            # pressed (R09), said now, late, as the board shows it.
+            prefixes = [c for c in model.candidates if c.legal is None and c.kind != "start"]
+            if prefixes:
+                part = min(prefixes, key=lambda c: observation_cost(before, c.vec))
+                params = {"dice": list(model.dice), "side": model.mover.value,
+                          "unplayed": unplayed_dice(model, part.used), "example": model.legal[0].play.text()}
+                self._v(out, at, "unplayed_die", side=model.mover.value, dice=list(model.dice),
+                        reason="unplayed_die", message=message("unplayed_die", **params),
+                        play=cand_text(part), unplayed=params["unplayed"], late=True)
+        self._commit(at, {"event": "board"}, out)
+        for v in out[first:]:
+            if v["verdict"] == "play":
+                v["corrected"] = True
+        return True
+
     # ----- commit (R23) -----------------------------------------------------------------------------------
     def _commit(self, at: int, trigger: dict[str, Any], out: list[Verdict]) -> bool:
         """Commit the mover's play; True when the triggering event may go ahead."""
+        self.turn_state.trigger = trigger.get("name") or trigger.get("event")
         if self.turn_state.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
             obs = self.turn_state.last_turn_obs or self.turn_state.last_obs
-            decided = obs is not None and self._try_resolve(at, obs, out, committing=obs is self.turn_state.last_turn_obs)
+            # A cube action, a resignation or the end-turn button does not wait: the evidence so far decides.
+            force = trigger.get("event") not in ("roll", "board")
+            if obs is None and force:
+                self._resolve(at, 0, out, sure=False)
+            decided = (self.turn_state.pending is None
+                       or obs is not None and self._try_resolve(at, obs, out, force=force,
+                                                                committing=obs is self.turn_state.last_turn_obs))
             if self.match_state.phase != "moving":
                 return True  # decided, and the roll it left had no legal play: the turn has passed
             if not decided:
                 self.turn_state.held = (at, dict(trigger))
+                self.turn_state.held_on_pending = True
                 self._v(out, at, "uncertain", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()), committing=True,
                         candidates=[h.text for h in self.turn_state.pending.hyps] if self.turn_state.pending else [])
                 return False
@@ -586,6 +765,17 @@ class Referee:
                 fault = Fault("unplayed_die", "unplayed_die",
                               {"dice": list(self.match_state.dice), "side": mover.value, "unplayed": list(self.match_state.dice),
                                "example": model.legal[0].play.text()})
+        event = trigger.get("event")
+        unclear = False  # the board fitted several plays and the event settled which
+        if fault is None and inf is not None and inf.kind == "uncertain" and inf.best is not None:
+            if event in ("roll", "cube", "resign"):
+                # The opponent rolls, doubles or resigns: the game was not over, so a play that would have
+                # ended it is not the one made.
+                going_on = [c for c in inf.rivals if c.legal is None or not c.legal.result.is_game_over()]
+                if going_on and len(going_on) < len(inf.rivals):
+                    unclear = True
+                    inf = Inference("uncertain" if len(going_on) > 1 else _kind_of(going_on[0]), going_on[0],
+                                    inf.cost, going_on if len(going_on) > 1 else [], inf.residual)
         if fault is None and inf is not None and inf.kind == "uncertain" and inf.best is not None:
             hyps = self.turn_state.hypotheses(inf, strict)
             if hyps is not None and trigger.get("event") == "roll":
@@ -599,8 +789,20 @@ class Referee:
                 self._start_pending(at, mover, self.match_state.dice, hyps, record, row, out)
                 self._pass_turn(hyps[0].new_pos)
                 return True
+        if fault is None and inf is not None and inf.kind == "uncertain" and event not in ("roll", "board"):
+            # A cube action, a resignation or the end-turn button is never lost to an unclear board: the
+            # likeliest legal play is committed, marked guessed, and the event goes ahead. The end-turn
+            # button after a board that may show a half-finished play (a die left unplayed, R09, or a count
+            # misread) says "uncertain" and waits for a clearer board.
+            pick = next((c for c in inf.rivals if c.legal is not None), None)
+            if event == "button" and any(c.legal is None for c in inf.rivals):
+                pick = None
+            if pick is not None and pick.legal is not None:
+                self._finish_play(at, mover, pick.legal.play.text(), pick.legal.result, True, out, guessed=True)
+                return True
         if fault is None and inf is not None and inf.kind == "uncertain":
             self.turn_state.held = (at, dict(trigger))
+            self.turn_state.held_on_pending = False
             self.turn_state.held_rivals = [c for c in inf.rivals if c.legal is not None]
             self._v(out, at, "uncertain", side=mover.value, dice=list(self.match_state.dice), committing=True,
                     candidates=[cand_text(c) for c in inf.rivals],
@@ -620,7 +822,7 @@ class Referee:
                 self._finish_play(at, mover, "", self.match_state.pos.with_turn(mover.other), True, out)
             else:
                 lp = inf.best.legal
-                self._finish_play(at, mover, lp.play.text(), lp.result, True, out)
+                self._finish_play(at, mover, lp.play.text(), lp.result, True, out, guessed=unclear)
             return True
         # A fault at commit time.
         if strict:
@@ -640,6 +842,7 @@ class Referee:
                 # dropped: the roll counts once the board is put right, or once the following boards show
                 # that roll played after one of the legal plays nearest the board (a camera misread).
                 self.turn_state.held = (at, dict(trigger))
+                self.turn_state.held_on_pending = False
                 self.turn_state.held_rivals = self.turn_state.nearest_legal()
             return False
         text = fault.play_text() if fault.moves else ""
@@ -660,12 +863,15 @@ class Referee:
         return position_of_vec(obs.vec, self.match_state.turn.other, type(self.match_state.pos))
 
     def _finish_play(self, at: int, mover: Side, text: str, new: Position, legal: bool,
-                     out: list[Verdict], reason: str | None = None, by: str | None = None) -> None:
+                     out: list[Verdict], reason: str | None = None, by: str | None = None,
+                     guessed: bool = False) -> None:
         self._push_undo()
         dice = self.match_state.dice
         assert dice is not None
         self.match_state.add_move(mover, dice, text, **({} if legal else {"illegal": True}))
         extra: dict[str, Any] = {} if legal else {"reason": reason, **({"committed_by": by} if by else {})}
+        if guessed:
+            extra["guessed"] = True
         self._pass_turn(new)
         self._v(out, at, "play", side=mover.value, dice=list(dice), play=text, legal=legal,
                 position_id=new.position_id(new.turn), match_id=self.match_state.match_id(new.turn, passed=True), **extra)
@@ -695,8 +901,16 @@ class Referee:
         params: dict[str, Any] = {"side": side.value, "owner": owner, "cap": self.match_state.cube.settings.cap or ""}
         self._v(out, at, "illegal", side=side.value, reason=code, message=message(code, **params))
 
+    def _release_held_roll_first(self, out: list[Verdict]) -> None:
+        """A roll waits on an unclear play and a double or a resignation comes: the roll was made, so it
+        goes through first (from the play after which it has no legal play, if one, R25)."""
+        if (self.match_state.phase == "moving" and self.turn_state.held is not None
+                and self.turn_state.held[1]["event"] == "roll" and self.turn_state.model is not None):
+            self._release_held_roll(out)
+
     def _cube(self, at: int, action: str, side: Side, out: list[Verdict]) -> None:
         if action == "double":
+            self._release_held_roll_first(out)
             if self.match_state.phase == "moving" and side is self.match_state.turn.other:
                 if not self._commit(at, {"event": "cube", "action": action, "side": side.value}, out):
                     return
@@ -841,6 +1055,10 @@ START_VEC = vec_of_position(Position.start())
 def _shows_start(obs: Observation) -> bool:
     """The board is set up at the starting position (within the referee's tolerance)."""
     return observation_cost(obs, START_VEC) <= ACCEPT
+
+
+def _kind_of(cand: Any) -> str:
+    return "play" if cand.legal is not None else "nothing" if cand.kind == "start" else "in_progress"
 
 
 class _Fixed:

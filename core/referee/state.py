@@ -130,6 +130,10 @@ class MatchState:
         self._undo.append((snap, turn_snapshot))
         del self._undo[:-UNDO_DEPTH]
 
+    def last_commit(self) -> Any:
+        """The turn's view saved with the last committed play (None if there is none to take back)."""
+        return self._undo[-1][1] if self._undo else None
+
     def can_undo(self) -> bool:
         return bool(self._undo) and self.phase in ("awaiting_roll", "moving")
 

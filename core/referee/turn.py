@@ -22,6 +22,7 @@ from typing import Any
 
 from core.referee.faults import Fault
 from core.referee.inference import (
+    DOUBTFUL,
     TALL_ROW,
     Candidate,
     Inference,
@@ -39,7 +40,8 @@ SUSPECT_BOARDS = 4
 #: How many of the last stable boards are kept (with their event index), for the board before a roll.
 BOARD_LOG = 16
 #: What a snapshot for undo keeps of the turn (the reading of the last board, not the boards themselves).
-_UNDO_FIELDS = ("model", "last_turn_obs", "last_inf", "last_fault", "last_kind", "last_key", "used", "shown_pos")
+_UNDO_FIELDS = ("model", "last_turn_obs", "last_inf", "last_fault", "last_kind", "last_key", "used", "shown_pos",
+                "trigger")
 
 
 class TurnState:
@@ -50,8 +52,10 @@ class TurnState:
         #: A commit (its event index and event) waiting for a clearer board, and the plays it hangs on.
         self.held: tuple[int, dict[str, Any]] | None = None
         self.held_rivals: list[Any] = []
+        self.held_on_pending = False  # the commit waits only for the play before it (``pending``)
         self.pending: Pending | None = None  # the play before this one, while the boards decide it
         self.suspects: dict[tuple[int, int], int] = {}  # (vector index, sign) -> stable boards in a row
+        self.suspect_vecs: dict[tuple[int, int], Vec] = {}  # (vector index, sign) -> the last board counted
         self.last_obs: Observation | None = None  # the last stable board
         self.obs_log: list[tuple[int, Observation]] = []  # (event index, board) of the last stable boards
         self.last_turn_obs: Observation | None = None  # the last stable board ruled on as this turn's play
@@ -60,6 +64,7 @@ class TurnState:
     def reset_reading(self) -> None:
         """Forget how the boards of this turn were read (a new turn, or the turn passed)."""
         self.last_kind = "nothing"
+        self.trigger: str | None = None  # what committed the play ("roll", "cube", "resign", "end_turn", ...)
         self.last_key: Any = None  # what the last verdict said, so the same board is not ruled on twice
         self.last_inf: Inference | None = None
         self.last_fault: Fault | None = None
@@ -99,6 +104,8 @@ class TurnState:
         if inf.best is None:
             return []
         now: dict[tuple[int, int], int] = {}
+        doubtful: set[tuple[int, int]] = set()
+        vecs: dict[tuple[int, int], Vec] = {}
         for i, d in inf.residual.items():
             expected, seen = inf.best.vec[i], obs.vec[i]
             hidden = d == -1 and expected >= 6
@@ -106,9 +113,23 @@ class TurnState:
             if hidden or second_layer:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
+            dist = obs.dists.get(i)
+            if any(c.vec[i] == seen for c in inf.rivals) or (
+                    dist and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
+                    and self.suspect_vecs.get(key) == obs.vec):
+                # One of the plays the board is unclear between has that count: no evidence either.
+                # The camera itself gives the expected count fair odds, and read the board the same way
+                # before: the same doubtful reading again is no more evidence of a checker missing or added.
+                # A board the camera is sure of counts, and so does a board read afresh (something moved).
+                if key in self.suspects:
+                    now[key] = self.suspects[key]
+                    doubtful.add(key)
+                continue
             now[key] = self.suspects.get(key, 0) + 1
+            vecs[key] = obs.vec
         self.suspects = now
-        return [key for key, n in sorted(now.items()) if n == SUSPECT_BOARDS]
+        self.suspect_vecs = {k: vecs.get(k, self.suspect_vecs.get(k, obs.vec)) for k in now}
+        return [key for key, n in sorted(now.items()) if n == SUSPECT_BOARDS and key not in doubtful]
 
     # ----- candidates ------------------------------------------------------------------------------------------
     def nearest_legal(self, slack: float = 1.0, worst: float = 3.0, most: int = 8) -> list[Candidate]:

@@ -1,0 +1,169 @@
+"""The referee under a camera that is confidently wrong (issue 15): a misread point must never cost a
+resignation, a cube action or a roll, nor stop a game in strict mode.
+
+A bear-off scenario: light has one checker on its 1-point and one on its 2-point and rolls 2-1. "2/off 1/off"
+ends the game (R11); "2/1/off" leaves a checker on the 1-point. The camera reads the 1-point wrong with the
+wrong count the likelier (0.6 against 0.4), so the board fits both plays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.referee import Referee
+from core.rules.position import Position, Side
+from tests.core.referee.confident_camera import Score, run_confident
+from tests.core.referee.referee_streams import camera_tables, corpus_files
+from tests.core.referee.test_referee import at_position, bd, kinds, roll
+
+
+def camera(pos: Position, misread: tuple[str, int, int] | None = None) -> dict[str, Any]:
+    """A board as vision sends it (fairly sure tables, borne-off counts derived); ``misread``: (side, index,
+    count shown) one point shown wrong, the wrong count 0.6 and the true one 0.4."""
+    d = pos.to_dict()
+    ev: dict[str, Any] = {"event": "board", "light": list(d["light"]), "dark": list(d["dark"]),  # type: ignore[call-overload]
+                          "bar": dict(d["bar"]), "stable": True}  # type: ignore[call-overload]
+    table = camera_tables(ev)
+    if misread is not None:
+        side, i, shown = misread
+        true = ev[side][i]
+        ev[side][i] = shown
+        table[side][i] = {str(shown): 0.6, str(true): 0.4}
+    ev["uncertainty"] = table
+    ev["off"] = {s: 15 - sum(ev[s]) - ev["bar"][s] for s in ("light", "dark")}
+    ev["off_seen"] = False
+    return ev
+
+
+def bear_off() -> Position:
+    light = [1, 1] + [0] * 22  # light's 1- and 2-points, thirteen off
+    dark = [0] * 24
+    dark[18], dark[19] = 14, 1  # dark not borne off yet: light finishing now is a gammon
+    return Position.from_physical(light, dark, turn=Side.LIGHT)
+
+
+def unclear_bear_off(mode: str, seen_right_first: bool = False) -> Referee:
+    """Light rolled 2-1 and played 2/1/off; the camera's last board shows the 1-point empty (0.6 against
+    0.4 for the one checker there), after a board read right if ``seen_right_first``."""
+    ref = at_position(bear_off(), length=7)
+    ref.rules["mode"] = mode
+    ref.feed(roll(2, 1))
+    played = bear_off().play((2, 1), "2/1/off")
+    if seen_right_first:
+        ref.feed(camera(played))
+    ref.feed(camera(played, ("light", 0, 0)))
+    return ref
+
+
+@pytest.mark.parametrize("mode", ["casual", "strict"])
+@pytest.mark.parametrize("seen_right_first", [False, True])
+def test_r11_r26_resignation_after_an_unclear_last_bear_off_ends_the_game(mode: str, seen_right_first: bool) -> None:
+    """R26: dark resigns (one point) while the board cannot tell whether light's 2-1 bore off the last
+    checker. The resignation says the game was not over: light's play is settled as 2/1/off (guessed), the
+    resignation ends the game with its points, and the next game is refereed normally."""
+    ref = unclear_bear_off(mode, seen_right_first)
+    assert ref.verdicts[-1]["verdict"] == "uncertain"
+    out = ref.feed({"event": "resign", "side": "dark", "value": 1})
+    assert [(v["verdict"], v["play"], v.get("guessed")) for v in out] == [("play", "2/1/off", True)]
+    out = ref.feed({"event": "resign_reply", "accept": True})
+    assert [(v["verdict"], v["winner"], v["points"], v["how"]) for v in out] == [("game_over", "light", 1, "resign")]
+    assert ref.public_state()["match"]["score"] == {"light": 1, "dark": 0}
+    # The next game: the board set up again, the opening roll, a play.
+    assert kinds(ref.feed(camera(Position.start()))) == []
+    assert kinds(ref.feed(roll(3, 1))) == ["opening"]
+    out = ref.feed(bd(Position.start().with_turn(Side.LIGHT).play((3, 1), "8/5 6/5")))
+    assert kinds(out) == ["in_progress"] and out[0]["complete"]
+    out = ref.feed(roll(6, 4))
+    assert [(v["verdict"], v.get("play")) for v in out] == [("play", "8/5 6/5"), ("roll", None)]
+    assert ref.public_state()["match"]["game"] == 2
+
+
+@pytest.mark.parametrize("action", ["double", "end_turn"])
+def test_r23_a_double_or_end_turn_after_an_unclear_play_is_not_lost(action: str) -> None:
+    """R23: the play is committed by the double (the game goes on, so not the game-ending play) or by the
+    end-turn button (the likeliest play, guessed); either way the event is acted on."""
+    ref = unclear_bear_off("strict")
+    if action == "double":
+        out = ref.feed({"event": "cube", "action": "double", "side": "dark"})
+        assert [(v["verdict"], v.get("play"), v.get("guessed")) for v in out] == [
+            ("play", "2/1/off", True), ("cube", None, None)]
+        assert ref.public_state()["phase"] == "cube_offered"
+    else:
+        out = ref.feed({"event": "button", "name": "end_turn"})
+        assert [v["verdict"] for v in out][:1] == ["play"] and out[0]["guessed"]
+        assert ref.public_state()["phase"] in ("awaiting_roll", "game_over")
+
+
+# ----- corpus streams under the confidently wrong camera (tests/core/referee/confident_camera.py) -------------
+#: A few matches of our own (a spread of the corpus, not the bench's), with our own seeds.
+MATCHES = 6
+
+
+def _own_matches() -> list[Any]:
+    files = corpus_files()
+    step = max(1, len(files) // MATCHES)
+    return files[step // 2::step][:MATCHES]
+
+
+@pytest.mark.parametrize("share", [0.2, 0.5, 1.0])
+def test_r23_confidently_wrong_camera_never_flags_what_was_not_done(share: float) -> None:
+    """On ``share`` of the stable boards one point is misread by one checker, the wrong count the likelier
+    (0.6 against 0.4): no illegal or unplayed-die verdict where nothing was done, no strict-mode roll refused
+    that the true board would not refuse, every injected fault flagged (or, where its own board was misread
+    where the fault shows, or in a bear-off, at least not taken for a false one), every play and final
+    score as recorded."""
+    files = _own_matches()
+    assert files, "the match corpus (../shared/matches/corpus) is missing"
+    total = Score()
+    for n, path in enumerate(files):
+        total.add(run_confident(path, seed=1000 + n, share=share))
+    assert total.misread_boards >= share * total.boards * 0.9
+    assert total.false_flags == [] and total.refused_rolls == []
+    assert total.missed == []
+    assert total.caught + len(total.unsure) == total.injected and total.caught >= 0.8 * total.injected
+    assert total.wrong_plays == 0 and total.scores_wrong == []
+
+
+def test_r11_a_missed_game_end_is_recovered_when_the_board_is_set_up_again() -> None:
+    """R11: light's 2-1 bore off both last checkers, but the camera shows one left on the 1-point (0.6
+    against 0.4) and the end-turn button commits the likeliest play, 2/1/off, guessed. The board then shows
+    the start: the players only set up again when the game is over, so the game-ending play replaces the
+    guess (corrected), the game ends with its points (a gammon) and the next game starts normally."""
+    ref = at_position(bear_off(), length=7)
+    ref.feed(roll(2, 1))
+    done = bear_off().play((2, 1), "2/off 1/off")
+    ref.feed(camera(done, ("light", 0, 1)))
+    out = ref.feed({"event": "button", "name": "end_turn"})
+    assert [(v["verdict"], v.get("play"), v.get("guessed")) for v in out] == [("play", "2/1/off", True)]
+    out = ref.feed(camera(Position.start()))
+    assert [(v["verdict"], v.get("play"), v.get("corrected")) for v in out] == [
+        ("play", "2/off 1/off", True), ("game_over", None, None)]
+    assert (out[1]["winner"], out[1]["points"], out[1]["how"]) == ("light", 2, "gammon")
+    assert ref.public_state()["moves"][-1]["play"] == "2/off 1/off"
+    assert kinds(ref.feed(roll(5, 2))) == ["opening"]
+    assert ref.public_state()["match"]["score"] == {"light": 2, "dark": 0}
+
+
+def test_r26_a_resignation_left_unanswered_is_taken_when_the_board_is_set_up_again() -> None:
+    """R26: dark offers to resign (a gammon) and the answer never reaches the referee; the board set up at
+    the start says the game is over, as the offer stood."""
+    ref = at_position(bear_off(), length=7)
+    ref.feed({"event": "resign", "side": "dark", "value": 2})
+    out = ref.feed(camera(Position.start()))
+    assert [(v["verdict"], v["winner"], v["points"], v["how"]) for v in out] == [("game_over", "light", 2, "resign")]
+    assert kinds(ref.feed(roll(5, 2))) == ["opening"]
+
+
+def test_r11_new_game_button_after_an_unclear_last_bear_off_ends_the_game() -> None:
+    """R11: the board cannot tell whether light's 2-1 bore off the last checkers; the players press new game,
+    so it did: the game-ending play is recorded (guessed), the game scored, and the next one starts."""
+    ref = at_position(bear_off(), length=7)
+    ref.feed(roll(2, 1))
+    ref.feed(camera(bear_off().play((2, 1), "2/off 1/off"), ("light", 0, 1)))
+    out = ref.feed({"event": "button", "name": "new_game"})
+    assert [(v["verdict"], v.get("play"), v.get("guessed")) for v in out] == [
+        ("play", "2/off 1/off", True), ("game_over", None, None)]
+    assert ref.public_state()["match"]["score"] == {"light": 2, "dark": 0}
+    assert kinds(ref.feed(roll(5, 2))) == ["opening"]
