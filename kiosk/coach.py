@@ -206,9 +206,25 @@ class CoachService:
         with self._lock:
             return bool(self._state.get("match", {}).get("rules", {}).get("tournament"))
 
-    def _refuse_in_tournament(self) -> None:
+    def variant(self) -> str | None:
+        """The seeds' variant being played (Plakoto, Russian, Jacquet), which GNU Backgammon does not know."""
+        with self._lock:
+            variant = self._state.get("variant")
+            return (variant.get("name") if isinstance(variant, dict) else variant) or None
+
+    def off(self) -> bool:
+        """The coach is off: tournament mode, or a variant game."""
+        return self.tournament() or self.variant() is not None
+
+    def off_message(self) -> str:
         if self.tournament():
-            raise CoachRefused(403, TOURNAMENT)
+            return TOURNAMENT
+        return (f"the coach knows backgammon only: GNU Backgammon has no {self.variant()}; the referee still "
+                "rules on every play")
+
+    def _refuse_in_tournament(self) -> None:
+        if self.off():
+            raise CoachRefused(403, self.off_message())
 
     def engine_info(self) -> dict[str, Any]:
         name = getattr(self._engine, "name", None)
@@ -220,6 +236,10 @@ class CoachService:
             if self.tournament():
                 return {"version": self._version, "enabled": False, "message": _msg(
                     "Modo torneio: o treinador está desligado.", "Tournament mode: the coach is off.")}
+            if self.variant() is not None:
+                return {"version": self._version, "enabled": False, "message": _msg(
+                    "O treinador conhece só o gamão: nesta variante ele fica desligado.",
+                    "The coach knows backgammon only: it is off in this variant.")}
             return {"version": self._version, "enabled": True, "engine": self.engine_info(),
                     "settings": asdict(self.settings_for()), "busy": self.busy,
                     "tutor": self.tutor, "rating": self.rating, "cube": self.cube, "plays": self.plays}
@@ -335,9 +355,9 @@ class CoachService:
 
     def _observe(self, state: State, react: bool = True) -> None:
         """Bookkeeping for one state (no engine call): queue what the worker must do."""
-        was_tournament = self.tournament()
+        was_tournament = self.off()
         self._state = state
-        if self.tournament():
+        if self.off():
             if not was_tournament:
                 self.tutor = self.rating = self.cube = self.plays = None
                 self._jobs.clear()
@@ -559,7 +579,7 @@ class CoachService:
         with self._lock:
             # Only if the board still shows that play and the turn has not moved on meanwhile.
             current = (self._state.get("position") or {}).get("position_id")
-            if self._state.get("phase") == "moving" and current == job["shown"] and not self.tournament():
+            if self._state.get("phase") == "moving" and current == job["shown"] and not self.off():
                 self.tutor = warning
                 self._changed()
 
@@ -597,11 +617,11 @@ class CoachService:
         with self._lock:
             if job.get("auto"):
                 still = self._state.get("phase") == "awaiting_roll" and self._state.get("turn") == job["side"]
-                if still and result.get("action") in ("double_take", "double_pass") and not self.tournament():
+                if still and result.get("action") in ("double_take", "double_pass") and not self.off():
                     self.cube = {**result, "tutor": True}
                     self._changed()
                 return
-            if self.cube is not None and not self.tournament():
+            if self.cube is not None and not self.off():
                 self.cube = result
                 self._changed()
 
@@ -625,7 +645,7 @@ class CoachService:
             explanation = why.as_json()
         record.explanation = explanation
         with self._lock:
-            if self.rating is not None and self.rating.get("key") == record.key and not self.tournament():
+            if self.rating is not None and self.rating.get("key") == record.key and not self.off():
                 self.rating = {**self.rating, "status": record.status, "label": record.label, "loss": record.loss,
                                "equity": record.equity, "best": record.best, "explanation": explanation,
                                "best_board": layout(position_of(record.best_after, side)) if record.best_after else None}

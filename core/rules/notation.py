@@ -146,7 +146,8 @@ class Play:
         return steps_text([(mv.frm, mv.to, mv.hit) for mv in self.moves], style)
 
 
-_WORDS = {p: "off" if p == OFF else "bar" if p == BAR else str(p) for p in range(26)}  # standard notation
+# Standard notation; 26 is a Russian checker entering from off the board (core.rules.variants.WAITING, R31).
+_WORDS = {**{p: "off" if p == OFF else "bar" if p == BAR else str(p) for p in range(26)}, 26: "in"}
 _TO = {p: f"/{w}" for p, w in _WORDS.items()}
 _TO_HIT = {p: f"/{w}*" for p, w in _WORDS.items()}
 _FROM_AND_TO = itemgetter(0, 1)

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
 
-from kiosk.coach import TOURNAMENT, CoachRefused, CoachService
+from kiosk.coach import CoachRefused, CoachService
 from kiosk.dependencies import require_pin
 from kiosk.routers.ws import open_page_socket, push_latest
 from kiosk.schemas import CoachSettingsIn
@@ -37,8 +37,8 @@ CoachDep = Annotated[CoachService, Depends(get_coach)]
 
 
 def _guard(coach: CoachService) -> None:
-    if coach.tournament():
-        raise HTTPException(403, TOURNAMENT)
+    if coach.off():  # tournament mode, or a variant GNU Backgammon does not know
+        raise HTTPException(403, coach.off_message())
 
 
 def _call(fn: Any, *args: Any) -> Any:

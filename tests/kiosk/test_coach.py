@@ -302,3 +302,22 @@ def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
         assert coach.snapshot()["cube"] is None  # rolled: the advice is gone
     finally:
         coach.close()
+
+
+def test_a_variant_game_turns_the_coach_off(referee, tmp_path) -> None:
+    """GNU Backgammon knows backgammon only: in Plakoto (R30) the coach asks its engine nothing and says why."""
+    engine = fake_engine()
+    coach = _coach(referee, engine, tmp_path, tutor="doubtful")
+    try:
+        referee.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"},
+                        "variant": "plakoto"})
+        referee.submit({"event": "roll", "dice": [6, 5], "cocked": [False, False]})
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["enabled"] is False and "backgammon only" in snap["message"]["en"]
+        assert engine.calls == []
+        with pytest.raises(CoachRefused, match="knows backgammon only") as refused:
+            coach.request_plays()
+        assert refused.value.status == 403
+    finally:
+        coach.close()
