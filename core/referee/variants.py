@@ -130,18 +130,7 @@ def link_plays(pos: RussianPosition, dice: tuple[int, int], link: int) -> list[V
     played: the chain stops there). The result of a link played in full keeps the turn with the mover when
     the chain goes on (the complementary double, or a new roll after a complete chain)."""
     seq = (dice[0],) * 4
-    start = pos._state()
-    frontier: dict[State, tuple[Step, ...]] = {start: ()}
-    depth = 0
-    for die in seq:
-        nxt: dict[State, tuple[Step, ...]] = {}
-        for st, path in frontier.items():
-            for step, s2 in pos._moves(st, die):
-                nxt.setdefault(s2, (*path, step))
-        if not nxt:
-            break
-        frontier = nxt
-        depth += 1
+    frontier, depth = pos._as_far_as_possible(pos._state(), seq)
     if depth == 0:
         return []
     goes_on = depth == 4 and chain_goes_on(pos, link)

@@ -148,6 +148,13 @@ class VariantPosition(Position):
             if firsts[hi]:
                 return firsts[hi], [(hi,)]
             return firsts[lo], [(lo,)] if firsts[lo] else []
+        frontier, depth = self._as_far_as_possible(start, seq)
+        if depth == 0:
+            return {}, []
+        return frontier, [seq[:depth]]
+
+    def _as_far_as_possible(self, start: State, seq: Sequence[int]) -> tuple[dict[State, tuple[Step, ...]], int]:
+        """Play the dice of ``seq`` in order, as many as can be played: (result state -> one path, how many)."""
         frontier: dict[State, tuple[Step, ...]] = {start: ()}
         depth = 0
         for die in seq:
@@ -159,9 +166,7 @@ class VariantPosition(Position):
                 break
             frontier = nxt
             depth += 1
-        if depth == 0:
-            return {}, []
-        return frontier, [seq[:depth]]
+        return frontier, depth
 
     def random_play(self, dice: Sequence[int], rng: Any) -> VariantPlay | None:
         """One legal play drawn with ``rng`` (a ``random.Random``), without listing every result: for doubles and
