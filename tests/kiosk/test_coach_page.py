@@ -207,3 +207,21 @@ def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
             screenshot(page, "coach-en-rating-gnubg")
     finally:
         referee.close()
+
+
+@pytest.mark.parametrize("width,height", [(800, 480), (1280, 800)])
+def test_the_coach_leaves_the_controls_on_the_small_screen(live, width: int, height: int) -> None:
+    """A rating with its reasons on the Pi's 7-inch screen: the coach's panel scrolls, the
+    control, chouette and language buttons stay on screen and the page itself does not scroll."""
+    url, referee = live
+    opening(referee)
+    referee.submit(board(after(play_with_label("very_bad"))))
+    referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it
+    with chromium_page(width, height) as page:
+        _open(page, url, "pt")
+        page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)
+        screenshot(page, f"coach-pt-{width}x{height}")
+        for button in ("#controls-btn", "#lang"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (button, box)
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
