@@ -39,11 +39,11 @@ log = logging.getLogger(__name__)
 State = dict[str, Any]
 _WRITE_FAILED_PT = {
     "disk_full": "O evento não foi registrado: o disco está cheio. Libere espaço (ou use um cartão maior); o que já "
-                 "foi registrado está guardado e a gravação volta sozinha.",
+                 "foi registrado continua salvo e a gravação volta sozinha.",
     "read_only": "O evento não foi registrado: não é possível gravar no cartão (somente leitura). Verifique o cartão "
-                 "e as permissões da pasta; o que já foi registrado está guardado.",
+                 "e as permissões da pasta; o que já foi registrado continua salvo.",
     "io_error": "O evento não foi registrado: erro ao gravar no cartão. Verifique o cartão; o que já foi registrado "
-                "está guardado e o próximo evento tenta de novo.",
+                "continua salvo e o próximo evento tenta de novo.",
 }
 
 
@@ -138,7 +138,7 @@ class RefereeService:
             aside = Path(health.salvaged_from).name
             en = (f"The game journal was damaged ({problem}). It was moved aside as {aside}, and {kept} events of "
                   f"{n} matches were saved into a new journal. Lost: {lost_en}.{also_en}")
-            pt = (f"O registro das partidas estava danificado ({problem}). Ele foi guardado à parte como {aside}, e "
+            pt = (f"O registro das partidas estava danificado ({problem}). Ele foi movido para {aside}, e "
                   f"{kept} eventos de {n} partidas foram salvos em um novo registro. Perdido: {lost_pt}.{also_pt}")
             self._notice("journal_salvaged", en, pt, kept=kept, lost=health.lost,
                          salvaged_from=health.salvaged_from, archive_only=only_archived)

@@ -99,6 +99,6 @@ function connect() {
     document.body.dataset.boards = String(boards.size);
     if (data.results !== resultsVersion) { resultsVersion = data.results; results(); }
   };
-  ws.onclose = () => { $("status").textContent = "sem ligação ao diretor; tentando de novo… / reconnecting…"; $("status").classList.add("off"); setTimeout(connect, 1000); };
+  ws.onclose = () => { $("status").textContent = "sem conexão com o diretor; tentando de novo… / reconnecting…"; $("status").classList.add("off"); setTimeout(connect, 1000); };
 }
 connect();

@@ -55,7 +55,7 @@ def test_r29_roles_cubes_totals_on_screen_and_a_drop_entered_on_the_touch_screen
         assert cube_row(page, "Davi").get_attribute("data-answer") == "take"
         assert "aceitou" in cube_row(page, "Davi").inner_text()
         assert cube_row(page, "Carla").locator(".ch-status").inner_text() == "?"
-        assert "Repique: à espera de Carla, Eva, Bruno" in page.inner_text("[data-testid=chouette-pending]")
+        assert "Repique: aguardando Carla, Eva, Bruno" in page.inner_text("[data-testid=chouette-pending]")
         totals = {r.get_attribute("data-name"): r.get_attribute("data-points")
                   for r in page.locator("[data-testid=chouette-ledger] tr[data-name]").all()}
         assert totals == {"Ana": "4", "Bruno": "-1", "Davi": "-1", "Carla": "-1", "Eva": "-1"}
@@ -150,3 +150,22 @@ def test_r29_team_double_offered_by_members_who_wish_and_the_box_answering_each_
         assert page.locator("[data-testid=chouette-ledger] tr[data-name='Ana']").get_attribute("data-points") == "-1"
     assert [e.get("members") for e in service.journal.events(service.journal.current_match())
             if e.get("action") == "team_double"] == [["Bruno", "Eva"]]
+
+
+def test_the_chouette_leaves_the_controls_on_the_small_screen(live) -> None:
+    """Five players' cubes and totals on the Pi's 7-inch screen (800x480): the chouette's panel scrolls, the
+    control, chouette and language buttons stay on screen and the page itself does not scroll."""
+    url, service = live
+    service.submit(new_match_event({"players": PLAYERS, "box_side": "dark"}))
+    table = Table(service.submit, lambda: service.referee)
+    table.end(Side.DARK, 1)
+    table.to_double(Side.DARK)
+    service.submit({"event": "chouette", "action": "box_double"})
+    with chromium_page(800, 480) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("[data-testid=chouette]:not([hidden])")
+        screenshot(page, "kiosk-chouette-800x480")
+        for button in ("#controls-btn", "[data-testid=chouette-btn]", "#lang"):
+            box = page.locator(button).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 481, (button, box)
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")

@@ -65,6 +65,13 @@ def portuguese_texts() -> dict[str, str]:
     texts["calibrate.js:pt"] = _js_block(static / "calibrate.js", "? {", ": {")
     for name in ("index.html", "calibrate.html"):
         texts[name] = (static / name).read_text(encoding="utf-8")
+    # The panels added later keep their own pt and en words in their files (the coach, the review, the chouette,
+    # the club's director), as do the Python modules that write Portuguese for the screen.
+    for path in [*sorted(static.glob("*.js")), *sorted((ROOT / "club" / "static").glob("*")),
+                 *sorted((ROOT / "kiosk").glob("*.py")), *sorted((ROOT / "core" / "coach").glob("*.py")),
+                 *sorted((ROOT / "club").glob("*.py"))]:
+        if path.is_file() and path.name not in ("i18n.js", "calibrate.js"):
+            texts[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         texts[str(doc.relative_to(ROOT))] = doc.read_text(encoding="utf-8")
     return texts
