@@ -25,6 +25,7 @@ from core.match.record import ACCEPT, DOUBLE, DROP, MOVE, REJECT, RESIGN, TAKE
 from core.match.replay import replay
 from core.referee import Referee
 from core.rules.position import Position, Side
+from core.rules.variants import VariantPosition
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
 from vision.synthetic import random_options
@@ -34,6 +35,11 @@ DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "matches" / "s
 
 
 def _scene(pos: Position) -> Scene:
+    if isinstance(pos, VariantPosition):  # R30-R32: pins drawn under their pinners; Russian waiting in the tray
+        j = pos.to_json()
+        waiting = j.get("waiting", {"light": 0, "dark": 0})
+        return Scene(j["light"], j["dark"], j["bar"], {s: j["off"][s] + waiting[s] for s in ("light", "dark")},
+                     [(p["point"], p["side"]) for p in j.get("pinned", ())])
     return Scene(list(pos.light), list(pos.dark), {"light": pos.bar[Side.LIGHT], "dark": pos.bar[Side.DARK]},
                  {"light": pos.off[Side.LIGHT], "dark": pos.off[Side.DARK]})
 
@@ -43,20 +49,23 @@ class Video:
     ranges (perspective, rotation, blur, noise, glare, gradient, bar width...), else a mild fixed view.
     Dice are never on the board: they are thrown in the dice unit's tray."""
 
-    def __init__(self, seed: int, size: tuple[int, int], varied: bool = False) -> None:
+    def __init__(self, seed: int, size: tuple[int, int], varied: bool = False,
+                 start: tuple[list[int], list[int]] | None = None) -> None:
         self.seed, self.size, self.t, self.key = seed, size, 0.0, None
         base = Options(size=size, rotate=3.0, perspective=0.03, dice=False)
         if varied:
             base = replace(random_options(np.random.default_rng([seed, 7]), size), dice=False)
         self.base = base
         _, corners = render(Scene.start(), seed, self.opts(False))
-        self.pipe = Pipeline(corners=corners)
+        self.pipe = Pipeline(corners=corners, start=start)  # start: a variant's, to learn the colours from
         self.noise = np.random.default_rng(seed)
 
     def opts(self, hand: bool) -> Options:
         return replace(self.base, hand=hand)
 
-    def show(self, pos: Position, ref: Referee, out: list[dict], hand: bool = False, frames: int = 12) -> None:
+    def show(self, pos: Position, ref: Referee, out: list[dict], hand: bool = False, frames: int = 12,
+             until_still: bool = False) -> None:
+        """``frames`` frames of ``pos`` (30 a second); ``until_still``: no more once vision calls it still."""
         img = render(_scene(pos), self.seed, self.opts(hand))[0]
         for _ in range(frames):
             frame = np.clip(img + self.noise.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
@@ -73,6 +82,8 @@ class Video:
                     if seen != truth:
                         print(f"    misread: {_misread(seen, truth)}")
                     _trace(got)
+            if until_still and ev["stable"] and not hand:
+                break
 
     trace = False
 

@@ -15,6 +15,7 @@ or split into two clusters within the image.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -170,15 +171,21 @@ class Detector:
         bgr = np.median(lab[yi, xi], axis=1).astype(np.uint8)[:, None, :]
         return lab_values(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[:, 0, :])  # (N, 3)
 
-    def learn_start(self, canonical: np.ndarray, top_points: list[int], bottom_points: list[int]) -> ColourModel:
-        """Colour prototypes from a board at the starting position (physical points as in core)."""
-        from core import Position
+    def learn_start(self, canonical: np.ndarray, top_points: list[int], bottom_points: list[int],
+                    start: tuple[Sequence[int], Sequence[int]] | None = None) -> ColourModel:
+        """Colour prototypes from a board at the starting position (physical points as in core): backgammon's,
+        or ``start`` = (light's 24 counts, dark's 24 counts), a variant's (Plakoto's and Jacquet's 15 on one
+        point each, R30/R32), which must have both colours on the board."""
+        if start is None:
+            from core import Position
 
-        start = Position.start()
+            bg = Position.start()
+            start = (bg.light, bg.dark)
+        start_light, start_dark = start
         lab = canonical
         light, dark = [], []
         for c, point in enumerate(top_points + bottom_points):
-            nl, nd = start.light[point - 1], start.dark[point - 1]
+            nl, nd = start_light[point - 1], start_dark[point - 1]
             k = np.arange(min(nl + nd, 3), dtype=np.float32)
             if len(k) == 0:
                 continue
@@ -188,7 +195,7 @@ class Detector:
         gx, gy, scale = self.gradients(canonical)
         empty = {}
         for c, point in enumerate(top_points + bottom_points):
-            if start.light[point - 1] + start.dark[point - 1]:
+            if start_light[point - 1] + start_dark[point - 1]:
                 continue
             ys = (self.edge_y[c] + self.inward[c] * (np.arange(self.slots) + 0.5) * self.cw).astype(np.float32)
             xs = np.full_like(ys, self.col_x[c])

@@ -8,7 +8,7 @@ last stable counts, so nothing downstream mistakes a half-made play for a move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -62,7 +62,14 @@ def _doubtful(dist: dict[str, float], sure: float) -> dict[str, float]:
     return dist if dist and max(dist.values()) < sure else {}
 
 
-def is_start(event: dict) -> bool:
+def is_start(event: dict, start: tuple[Sequence[int], Sequence[int]] | None = None) -> bool:
+    """The board shows backgammon's start exactly, or ``start`` (a variant's: light's and dark's 24 counts) with
+    checkers on the same points and no others (a stack of 15 shows one row or two: its count is not asked)."""
+    if start is not None:
+        return all(bool(event["light"][i] + event["dark"][i]) == bool(start[0][i] + start[1][i]) for i in range(24)) \
+            and all(not event["light"][i] or start[0][i] for i in range(24)) \
+            and all(not event["dark"][i] or start[1][i] for i in range(24)) \
+            and not any(event["bar"].values())
     light = [0] * 24
     for p, n in START_COUNTS.items():
         light[p - 1] = n
@@ -71,13 +78,18 @@ def is_start(event: dict) -> bool:
 
 class Pipeline:
     def __init__(self, cfg: VisionConfig | None = None, corners: np.ndarray | None = None,
-                 light_home: str | None = None, learn_start: bool = True) -> None:
+                 light_home: str | None = None, learn_start: bool = True,
+                 start: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
+        """``start``: the start position the checker colours are learnt from, as (light's 24 counts, dark's 24
+        counts), when it is not backgammon's (Plakoto, Jacquet). A game that starts on an empty board (Russian
+        backgammon, R31) cannot teach the colours: they are kept from an earlier board (``reader.colours``)."""
         self.cfg = cfg or load_config()
         self.reader = BoardReader(self.cfg)
         self.registrar = Registrar(self.cfg.registration, corners)
         self.stillness = Stillness(self.cfg.stillness, self.reader.detector.cw)
         self.light_home = light_home or self.cfg.geometry.light_home
         self.learn_start = learn_start
+        self.start = start if start is None or any(start[0]) and any(start[1]) else None
         self.last: dict | None = None
         self.bumped = False
 
@@ -98,9 +110,9 @@ class Pipeline:
             return {**base, "stable": False}
         reading = self.reader.detector.read(canonical, self.reader.colours)
         event = board_event(reading, self.light_home)
-        if self.learn_start and self.reader.colours is None and is_start(event):
+        if self.learn_start and self.reader.colours is None and is_start(event, self.start):
             top, bottom = columns_to_points(self.light_home)
-            self.reader.colours = self.reader.detector.learn_start(canonical, top, bottom)
+            self.reader.colours = self.reader.detector.learn_start(canonical, top, bottom, self.start)
         self.last = event
         return event
 

@@ -39,11 +39,15 @@ class Scene:
     dark: list[int]
     bar: dict[str, int] = field(default_factory=lambda: {"light": 0, "dark": 0})
     off: dict[str, int] = field(default_factory=lambda: {"light": 0, "dark": 0})
+    #: Plakoto (R30): (physical point, side) of each pinned checker, drawn under its pinner; the point's
+    #: counts include it, as a variant's board event counts it
+    pinned: list[tuple[int, str]] = field(default_factory=list)
 
     @classmethod
     def from_event(cls, ev: dict) -> Scene:
         return cls(list(ev["light"]), list(ev["dark"]), dict(ev.get("bar", {"light": 0, "dark": 0})),
-                   dict(ev.get("off", {"light": 0, "dark": 0})))
+                   dict(ev.get("off", {"light": 0, "dark": 0})),
+                   [(int(p["point"]), str(p["side"])) for p in ev.get("pinned", ())])
 
     @classmethod
     def start(cls) -> Scene:
@@ -131,6 +135,12 @@ def _draw_board(scene: Scene, o: Options, style: tuple, checkers: tuple,
         for j, p in enumerate(pts):
             nl, nd = scene.light[p - 1], scene.dark[p - 1]
             n, colour = (nl, light_c) if nl else (nd, dark_c)
+            under = next((s for q, s in scene.pinned if q == p), None)
+            if under is not None:  # the pinned checker lies in the first slot, its pinner on top of it
+                n, colour = (nd, dark_c) if under == "light" else (nl, light_c)
+                t = 0.5 * CW
+                _checker(img, (col_x[j], y0 + t if row == "top" else y0 + fh - t),
+                         light_c if under == "light" else dark_c, acrylic, rng)
             for k in range(n):
                 layer, pos = divmod(k, 6) if n > 6 else (0, k)
                 t = (pos + 0.5 + 0.5 * layer) * CW

@@ -58,6 +58,10 @@ COMMIT_PREFIX_PENALTY = 1.0
 #: often cannot count. On a camera's board each checker above the row it saw or did not see costs this much.
 TALL_ROW = 6
 HIDDEN_COST = 0.35
+#: ... and no more than this for a whole stack: a pile of 15 (Plakoto's and Jacquet's start) may show one row.
+HIDDEN_CAP = 2 * HIDDEN_COST
+#: A change above the first row of a tall stack, with the camera's board from before the roll to compare.
+UNSEEN_CHANGE = 0.1
 
 START, PREFIX, LEGAL = "start", "prefix", "legal"
 
@@ -213,6 +217,18 @@ class _Costs:
         # (start, board before the roll): both or neither
         self.base = (start, baseline.vec, baseline.dists) if baseline is not None and start is not None else None
 
+    def _count_cost(self, i: int, value: int) -> float:
+        c = float(abs(self.obs[i] - value))
+        dist = self.dists.get(i)
+        if dist:
+            # The table can only make a count cheaper than the plain count model: a camera sure of a
+            # wrong count is still one count off, and a point it cannot see costs nothing.
+            pmax = max(dist.values()) or 1.0
+            p = dist.get(value, 0.0)
+            if p > 0:
+                c = min(c, -math.log(p / pmax))
+        return c
+
     def __call__(self, i: int, value: int) -> float:
         if i >= 50 and self.derived_off:
             # A camera derives the borne-off counts as 15 - board - bar: no evidence beyond the points.
@@ -221,20 +237,18 @@ class _Costs:
         key = (i, value)
         c = self.memo.get(key)
         if c is None:
-            c = float(abs(self.obs[i] - value))
-            dist = self.dists.get(i)
-            if dist:
-                # The table can only make a count cheaper than the plain count model: a camera sure of a
-                # wrong count is still one count off, and a point it cannot see costs nothing.
-                pmax = max(dist.values()) or 1.0
-                p = dist.get(value, 0.0)
-                if p > 0:
-                    c = min(c, -math.log(p / pmax))
+            c = self._count_cost(i, value)
             if self.derived_off and i < 48 and max(value, self.obs[i]) > TALL_ROW:
                 # above one row the camera counts discs on a second layer, both too few and too many
                 seen = self.obs[i]
-                c = min(c, abs(min(seen, TALL_ROW) - min(value, TALL_ROW))
-                        + HIDDEN_COST * abs(max(seen, TALL_ROW) - max(value, TALL_ROW)))
+                low = abs(min(seen, TALL_ROW) - min(value, TALL_ROW))
+                if seen < TALL_ROW:
+                    low = min(low, self._count_cost(i, min(value, TALL_ROW)))
+                c = min(c, low + min(HIDDEN_CAP, HIDDEN_COST * abs(max(seen, TALL_ROW) - max(value, TALL_ROW))))
+                if value > 2 * TALL_ROW and seen:
+                    # a pile of three layers (Plakoto's and Jacquet's start, R30/R32): even its first row is
+                    # hidden in part; the camera only says a pile is there
+                    c = min(c, HIDDEN_CAP)
             if self.base is not None and i < 50:
                 # What changed: a camera that misread a point before the roll (a tall stack it cannot count)
                 # misreads it the same way after; a change it sees is weighed against the change the
@@ -244,7 +258,15 @@ class _Costs:
                 # table): a confident misread there is no reading to compare a change with.
                 table = doubts.get(i)
                 if not (table and table.get(start[i], 0.0) >= DOUBTFUL * max(table.values())):
-                    c = min(c, float(abs((self.obs[i] - before[i]) - (value - start[i]))))
+                    seen, made = self.obs[i] - before[i], value - start[i]
+                    if self.derived_off and i < 48 and max(value, start[i], self.obs[i], before[i]) > TALL_ROW:
+                        # A tall stack (Plakoto's and Jacquet's 15 on one point): a change above the first row
+                        # is one the camera cannot see, nearly free; a change within the row is counted.
+                        low = (min(self.obs[i], TALL_ROW) - min(before[i], TALL_ROW)
+                               - (min(value, TALL_ROW) - min(start[i], TALL_ROW)))
+                        c = min(c, abs(low) + UNSEEN_CHANGE * abs((seen - made) - low))
+                    else:
+                        c = min(c, float(abs(seen - made)))
             self.memo[key] = c
         return c
 

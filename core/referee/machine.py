@@ -345,7 +345,7 @@ class Referee:
     def _on_board(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         if not ev["stable"]:
             return  # hands and motion: never ruled on
-        obs = Observation.from_event(ev)
+        obs = variants.hidden_pins(self.match_state.pos, Observation.from_event(ev))  # Plakoto: pins under their pinners
         self.turn_state.see(at, obs)
         if self.turn_state.pending is not None and self.match_state.phase in ("moving", "awaiting_roll", "cube_offered"):
             waiting = self.turn_state.held if self.turn_state.held_on_pending else None
@@ -545,6 +545,12 @@ class Referee:
                 self._fault_verdict(out, at, fault)
             return
         self.turn_state.last_fault = None
+        if inf.kind == "uncertain" and isinstance(self.turn_state.model, variants.VariantTurnModel):
+            # R31: a Russian double's four moves standing still are where the player goes on to the complement,
+            # as a play stands when committed: a half-played link is the unlikely reading there too.
+            firm = self.turn_state.model.explain(obs, committing=True)
+            if firm.kind == "play" and self.turn_state.model.goes_on(firm.best):
+                inf = self.turn_state.last_inf = firm
         self.turn_state.last_kind = inf.kind
         if self._track_counts(at, obs, inf, out):
             self._rule_moving(at, obs, out)  # the play before this turn was corrected: read the board again

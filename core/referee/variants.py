@@ -351,6 +351,31 @@ def public(ref: Any) -> dict[str, Any]:
 
 
 # ----- faults ---------------------------------------------------------------------------------------------------
+def hidden_pins(pos: Position, obs: Observation) -> Observation:
+    """A camera's board of a Plakoto game (R30) with the pinned checkers put back where the camera cannot see them.
+
+    A pinned checker lies under its pinner, so the camera sees only the pinner's colour on that point. The
+    referee knows the pins from the plays: a checker that was pinned, or stood alone, on a point that now shows
+    only the other colour is under it (in one turn only the mover's checkers move, and the only way onto a
+    lone opposing checker is to pin it). It is counted there and taken out of the derived borne-off count.
+    Boards that count the pinned checker (both colours on the point) and other variants are unchanged.
+    """
+    if not isinstance(pos, PlakotoPosition) or not obs.derived_off:
+        return obs
+    j = pos.to_json()
+    pinned = {(q["point"], q["side"]) for q in j["pinned"]}
+    v = list(obs.vec)
+    dists = dict(obs.dists)
+    for side, other, base, other_base, off in (("light", "dark", 0, 24, 50), ("dark", "light", 24, 0, 51)):
+        for p in range(1, 25):
+            alone = j[side][p - 1] == 1 and ((p, side) in pinned or j[other][p - 1] == 0)
+            if alone and v[base + p - 1] == 0 and v[other_base + p - 1] >= 1:
+                v[base + p - 1] = 1
+                dists.pop(base + p - 1, None)
+                v[off] = max(0, v[off] - 1)
+    return obs if v == list(obs.vec) else Observation(tuple(v), dists, True)
+
+
 def classify_board(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), nearest: Vec | None = None) -> Fault:
     """Why the board ``obs`` fits no candidate of the roll: the variant's own rule when it is broken, else as
     for backgammon (core.referee.faults.classify)."""

@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
     parser.add_argument("--variant", choices=["plakoto", "russian", "jacquet"],
                         help="play a generated game of one of the seeds' other games (R30-R32) with a fault of its "
-                             "own kind, instead of the recorded match; needs --no-vision")
+                             "own kind, instead of the recorded match (a Russian game's camera first sees "
+                             "backgammon's start, to learn the checkers' colours)")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop when the match is over (by default the match starts again, so the screen "
@@ -51,10 +52,6 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.main import create_app
     from kiosk.server import BackgroundServer
 
-    if args.variant and not args.no_vision:
-        print("gamao demo: --variant needs --no-vision (vision does not render the variants' boards yet)",
-              file=sys.stderr)
-        return 2
     if args.speed <= 0:
         print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
         return 2

@@ -162,6 +162,47 @@ def test_plakoto_pin_and_release() -> None:
     assert ref.public_state()["position"]["pinned"] == []
 
 
+def camera_board(pos: VariantPosition) -> dict[str, Any]:
+    """``pos`` as a camera sees it (R30): each pinned checker hidden under its pinner, the borne-off counts
+    derived (15 - board - bar), no pin list."""
+    ev = board_event(pos)
+    for pin in ev.pop("pinned", ()):
+        ev[pin["side"]][pin["point"] - 1] -= 1
+    for side in ("light", "dark"):
+        ev["off"][side] = 15 - sum(ev[side]) - ev["bar"][side]
+    return {**ev, "off_seen": False}
+
+
+def test_plakoto_camera_sees_only_the_pinner() -> None:
+    """R30, PIN: "uma peça que para sobre uma peça solitária adversária a prende" -- and a camera sees only the
+    pinner on top. The referee knows the pin from the play: the board showing light alone where dark's lone
+    checker stood is the pin (not a dark checker gone), the pin stays known on later camera boards, and a
+    camera board of the release shows the dark checker again."""
+    assert PIN
+    pos = PlakotoPosition.from_json({"turn": "light", "light": [0] * 12 + [1] + [0] * 10 + [14],
+                                     "dark": [14] + [0] * 8 + [1] + [0] * 14})
+    ref = referee_at(pos)
+    after = next(lp.result for lp in pos.legal_plays((3, 1)) if lp.text() == "24/23 13/10*")
+    seen = camera_board(after)
+    assert seen["dark"][9] == 0 and seen["light"][9] == 1 and seen["off"]["dark"] == 1
+    out = feed_all(ref, [{"event": "roll", "dice": [3, 1]}, seen])
+    assert [v["verdict"] for v in out] == ["roll", "in_progress"] and out[1]["complete"], out
+    out = feed_all(ref, [{"event": "roll", "dice": [4, 2]}, camera_board(after.with_turn(Side.DARK))])
+    assert [v["verdict"] for v in out][:2] == ["play", "roll"] and ref.match_state.pos == after.with_turn(Side.DARK)
+    assert not [v for v in out if v["verdict"] in ("illegal", "uncertain")]
+    # dark plays on; its pinned checker stays hidden and is not taken for gone
+    dark_play = next(lp for lp in ref.turn_state.model.legal if lp.result.own(Side.DARK)[15] == 1)
+    out = ref.feed(camera_board(dark_play.result))
+    assert out[-1]["verdict"] == "in_progress" and out[-1]["complete"], out
+    # a light checker really taken away (not under a pinner, not from a pile) is still missing
+    gone = camera_board(dark_play.result)
+    lone = next(i for i, n in enumerate(gone["light"]) if 0 < n < 6)
+    gone["light"][lone] -= 1
+    gone["off"]["light"] += 1
+    out = ref.feed(gone)
+    assert [(v["verdict"], v.get("reason")) for v in out] == [("illegal", "checker_missing")], out
+
+
 def test_plakoto_mother_pinned_ends_the_game() -> None:
     """R30 (setting ``mother``, default "loss"): dark pins light's mother (its last checker on its start
     point): the game ends on that board, dark winning, said as a lost mother."""
