@@ -96,6 +96,9 @@ def settings_of(name: str, raw: Any) -> Any:
     try:
         return cls.settings_class(**raw)
     except (TypeError, ValueError) as exc:
+        key, _, why = str(exc).partition(": ")
+        if key in fields and why:  # the settings' own check names its field ("mother: choose one of ...")
+            raise ValueError(f"\"variant_settings.{key}\": {why}") from None
         raise ValueError(f"\"variant_settings\": {exc}") from None
 
 

@@ -53,6 +53,10 @@ class RussianSettings(Settings):
     #: Checkers a side must have entered before any checker on the board moves on (the seed: two).
     entered_before_moving: int = 2
 
+    def __post_init__(self) -> None:
+        if not 0 <= self.entered_before_moving <= 15:  # above 15 no checker could ever move on: a game without end
+            raise ValueError(f"entered_before_moving: a count of checkers from 0 to 15, not {self.entered_before_moving!r}")
+
 
 class RussianPosition(VariantPosition):
     """R31: all checkers start off the board, both sides enter through the same home board and move the same way."""
