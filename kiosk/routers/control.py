@@ -70,7 +70,7 @@ def new_match(body: NewMatchIn, service: ServiceDep) -> dict[str, Any]:
 def _field_of(message: str) -> dict[str, str]:
     """The referee's message ('"variant_settings.pins": not a setting of plakoto ...') as the 422's field and
     message ("variant_settings.pins", "not a setting of plakoto ...")."""
-    m = re.match(r'^"([\w.]+)"[:\s]\s*', message)
+    m = re.match(r'^"([^"]+)"[:\s]\s*', message)
     if m is None:
         return {"field": "variant", "message": message}
     return {"field": m.group(1), "message": message[m.end():]}

@@ -80,6 +80,8 @@ def test_without_a_variant_it_is_backgammon_as_before(live: tuple[TestClient, Re
      "variant_settings.entered_before_moving: a count of checkers from 0 to 15, not 16"),
     ({"variant": "jacquet", "variant_settings": {"prime_quarter": 5}}, "variant_settings.prime_quarter",
      "variant_settings.prime_quarter: None or 1-4, not 5"),
+    ({"variant": "plakoto", "variant_settings": {"a b": 1}}, "variant_settings.a b",
+     "variant_settings.a b: not a setting of plakoto (known: bear_off_while_pinned, mother, gammon)"),
     ({"variant_settings": {"mother": "none"}}, "variant_settings", 'variant_settings: given without "variant"'),
     ({"variant": "backgammon", "variant_settings": {"mother": "none"}}, "variant_settings",
      "variant_settings: the standard game has no variant settings"),
