@@ -354,8 +354,11 @@ class Director:
         return self.archive.results()
 
     def mat(self, club: str, board: str, match: int) -> str:
-        """The archived match as .mat text (replayed from the archive); KeyError if there is none."""
+        """The archived match as .mat text (replayed from the archive); KeyError if there is none. A match of one of
+        the seeds' variants (R30-R32) is Gamão's own variant text, as the board's export writes it (.mat has no
+        standard for these games: written as backgammon, its plays would not read back)."""
         from core.match.formats.mat import write_mat
+        from core.match.formats.variant import is_variant_record, write_variant
         from core.referee.record import to_match_record
 
         ref = Referee()
@@ -365,7 +368,8 @@ class Director:
             seen += 1
         if not seen:
             raise KeyError(match)
-        return write_mat(to_match_record(ref))
+        record = to_match_record(ref)
+        return write_variant(record) if is_variant_record(record) else write_mat(record)
 
     def summary(self, club: str, board: str, match: int) -> dict[str, Any]:
         """Score and game results of an archived match, replayed from the archive."""

@@ -96,6 +96,9 @@ def settings_of(name: str, raw: Any) -> Any:
     try:
         return cls.settings_class(**raw)
     except (TypeError, ValueError) as exc:
+        key, _, why = str(exc).partition(": ")
+        if key in fields and why:  # the settings' own check names its field ("mother: choose one of ...")
+            raise ValueError(f"\"variant_settings.{key}\": {why}") from None
         raise ValueError(f"\"variant_settings\": {exc}") from None
 
 
@@ -126,25 +129,15 @@ def chain_link(pos: Position, dice: tuple[int, int]) -> int:
 
 
 def link_plays(pos: RussianPosition, dice: tuple[int, int], link: int) -> list[VariantPlay]:
-    """The legal plays of one link of a Russian chain: four moves of the double (or as many as can be
-    played: the chain stops there). The result of a link played in full keeps the turn with the mover when
-    the chain goes on (the complementary double, or a new roll after a complete chain)."""
-    seq = (dice[0],) * 4
-    frontier, depth = pos._as_far_as_possible(pos._state(), seq)
-    if depth == 0:
-        return []
-    goes_on = depth == 4 and chain_goes_on(pos, link)
-    turn = pos.turn if goes_on else pos.turn.other
-    return [VariantPlay(pos, dice, path, {"state": st, "orders": [seq[:depth]], "turn": turn})
-            for st, path in frontier.items()]
+    """The legal plays of one link of a Russian chain (``RussianPosition.link_plays``): four moves of the double
+    (or as many as can be played: the chain stops there). The result of a link played in full keeps the turn
+    with the mover when the chain goes on (the complementary double, or a new roll after a complete chain)."""
+    return pos.link_plays(dice, complement=link == COMPLEMENT_LINK)
 
 
 def chain_goes_on(pos: RussianPosition, link: int) -> bool:
     """After a link played in full: does the same player go on (complementary double, or a new roll)?"""
-    s = pos.settings
-    if link == DOUBLE_LINK:
-        return bool(s.complement_while_entering or not pos.waiting(pos.turn))
-    return bool(s.roll_again)
+    return pos.chain_goes_on(complement=link == COMPLEMENT_LINK)
 
 
 class VariantTurnModel(TurnModel):

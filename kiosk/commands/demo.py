@@ -59,10 +59,17 @@ def run(args: argparse.Namespace) -> int:
     if args.mat:
         from core.errors import GamaoError
         from core.match.formats.mat import read_mat
+        from core.match.formats.variant import MAGIC
         from core.match.replay import replay
 
         try:
-            record = read_mat(Path(args.mat).read_text(encoding="utf-8", errors="replace"))
+            text = Path(args.mat).read_text(encoding="utf-8", errors="replace")
+            if text.lstrip("\ufeff \t\r\n").startswith(MAGIC):
+                # Not a .mat: read as one it would play garbage. The demo plays a variant's generated game instead.
+                print(f"gamao demo: --mat {args.mat}: a Gamão variant record, not a .mat: the demo plays a variant "
+                      "with --variant NAME --no-vision (`gamao replay` checks the record)", file=sys.stderr)
+                return 2
+            record = read_mat(text)
             replay(record)
         except (OSError, GamaoError, ValueError) as exc:
             print(f"gamao demo: --mat {args.mat}: cannot play this match: {exc}", file=sys.stderr)

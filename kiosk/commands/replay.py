@@ -5,6 +5,11 @@ result is recomputed and compared with the one the file states. ``--json`` write
 ``{"file", "match_length", "games", "plays", "cube_actions", "final_score": [left, right], "problems": [...]}``.
 Exit status: 0 every file clean, 1 some file has problems, 2 some file cannot be read at all.
 
+Gamão's own record of a Plakoto, Russian backgammon or Jacquet match (core/match/formats/variant.py; the kiosk's
+export and archive write it as .mat) is recognised by its first line and read with every play checked against
+the variant's rules (R30-R32): a play the rules refuse is one line naming the file's line, the play and why, and
+exit 2 (such a file cannot be replayed past it). Its ``--json`` object also has ``"variant"``.
+
 A .mat file is read and replayed one game at a time, never whole, so memory stays bounded whatever its
 size (``--export`` needs the whole match and reads it whole). SGF files are read whole, up to
 ``MAX_SGF`` bytes (an SGF match is tens of kilobytes).
@@ -23,10 +28,12 @@ from typing import BinaryIO
 from core.match.formats import MatchFileError, decode_text
 from core.match.formats.mat import MAX_LINE, MatStream, decode_lines, read_mat, write_mat
 from core.match.formats.sgf import read_sgf, write_sgf
-from core.match.record import MatchRecord
+from core.match.formats.variant import MAGIC, is_variant_record, read_variant, write_variant
+from core.match.record import MOVE, MatchRecord
 from core.match.replay import Replayer, ReplayReport, replay
 
 MAX_SGF = 16 * 1024 * 1024
+MAX_VARIANT = 16 * 1024 * 1024  # a variant record is read whole (its plays are checked from the start of each game)
 
 NAME = "replay"
 HELP = "replay .mat / .sgf match files, checking every play, cube action and result against the rules"
@@ -52,6 +59,38 @@ def _read_sgf(fh: BinaryIO) -> MatchRecord:
     return read_sgf(decode_text(data))
 
 
+def _is_variant(head: bytes) -> bool:
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(MAGIC.encode())
+
+
+def _read_variant(fh: BinaryIO) -> MatchRecord:
+    fh.seek(0)
+    data = fh.read(MAX_VARIANT + 1)
+    if len(data) > MAX_VARIANT:
+        raise MatchFileError(f"a variant record above {MAX_VARIANT // (1024 * 1024)} MB is not a match record", None)
+    return read_variant("".join(decode_lines(data.splitlines(keepends=True))))
+
+
+def _variant_report(file: str, record: MatchRecord) -> dict[str, object]:
+    """What ``--json`` says of a variant record that read back with every play legal."""
+    score = {"light": 0, "dark": 0}
+    for game in record.games:
+        if game.result is not None and game.result.winner is not None:
+            score[game.result.winner.value] += game.result.points
+    return {"file": file, "match_length": record.length, "games": len(record.games),
+            "plays": sum(1 for g in record.games for a in g.actions if a.kind == MOVE), "cube_actions": 0,
+            "final_score": [score["light"], score["dark"]], "problems": [], "variant": record.rules.variation}
+
+
+def _variant_human(report: dict[str, object], record: MatchRecord) -> str:
+    kind = f"{record.length}-point match" if record.length else "money session"
+    left, right = report["final_score"]  # type: ignore[misc]
+    games = report["games"]
+    return (f"{report['file']}: {record.rules.variation} ({record.headers.get('Rule', '')}) {kind}, {games} "
+            f"game{'s' if games != 1 else ''}, {report['plays']} plays, final score {left}-{right} "
+            f"({' - '.join(record.players.values())}): every play legal, no problems")
+
+
 def _head(fh: BinaryIO) -> bytes:
     head = fh.read(4096)
     if not head.strip():
@@ -66,6 +105,8 @@ def load(path: Path) -> MatchRecord:
     """Read and parse a whole match file; MatchFileError (or OSError) when it cannot be read at all."""
     with path.open("rb") as fh:
         head = _head(fh)
+        if _is_variant(head):
+            return _read_variant(fh)
         if _is_sgf(path, head):
             return _read_sgf(fh)
         fh.seek(0)
@@ -83,6 +124,14 @@ def byte_lines(fh: BinaryIO, max_line: int = MAX_LINE) -> Iterator[bytes]:
             while (rest := fh.readline(max_line + 1)) and not rest.endswith(b"\n"):
                 pass
         yield raw
+
+
+def variant_record(path: Path) -> MatchRecord | None:
+    """The file read as Gamão's variant record with every play checked (MatchFileError at the first play the
+    rules refuse), or None when it is not one."""
+    with path.open("rb") as fh:
+        head = _head(fh)
+        return _read_variant(fh) if _is_variant(head) else None
 
 
 def replay_file(path: Path) -> tuple[MatchRecord, ReplayReport]:
@@ -135,7 +184,12 @@ def _export(record: MatchRecord, out: str) -> str | None:
     suffix = target.suffix.lower()
     if suffix not in (".mat", ".sgf"):
         return f"cannot export to {out!r}: the name must end in .mat or .sgf"
-    text = write_sgf(record) if suffix == ".sgf" else write_mat(record)
+    if is_variant_record(record):
+        if suffix == ".sgf":
+            return f"cannot export {record.rules.variation} to {out!r}: SGF has no game type for it (GM[6] is backgammon)"
+        text = write_variant(record)
+    else:
+        text = write_sgf(record) if suffix == ".sgf" else write_mat(record)
     try:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
@@ -150,6 +204,16 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for file in args.files:
         try:
+            record = variant_record(Path(file))
+            if record is not None:
+                summary = _variant_report(file, record)
+                print(json.dumps(summary) if args.json else _variant_human(summary, record))
+                if args.export:
+                    error = _export(record, args.export)
+                    if error:
+                        print(f"gamao replay: {error}", file=sys.stderr)
+                        return 2
+                continue
             if args.export:
                 record = load(Path(file))
                 report = replay(record)

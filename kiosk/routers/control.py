@@ -3,10 +3,12 @@ calibration."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, status
 
+from core.referee.events import EventError, parse_event
 from kiosk.dependencies import (
     CameraDep,
     KioskService,
@@ -54,7 +56,24 @@ def set_pin(body: PinIn, pins: PinsDep, current: PinHeader, request: Request) ->
 
 @router.post("/match", response_model=ControlOut, dependencies=guarded, summary="Start a new match")
 def new_match(body: NewMatchIn, service: ServiceDep) -> dict[str, Any]:
-    return _submit(service, {"event": "new_match", **body.model_dump()})
+    event = {"event": "new_match", **body.model_dump()}
+    for key in ("variant", "variant_settings"):  # backgammon's event stays as it was before the variants
+        if event[key] is None:
+            del event[key]
+    try:
+        parse_event(event)  # the referee's own check of the variant and its settings, before anything is journaled
+    except EventError as exc:
+        raise HTTPException(422, _field_of(exc.detail)) from None
+    return _submit(service, event)
+
+
+def _field_of(message: str) -> dict[str, str]:
+    """The referee's message ('"variant_settings.pins": not a setting of plakoto ...') as the 422's field and
+    message ("variant_settings.pins", "not a setting of plakoto ...")."""
+    m = re.match(r'^"([^"]+)"[:\s]\s*', message)
+    if m is None:
+        return {"field": "variant", "message": message}
+    return {"field": m.group(1), "message": message[m.end():]}
 
 
 @router.post("/cube", response_model=ControlOut, dependencies=guarded, summary="Cube action from the touch screen")

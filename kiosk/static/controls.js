@@ -50,10 +50,24 @@ export function openControls(dialog, t, state, info) {
           button(t.rejectBtn, act("/api/resignation", { action: "reject" }))),
       row(button(t.newGameBtn, act("/api/correction", { action: "new_game" }))),
     );
+    // The game: backgammon or one of the seeds' variants (R30-R32); the referee plays each to the same points
+    // (0: a money session), so the length stays for every game. Backgammon sends the request as it always was.
+    const game = document.createElement("select");
+    game.dataset.testid = "new-match-variant"; game.setAttribute("aria-label", t.variantLbl);
+    for (const name of ["backgammon", "plakoto", "russian", "jacquet"]) {
+      const option = new Option(t.gameNames[name], name);
+      game.append(option);
+    }
+    game.value = state?.variant?.name || "backgammon";
     const length = document.createElement("input");
     length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);
-    const newMatch = button(t.newMatchBtn, () => act("/api/match", { length: Number(length.value) })());
-    dialog.append(row(document.createTextNode(`${t.lengthLbl}: `), length, newMatch));
+    length.setAttribute("aria-label", t.lengthLbl);
+    const newMatch = button(t.newMatchBtn, () => {
+      const body = { length: Number(length.value) };
+      if (game.value !== "backgammon") body.variant = game.value;
+      return act("/api/match", body)();
+    });
+    dialog.append(row(game, document.createTextNode(` ${t.lengthLbl}: `), length, newMatch));
   }
   dialog.append(row(button(t.close, () => dialog.close())));
   dialog.showModal();

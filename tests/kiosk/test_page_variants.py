@@ -16,6 +16,7 @@ from tests.core.referee.test_referee_variants import _chain_turn, feed_all, refe
 from tests.core.referee.variant_streams import board_event
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 from tests.kiosk.fakes import FakeService
+from tests.kiosk.test_page_layout import OVERFLOW
 
 
 def plakoto_state() -> dict[str, Any]:
@@ -70,3 +71,69 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
         fake.update(**{"variant": None, "chain": None, **Referee().public_state()})  # backgammon: no variant shown
         page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)
         assert page.is_hidden("[data-testid=chain]") and page.is_hidden("[data-testid=variant-info]")
+
+
+DIALOG_ON_SCREEN = """() => {
+  const vw = innerWidth, vh = innerHeight, bad = [];
+  for (const e of document.querySelectorAll("#controls, #controls *")) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1)
+      bad.push(`${e.tagName}.${e.className} ${e.textContent.slice(0, 20)} at ${Math.round(r.left)},${Math.round(r.top)}`
+               + ` to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+  }
+  return bad;
+}"""
+
+
+def test_new_match_dialog_starts_a_plakoto_match(tmp_path: Path) -> None:
+    """R30 from the touch screen at 800x480: the control panel's game choice (Gamão, Plakoto, Gamão russo,
+    Jacquet; backgammon first), all of it on screen; Plakoto picked, the real referee starts a Plakoto match and
+    the page says so. In English the choices read Backgammon ... Russian backgammon ...; a bad PIN starts nothing."""
+    from kiosk.service import RefereeService
+
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+            page.goto(server.url + "/")
+            page.wait_for_selector("#controls-btn:has-text('Controle')")
+            page.click("#controls-btn")
+            page.fill("#controls input", "4321")
+            page.click("#controls button:has-text('OK')")  # the first PIN, then the whole panel
+            select = "#controls [data-testid=new-match-variant]"
+            page.wait_for_selector(select)
+            labels = page.locator(f"{select} option").all_inner_texts()
+            assert labels == ["Gamão", "Plakoto", "Gamão russo", "Jacquet"]
+            assert page.input_value(select) == "backgammon"
+            assert page.get_attribute(select, "aria-label") == "Jogo"
+            assert page.evaluate(DIALOG_ON_SCREEN) == []
+            screenshot(page, "kiosk-pt-new-match-800x480")
+            page.fill("#controls input[type=password]", "4321")
+            page.select_option(select, "plakoto")
+            page.fill("#controls input[type=number]", "5")
+            page.click("#controls button:has-text('Nova partida')")
+            page.wait_for_selector("#controls", state="hidden")
+            page.wait_for_selector("[data-testid=variant]:not([hidden])", timeout=5000)
+            assert page.inner_text("[data-testid=variant]") == "Plakoto (R30)"
+            assert page.inner_text("#match-length").startswith("Partida de 5 pontos")
+            state = service.state()
+            assert state["variant"]["name"] == "plakoto" and state["match"]["length"] == 5
+            assert state["position"]["light"][23] == 15 and state["position"]["dark"][0] == 15  # R30: all on the 24-point
+            assert page.evaluate(OVERFLOW) == []
+            # Open again: the table's game is chosen already; in English the names read as English.
+            page.click("[data-testid=lang-switch]")
+            page.click("#controls-btn")
+            page.fill("#controls input[type=password]", "4321")
+            page.wait_for_selector(select)
+            assert page.locator(f"{select} option").all_inner_texts() == [
+                "Backgammon", "Plakoto", "Russian backgammon", "Jacquet"]
+            assert page.input_value(select) == "plakoto"
+            assert page.evaluate(DIALOG_ON_SCREEN) == []
+            page.select_option(select, "backgammon")
+            page.click("#controls button:has-text('New match')")
+            page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)
+            assert "variant" not in service.state()["match"]["rules"]
+    finally:
+        service.close()

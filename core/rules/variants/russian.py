@@ -22,21 +22,25 @@ Not yet entered checkers ("waiting") are the checkers a side has neither on the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from core.errors import InvalidPositionError
-from core.rules.notation import BAR, OFF
-from core.rules.position import Side
+from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError
+from core.rules.notation import BAR, OFF, Play
+from core.rules.position import Side, check_dice
 from core.rules.variants.base import (
     WAITING,
     Settings,
     State,
     Step,
+    VariantPlay,
     VariantPosition,
     load_json,
     own_counts,
+    play_from_text,
+    play_text,
     read_board,
     read_side_map,
 )
@@ -52,6 +56,10 @@ class RussianSettings(Settings):
     roll_again: bool = True
     #: Checkers a side must have entered before any checker on the board moves on (the seed: two).
     entered_before_moving: int = 2
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.entered_before_moving <= 15:  # above 15 no checker could ever move on: a game without end
+            raise ValueError(f"entered_before_moving: a count of checkers from 0 to 15, not {self.entered_before_moving!r}")
 
 
 class RussianPosition(VariantPosition):
@@ -96,6 +104,56 @@ class RussianPosition(VariantPosition):
         if dice[0] == dice[1] and used == 8 and self.settings.roll_again:
             return self.turn
         return self.turn.other
+
+    # ----- a chain one link at a time (as the referee rules it and records it) --------------------------------
+    def link_plays(self, dice: Sequence[int], complement: bool = False) -> list[VariantPlay]:
+        """The legal plays of one link of a chain: the double ``dice`` four times, or as many as can be played
+        (the chain stops there and the turn passes). ``complement``: this link is the complementary double that
+        follows a double played in full. A link played in full keeps the turn with the mover when the chain goes
+        on (the complementary double next, or a new roll after a complete chain; ``chain_goes_on``)."""
+        dice = check_dice(dice)
+        if dice[0] != dice[1]:
+            raise IllegalPlayError(f"{dice[0]}{dice[1]} is not a double: a chain's link is a double ({self.rule})")
+        seq = (dice[0],) * 4
+        frontier, depth = self._as_far_as_possible(self._state(), seq)
+        if depth == 0:
+            return []
+        turn = self.turn if depth == 4 and self.chain_goes_on(complement) else self.turn.other
+        return [VariantPlay(self, dice, path, {"state": st, "orders": [seq[:depth]], "turn": turn})
+                for st, path in frontier.items()]
+
+    def chain_goes_on(self, complement: bool = False) -> bool:
+        """After a link played in full from this position: does the same player go on (the complementary double
+        after the double, a new roll after the complement)?"""
+        if not complement:
+            return bool(self.settings.complement_while_entering or not self.waiting(self.turn))
+        return bool(self.settings.roll_again)
+
+    def parse_link(self, text: str | Play, dice: Sequence[int], complement: bool = False) -> VariantPlay:
+        """The play of one link the text describes (every step written, in any order); IllegalPlayError when no
+        legal play of the link fits it, naming the link."""
+        dice = check_dice(dice)
+        play = text if isinstance(text, Play) else play_from_text(text)
+        label = text if isinstance(text, str) else play_text(play)
+        what = "complementary double" if complement else "double"
+        if self._reroll(dice) and not complement:
+            raise IllegalPlayError(f"{dice[0]}{dice[1]} on a first roll is rolled again, not played ({self.rule})")
+        legal = self.link_plays(dice, complement)
+        wanted = sorted((m.frm, m.to) for m in play.moves)
+        if not legal:
+            if not wanted:
+                return VariantPlay(self, dice, (), {})
+        elif len(wanted) == len(legal[0].play):
+            ends: set[State] = set()
+            self._walk_steps(self._state(), legal[0]._orders[0], 0, Counter(wanted), ends)
+            found = [lp for lp in legal if lp._state in ends]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise AmbiguousPlayError(f"ambiguous play {label!r}: it can be {' or '.join(lp.text() for lp in found)}")
+        example = legal[0].text() if legal else "no move"
+        raise IllegalPlayError(f"illegal play {label!r} as the {what} {dice[0]}{dice[1]} of a chain in this "
+                               f"{self.variant} position ({self.rule}); legal plays include {example}")
 
     def _position_of(self, state: State, turn: Side) -> VariantPosition:
         me, opp, x = state
