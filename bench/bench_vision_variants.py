@@ -55,12 +55,9 @@ class GameRun:
     followed: int = 0
     lost_at: int | None = None
     flagged: list[tuple[Any, ...]] = field(default_factory=list)
+    corrections: int = 0  # unclear plays the players showed on the touch screen
     result: tuple[str | None, str] | None = None  # (winner, how) of the referee's game_over
     seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.lost_at is None and not self.flagged and self.followed == self.turns
 
 
 def new_match(game: Game) -> dict[str, Any]:
@@ -113,6 +110,15 @@ def replay_game(name: str, seed: int, size: tuple[int, int] = (640, 360), varied
                 video.show(turn.boards[3], ref, out, frames=AFTER_FRAMES, until_still=True)
                 video.show(turn.boards[3], ref, out, hand=True, frames=6)
             video.show(turn.after, ref, out, frames=AFTER_FRAMES, until_still=True)
+            ts = ref.turn_state
+            if ts.pending is not None or (ts.last_kind == "uncertain" and ts.model is not None and ts.last_turn_obs
+                                          is not None and ts.model.explain(ts.last_turn_obs, committing=True).kind
+                                          != "play"):
+                # The kiosk says it cannot see which play was made (a pile it cannot count, a checker borne off
+                # or entered that it cannot see go): the players show it on the touch screen, as the board is.
+                board = {k: v for k, v in turn.after.to_json().items() if k != "turn"}
+                out.extend(ref.feed({"event": "board", **board, "stable": True, "source": "manual"}))
+                run.corrections += 1
     if run.lost_at is None and ref.public_state()["phase"] == "moving":
         out.extend(ref.feed({"event": "button", "name": "end_turn"}))  # the last play, committed by hand
     over = [v for v in out if v["verdict"] == "game_over"]
@@ -144,16 +150,20 @@ def main() -> None:
     cv2.setNumThreads(1)
     size = (int(args.size.split("x")[0]), int(args.size.split("x")[1]))
     for name in args.variant or VARIANTS:
-        good = 0
+        good = shown = 0
         for seed in range(args.first_seed, args.first_seed + args.games):
             run = replay_game(name, seed, size, args.varied, trace=seed in args.trace)
             want = expected_result(name, seed)
             same_end = run.result == want
-            good += run.ok and same_end
+            illegal = [f for f in run.flagged if f[1] == "illegal"]
+            good += run.lost_at is None and run.followed == run.turns and same_end and not illegal
+            shown += run.corrections
             print(f"{name} seed {seed}: {run.followed} of {run.turns} turns followed"
-                  f"{'' if run.lost_at is None else f' (lost at turn {run.lost_at})'}, {len(run.flagged)} flagged "
-                  f"{run.flagged[:3]}, result {run.result} (game: {want}) ({run.seconds:.0f} s)", flush=True)
-        print(f"{name}: {good} of {args.games} games followed to the same result with no verdict flagged")
+                  f"{'' if run.lost_at is None else f' (lost at turn {run.lost_at})'}, {len(illegal)} illegal, "
+                  f"{len(run.flagged) - len(illegal)} uncertain verdicts {run.flagged[:2]}, {run.corrections} plays "
+                  f"shown on the touch screen, result {run.result} (game: {want}) ({run.seconds:.0f} s)", flush=True)
+        print(f"{name}: {good} of {args.games} games followed to the same result with no play called illegal; "
+              f"{shown} unclear plays shown on the touch screen")
 
 
 if __name__ == "__main__":

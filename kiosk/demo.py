@@ -193,15 +193,17 @@ class SimulatedCamera:
 
 def _reads_right(event: dict[str, Any], truth: dict[str, Any]) -> bool:
     """Vision read this board as a camera can: a pinned Plakoto checker (R30) lies under its pinner, out of sight
-    (the referee puts it back, core.referee.variants.hidden_pins); a pile of more than two rows (Plakoto's and
-    Jacquet's start, R30/R32) is read as a pile, its count left to the referee."""
+    (the referee puts it back, core.referee.variants.hidden_pins); a stack above one row shows its first row, and
+    a pile of more than two rows (Plakoto's and Jacquet's start, R30/R32) shows as a pile: their counts are left
+    to the referee's tall-stack allowance."""
     if event["bar"] != truth["bar"]:
         return False
     hidden = {(pin["point"], pin["side"]) for pin in truth.get("pinned", ())}
     for side in ("light", "dark"):
         for p, (seen, n) in enumerate(zip(event[side], truth[side], strict=True), start=1):
             want = n - ((p, side) in hidden)
-            if seen != want and not (want > 12 and seen > 0):
+            tall = (want > 6 and seen >= 6) or (want > 12 and seen > 0)  # core.referee.inference: TALL_ROW
+            if seen != want and not tall:
                 return False
     return True
 

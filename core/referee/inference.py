@@ -60,7 +60,7 @@ TALL_ROW = 6
 HIDDEN_COST = 0.35
 #: ... and no more than this for a whole stack: a pile of 15 (Plakoto's and Jacquet's start) may show one row.
 HIDDEN_CAP = 2 * HIDDEN_COST
-#: A change above the first row of a tall stack, with the camera's board from before the roll to compare.
+#: A change above the first row of a pile (more than two rows), with the camera's board from before the roll.
 UNSEEN_CHANGE = 0.1
 
 START, PREFIX, LEGAL = "start", "prefix", "legal"
@@ -259,9 +259,10 @@ class _Costs:
                 table = doubts.get(i)
                 if not (table and table.get(start[i], 0.0) >= DOUBTFUL * max(table.values())):
                     seen, made = self.obs[i] - before[i], value - start[i]
-                    if self.derived_off and i < 48 and max(value, start[i], self.obs[i], before[i]) > TALL_ROW:
-                        # A tall stack (Plakoto's and Jacquet's 15 on one point): a change above the first row
-                        # is one the camera cannot see, nearly free; a change within the row is counted.
+                    if self.derived_off and i < 48 and max(value, start[i]) > 2 * TALL_ROW:
+                        # A pile of three layers (Plakoto's and Jacquet's 15 on one point): a change above the
+                        # first row is one the camera cannot see, nearly free; a change within the row is counted.
+                        # (A second layer's changes it sees in part, and its table says how well.)
                         low = (min(self.obs[i], TALL_ROW) - min(before[i], TALL_ROW)
                                - (min(value, TALL_ROW) - min(start[i], TALL_ROW)))
                         c = min(c, abs(low) + UNSEEN_CHANGE * abs((seen - made) - low))

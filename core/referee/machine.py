@@ -287,6 +287,13 @@ class Referee:
         assert self.turn_state.held is not None and self.turn_state.model is not None
         held_at, held_ev = self.turn_state.held
         self.turn_state.held = None
+        if self.turn_state.pending is not None:
+            # The roll waited on the play before it, and no board decided that play before the next roll: the
+            # evidence is all in. The likeliest, marked guessed (as a cube action or the end-turn button does).
+            seen = self.turn_state.last_turn_obs or self.turn_state.last_obs
+            if seen is None or not self._try_resolve(held_at, seen, out, force=True):
+                self._resolve(held_at, 0, out, sure=False)
+            self.turn_state.held_on_pending = False
         dice = (held_ev["dice"][0], held_ev["dice"][1])
         obs = self.turn_state.last_turn_obs
         rivals = []

@@ -110,7 +110,8 @@ class TurnState:
             expected, seen = inf.best.vec[i], obs.vec[i]
             hidden = d == -1 and expected >= 6
             second_layer = obs.derived_off and min(expected, seen) >= TALL_ROW - 1 and max(expected, seen) > TALL_ROW
-            if hidden or second_layer:
+            pile = obs.derived_off and expected > 2 * TALL_ROW and seen > 0  # three layers: Plakoto's, Jacquet's start
+            if hidden or second_layer or pile:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             dist = obs.dists.get(i)

@@ -360,9 +360,13 @@ def hidden_pins(pos: Position, obs: Observation) -> Observation:
     v = list(obs.vec)
     dists = dict(obs.dists)
     for side, other, base, other_base, off in (("light", "dark", 0, 24, 50), ("dark", "light", 24, 0, 51)):
+        # No more than the side's checkers not borne off: when all of them are seen elsewhere, the pinned one came
+        # out from under its pinner (a fault the referee must see, R30), it is not hidden there.
+        room = 15 - j["off"][side] - sum(v[base:base + 24]) - v[48 if side == "light" else 49]
         for p in range(1, 25):
             alone = j[side][p - 1] == 1 and ((p, side) in pinned or j[other][p - 1] == 0)
-            if alone and v[base + p - 1] == 0 and v[other_base + p - 1] >= 1:
+            if alone and room > 0 and v[base + p - 1] == 0 and v[other_base + p - 1] >= 1:
+                room -= 1
                 v[base + p - 1] = 1
                 dists.pop(base + p - 1, None)
                 v[off] = max(0, v[off] - 1)

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             if text.lstrip("\ufeff \t\r\n").startswith(MAGIC):
                 # Not a .mat: read as one it would play garbage. The demo plays a variant's generated game instead.
                 print(f"gamao demo: --mat {args.mat}: a Gamão variant record, not a .mat: the demo plays a variant "
-                      "with --variant NAME --no-vision (`gamao replay` checks the record)", file=sys.stderr)
+                      "with --variant NAME (`gamao replay` checks the record)", file=sys.stderr)
                 return 2
             record = read_mat(text)
             replay(record)

@@ -1,5 +1,6 @@
-"""`gamao demo --variant plakoto|russian|jacquet --no-vision`: a generated game of each of the seeds' other
-games (R30-R32) played through the referee (strict mode) with one fault of the variant's own kind."""
+"""`gamao demo --variant plakoto|russian|jacquet [--no-vision]`: a generated game of each of the seeds' other
+games (R30-R32) played through the referee (strict mode) with one fault of the variant's own kind, its boards
+sent straight in or rendered and read back by vision."""
 
 from __future__ import annotations
 
@@ -58,8 +59,36 @@ def test_variant_demo_command(tmp_path: Path) -> None:
     assert "phase game_over" in r.stdout and "Traceback" not in r.stderr
 
 
-def test_variant_demo_needs_no_vision() -> None:
-    r = subprocess.run([sys.executable, "-m", "kiosk.cli", "demo", "--no-browser", "--variant", "plakoto"],
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 2
-    assert r.stderr.strip() == "gamao demo: --variant needs --no-vision (vision does not render the variants' boards yet)"
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["plakoto"])
+def test_variant_demo_with_vision(tmp_path: Path, name: str) -> None:
+    """R30 on the camera: the demo's Plakoto game rendered (pinned checkers under their pinners, the piles of
+    15) and read back by vision's pipeline; the referee follows it to its end with the variant's own fault
+    flagged, and the boards vision read as a camera can (a pinned checker out of sight, a pile as a pile) are
+    sent as read. bench/bench_vision_variants.py runs five random games of each variant."""
+    service = RefereeService(tmp_path / "journal.sqlite")
+    seen: list[dict[str, Any]] = []
+    submit = service.submit
+
+    def watch(event: dict[str, Any]) -> list[dict[str, Any]]:
+        out = submit(event)
+        seen.extend(out)
+        return out
+
+    service.submit = watch  # type: ignore[method-assign]
+    runner = DemoRunner(service, vision=True, dice=False, variant=name, say=lambda s: None)
+    try:
+        for step in variant_script(name):
+            runner.play_step(step)
+    finally:
+        runner.close()
+    assert not runner.errors
+    camera = runner.camera
+    assert camera is not None and camera.boards > 100
+    print(f"{name}: {camera.boards} boards, {camera.misread} corrected from the touch screen")
+    assert camera.misread <= camera.boards // 20  # the rest went to the referee as vision read them
+    faults = [(v["verdict"], v.get("reason")) for v in seen if v["verdict"] == "illegal"]
+    assert faults == [("illegal", VARIANT_FAULTS[name][0])]
+    assert [v["verdict"] for v in seen].count("game_over") == 1
+    assert service.state()["phase"] == "game_over"
+    service.close()
