@@ -127,6 +127,11 @@ class Archive:
             return [tuple(r) for r in self._db.execute(  # type: ignore[misc]
                 "SELECT DISTINCT club, board, match FROM events ORDER BY club, board, match")]
 
+    def verdict_indexes(self, club: str, board: str, match: int) -> list[int]:
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT idx FROM verdicts WHERE club = ? AND board = ? AND "
+                                                   "match = ? ORDER BY idx", (club, board, match))]
+
     def verdicts(self, club: str, board: str, match: int) -> dict[int, list[dict[str, Any]]]:
         with self._lock:
             rows = self._db.execute("SELECT idx, body FROM verdicts WHERE club = ? AND board = ? AND match = ?",

@@ -42,6 +42,17 @@ class _Match:
     asked: float = 0.0
     last_verdict: dict[str, Any] | None = None
     result_saved: bool = False
+    #: indexes whose verdicts are archived beyond ``ruled_next`` (the first one missing): a verdicts copy is a
+    #: message of its own, acknowledged to the broker before it is stored, so a director killed in between
+    #: loses it; it is asked for again like a missing event
+    ruled: set[int] = field(default_factory=set)
+    ruled_next: int = 0
+
+    def got_verdicts(self, index: int) -> None:
+        self.ruled.add(index)
+        while self.ruled_next in self.ruled:
+            self.ruled.discard(self.ruled_next)
+            self.ruled_next += 1
 
 
 @dataclass
@@ -154,6 +165,8 @@ class Director:
             replay = (club, board, match) not in done or match == latest[(club, board)]
             m = _Match(Referee() if replay else None, result_saved=(club, board, match) in done)
             indexes = self.archive.indexes(club, board, match)
+            for index in self.archive.verdict_indexes(club, board, match):
+                m.got_verdicts(index)
             if replay:
                 for event in self.archive.events(club, board, match):
                     m.last_verdict = self._last(feed(m.ref, event), m.last_verdict)  # type: ignore[arg-type]
@@ -226,7 +239,12 @@ class Director:
                 self._on_event(view, int(msg["match"]), int(msg["index"]), msg["event"])
             elif kind == "verdicts":
                 self.stats["verdicts"] += 1
-                self.archive.add(club, board, int(msg["match"]), int(msg["index"]), None, msg.get("verdicts") or [])
+                match, index = int(msg["match"]), int(msg["index"])
+                self.archive.add(club, board, match, index, None, msg.get("verdicts") or [])
+                m = self.matches.get((club, board, match))
+                if m is None:
+                    m = self.matches[(club, board, match)] = _Match(Referee(), progress=time.monotonic())
+                m.got_verdicts(index)
                 if msg.get("ruled") is not None and msg.get("verdicts"):
                     view.ruled, view.received = float(msg["ruled"]), time.time()
                     self.latencies.append((view.received, view.received - view.ruled))
@@ -271,7 +289,7 @@ class Director:
                     continue
                 for match, count in view.journal:
                     m = self.matches.get((view.club, view.board, match))
-                    have = m.next if m is not None else 0
+                    have = min(m.next, m.ruled_next) if m is not None else 0
                     if have >= count:
                         continue
                     if m is None:

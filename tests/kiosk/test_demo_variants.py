@@ -19,8 +19,8 @@ from kiosk.server import free_port
 from kiosk.service import RefereeService
 
 
-@pytest.mark.parametrize("name", ["plakoto", "russian", "jacquet"])
-def test_variant_demo_plays_a_game_with_its_own_fault(tmp_path: Path, name: str) -> None:
+def play_demo(tmp_path: Path, name: str, vision: bool) -> tuple[RefereeService, DemoRunner, list[dict[str, Any]]]:
+    """The demo's game of ``name`` played step by step through a service; (service, runner, every verdict)."""
     service = RefereeService(tmp_path / "journal.sqlite")
     seen: list[dict[str, Any]] = []
     submit = service.submit
@@ -31,16 +31,22 @@ def test_variant_demo_plays_a_game_with_its_own_fault(tmp_path: Path, name: str)
         return out
 
     service.submit = watch  # type: ignore[method-assign]
-    runner = DemoRunner(service, vision=False, dice=False, variant=name, say=lambda s: None)
+    runner = DemoRunner(service, vision=vision, dice=False, variant=name, say=lambda s: None)
     try:
         for step in variant_script(name):
             runner.play_step(step)
     finally:
         runner.close()
     assert not runner.errors
+    assert [v["verdict"] for v in seen].count("game_over") == 1
+    return service, runner, seen
+
+
+@pytest.mark.parametrize("name", ["plakoto", "russian", "jacquet"])
+def test_variant_demo_plays_a_game_with_its_own_fault(tmp_path: Path, name: str) -> None:
+    service, _, seen = play_demo(tmp_path, name, vision=False)
     faults = [(v["verdict"], v.get("reason")) for v in seen if v["verdict"] in ("illegal", "unplayed_die", "uncertain")]
     assert faults == [("illegal", VARIANT_FAULTS[name][0])]
-    assert [v["verdict"] for v in seen].count("game_over") == 1
     state = service.state()
     assert state["phase"] == "game_over" and state["variant"]["name"] == name
     record = read_variant(service.export("current", "mat"))
@@ -66,29 +72,12 @@ def test_variant_demo_with_vision(tmp_path: Path, name: str) -> None:
     15) and read back by vision's pipeline; the referee follows it to its end with the variant's own fault
     flagged, and the boards vision read as a camera can (a pinned checker out of sight, a pile as a pile) are
     sent as read. bench/bench_vision_variants.py runs five random games of each variant."""
-    service = RefereeService(tmp_path / "journal.sqlite")
-    seen: list[dict[str, Any]] = []
-    submit = service.submit
-
-    def watch(event: dict[str, Any]) -> list[dict[str, Any]]:
-        out = submit(event)
-        seen.extend(out)
-        return out
-
-    service.submit = watch  # type: ignore[method-assign]
-    runner = DemoRunner(service, vision=True, dice=False, variant=name, say=lambda s: None)
-    try:
-        for step in variant_script(name):
-            runner.play_step(step)
-    finally:
-        runner.close()
-    assert not runner.errors
+    service, runner, seen = play_demo(tmp_path, name, vision=True)
     camera = runner.camera
     assert camera is not None and camera.boards > 100
     print(f"{name}: {camera.boards} boards, {camera.misread} corrected from the touch screen")
     assert camera.misread <= camera.boards // 20  # the rest went to the referee as vision read them
     faults = [(v["verdict"], v.get("reason")) for v in seen if v["verdict"] == "illegal"]
     assert faults == [("illegal", VARIANT_FAULTS[name][0])]
-    assert [v["verdict"] for v in seen].count("game_over") == 1
     assert service.state()["phase"] == "game_over"
     service.close()
