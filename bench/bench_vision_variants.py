@@ -69,7 +69,8 @@ def new_match(game: Game) -> dict[str, Any]:
 
 
 def replay_game(name: str, seed: int, size: tuple[int, int] = (640, 360), varied: bool = False,
-                render_seed: int | None = None, trace: bool = False) -> GameRun:
+                render_seed: int | None = None, trace: bool = False, max_turns: int | None = None) -> GameRun:
+    """``max_turns``: stop after that many turns (the default test run's shorter version; no result then)."""
     game = random_game(variant(name), seed)  # type: ignore[arg-type]
     run = GameRun(name, seed)
     t0 = time.perf_counter()
@@ -84,7 +85,7 @@ def replay_game(name: str, seed: int, size: tuple[int, int] = (640, 360), varied
         video.show(Position.start(), ref, [], frames=60)
     video.trace = trace
     video.show(start, ref, out, frames=120)  # setting up takes a few seconds
-    for k, turn in enumerate(game.turns):
+    for k, turn in enumerate(game.turns[:max_turns]):
         want = turn.before.with_turn(turn.side) if (turn.boards or turn.reroll) else turn.after
         if not turn.reroll:
             run.turns += 1

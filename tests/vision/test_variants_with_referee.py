@@ -1,7 +1,7 @@
 """Vision and the referee on the seeds' other games (R30-R32): a random game of each, rendered as a video on one
 board (a hand while a play is made, then the still board), goes through the pipeline and the referee, which must
-follow every turn (its position before each roll equal to the game's) to the game's own result, with no play
-called illegal. A play the camera cannot tell (a bear-off from a pile it cannot count) is shown on the touch
+follow every turn (its position before each roll equal to the game's), with no play called illegal; here the
+first 60 turns of each, the bench's five games of each to their own results. A play the camera cannot tell (a bear-off from a pile it cannot count) is shown on the touch
 screen by the players, as the kiosk asks; few are. The harness is bench/bench_vision_variants.py, which runs five
 games of each."""
 
@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.bench_vision_variants import expected_result, replay_game
+from bench.bench_vision_variants import replay_game
 from core.rules.variants import PlakotoPosition
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
 
+#: The first turns of each game (entering, chains of doubles, messengers, piles, pins); the bench plays them whole
+TURNS = 60
 CASES = [
     # variant, self-play seed
     # Plakoto's rendered game is the demo's (tests/kiosk/test_demo_variants.py: pins, piles, its own fault through
@@ -27,16 +29,15 @@ CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize("name,seed", CASES)
 def test_every_turn_of_a_rendered_variant_game_is_followed(name: str, seed: int) -> None:
-    run = replay_game(name, seed)
+    run = replay_game(name, seed, max_turns=TURNS)
     illegal = [f for f in run.flagged if f[1] == "illegal"]
     print(f"{name} seed {seed}: {run.followed} of {run.turns} turns followed, {len(run.flagged)} flagged "
           f"({len(illegal)} illegal), {run.corrections} shown on the touch screen, result {run.result}, "
           f"{run.seconds:.0f} s")
-    assert run.turns > 40
+    assert run.turns == TURNS
     assert run.corrections <= run.turns // 10
     assert run.lost_at is None and run.followed == run.turns, run.flagged[:6]
     assert not illegal
-    assert run.result == expected_result(name, seed)
 
 
 POINT, SIDES = 10, [("light", "dark"), ("dark", "light")]
