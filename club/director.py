@@ -241,10 +241,7 @@ class Director:
                 self.stats["verdicts"] += 1
                 match, index = int(msg["match"]), int(msg["index"])
                 self.archive.add(club, board, match, index, None, msg.get("verdicts") or [])
-                m = self.matches.get((club, board, match))
-                if m is None:
-                    m = self.matches[(club, board, match)] = _Match(Referee(), progress=time.monotonic())
-                m.got_verdicts(index)
+                self._match_of((club, board, match)).got_verdicts(index)
                 if msg.get("ruled") is not None and msg.get("verdicts"):
                     view.ruled, view.received = float(msg["ruled"]), time.time()
                     self.latencies.append((view.received, view.received - view.ruled))
@@ -256,9 +253,7 @@ class Director:
             self.stats["duplicates"] += 1
             return
         self.stats["events"] += 1
-        m = self.matches.get(key)
-        if m is None:
-            m = self.matches[key] = _Match(Referee(), progress=time.monotonic())
+        m = self._match_of(key)
         if view.match is None or match > view.match:
             view.match = match
         if m.ref is None:  # an archived, finished match: keep the count only
@@ -274,6 +269,13 @@ class Director:
             self.archive.save_result(view.club, view.board, match, match_summary(m.ref), "finished")
             m.result_saved = True
             self.results_version += 1
+
+    def _match_of(self, key: tuple[str, str, int]) -> _Match:
+        """The match's record, a new one (its referee at the start) the first time anything of it comes."""
+        m = self.matches.get(key)
+        if m is None:
+            m = self.matches[key] = _Match(Referee(), progress=time.monotonic())
+        return m
 
     @staticmethod
     def _last(verdicts: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -293,7 +295,7 @@ class Director:
                     if have >= count:
                         continue
                     if m is None:
-                        m = self.matches[(view.club, view.board, match)] = _Match(Referee(), progress=now)
+                        m = self._match_of((view.club, view.board, match))
                     if now - m.progress < GAP_GRACE or now - m.asked < ASK_EVERY:
                         continue
                     m.asked = now

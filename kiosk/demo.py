@@ -192,6 +192,8 @@ class SimulatedCamera:
 
 
 def _reads_right(event: dict[str, Any], truth: dict[str, Any]) -> bool:
+    from core.referee.inference import PILE, TALL_ROW
+
     """Vision read this board as a camera can: a pinned Plakoto checker (R30) lies under its pinner, out of sight
     (the referee puts it back, core.referee.variants.hidden_pins); a stack above one row shows its first row, and
     a pile of more than two rows (Plakoto's and Jacquet's start, R30/R32) shows as a pile: their counts are left
@@ -202,7 +204,7 @@ def _reads_right(event: dict[str, Any], truth: dict[str, Any]) -> bool:
     for side in ("light", "dark"):
         for p, (seen, n) in enumerate(zip(event[side], truth[side], strict=True), start=1):
             want = n - ((p, side) in hidden)
-            tall = (want > 6 and seen >= 6) or (want > 12 and seen > 0)  # core.referee.inference: TALL_ROW
+            tall = (want > TALL_ROW and seen >= TALL_ROW) or (want > PILE and seen > 0)
             if seen != want and not tall:
                 return False
     return True

@@ -65,11 +65,10 @@ def _doubtful(dist: dict[str, float], sure: float) -> dict[str, float]:
 def is_start(event: dict, start: tuple[Sequence[int], Sequence[int]] | None = None) -> bool:
     """The board shows backgammon's start exactly, or ``start`` (a variant's: light's and dark's 24 counts) with
     checkers on the same points and no others (a stack of 15 shows one row or two: its count is not asked)."""
-    if start is not None:
-        return all(bool(event["light"][i] + event["dark"][i]) == bool(start[0][i] + start[1][i]) for i in range(24)) \
-            and all(not event["light"][i] or start[0][i] for i in range(24)) \
-            and all(not event["dark"][i] or start[1][i] for i in range(24)) \
-            and not any(event["bar"].values())
+    if start is not None:  # each side's checkers on exactly the start's points, any count
+        return not any(event["bar"].values()) and all(
+            bool(event[side][i]) == bool(counts[i]) for side, counts in zip(("light", "dark"), start, strict=True)
+            for i in range(24))
     light = [0] * 24
     for p, n in START_COUNTS.items():
         light[p - 1] = n
@@ -89,7 +88,7 @@ class Pipeline:
         self.stillness = Stillness(self.cfg.stillness, self.reader.detector.cw)
         self.light_home = light_home or self.cfg.geometry.light_home
         self.learn_start = learn_start
-        self.start = start if start is None or any(start[0]) and any(start[1]) else None
+        self.start = start if start is not None and any(start[0]) and any(start[1]) else None
         self.last: dict | None = None
         self.bumped = False
 

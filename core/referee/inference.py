@@ -58,6 +58,8 @@ COMMIT_PREFIX_PENALTY = 1.0
 #: often cannot count. On a camera's board each checker above the row it saw or did not see costs this much.
 TALL_ROW = 6
 HIDDEN_COST = 0.35
+#: More than two rows: a pile (Plakoto's and Jacquet's start, R30/R32), whose count the camera cannot see at all.
+PILE = 2 * TALL_ROW
 #: ... and no more than this for a whole stack: a pile of 15 (Plakoto's and Jacquet's start) may show one row.
 HIDDEN_CAP = 2 * HIDDEN_COST
 #: A change above the first row of a pile (more than two rows), with the camera's board from before the roll.
@@ -245,7 +247,7 @@ class _Costs:
                 if seen < TALL_ROW:
                     low = min(low, self._count_cost(i, min(value, TALL_ROW)))
                 c = min(c, low + min(HIDDEN_CAP, HIDDEN_COST * abs(max(seen, TALL_ROW) - max(value, TALL_ROW))))
-                if value > 2 * TALL_ROW and seen:
+                if value > PILE and seen:
                     # a pile of three layers (Plakoto's and Jacquet's start, R30/R32): even its first row is
                     # hidden in part; the camera only says a pile is there
                     c = min(c, HIDDEN_CAP)
@@ -259,7 +261,7 @@ class _Costs:
                 table = doubts.get(i)
                 if not (table and table.get(start[i], 0.0) >= DOUBTFUL * max(table.values())):
                     seen, made = self.obs[i] - before[i], value - start[i]
-                    if self.derived_off and i < 48 and max(value, start[i]) > 2 * TALL_ROW:
+                    if self.derived_off and i < 48 and max(value, start[i]) > PILE:
                         # A pile of three layers (Plakoto's and Jacquet's 15 on one point): a change above the
                         # first row is one the camera cannot see, nearly free; a change within the row is counted.
                         # (A second layer's changes it sees in part, and its table says how well.)

@@ -291,8 +291,10 @@ class Referee:
             # The roll waited on the play before it, and no board decided that play before the next roll: the
             # evidence is all in. The likeliest, marked guessed (as a cube action or the end-turn button does).
             seen = self.turn_state.last_turn_obs or self.turn_state.last_obs
-            if seen is None or not self._try_resolve(held_at, seen, out, force=True):
+            if seen is None:
                 self._resolve(held_at, 0, out, sure=False)
+            else:
+                self._try_resolve(held_at, seen, out, force=True)
             self.turn_state.held_on_pending = False
         dice = (held_ev["dice"][0], held_ev["dice"][1])
         obs = self.turn_state.last_turn_obs
@@ -552,7 +554,7 @@ class Referee:
                 self._fault_verdict(out, at, fault)
             return
         self.turn_state.last_fault = None
-        if inf.kind == "uncertain" and isinstance(self.turn_state.model, variants.VariantTurnModel):
+        if inf.kind == "uncertain" and getattr(self.turn_state.model, "link", None) == variants.DOUBLE_LINK:
             # R31: a Russian double's four moves standing still are where the player goes on to the complement,
             # as a play stands when committed: a half-played link is the unlikely reading there too.
             firm = self.turn_state.model.explain(obs, committing=True)

@@ -23,6 +23,7 @@ from typing import Any
 from core.referee.faults import Fault
 from core.referee.inference import (
     DOUBTFUL,
+    PILE,
     TALL_ROW,
     Candidate,
     Inference,
@@ -110,7 +111,7 @@ class TurnState:
             expected, seen = inf.best.vec[i], obs.vec[i]
             hidden = d == -1 and expected >= 6
             second_layer = obs.derived_off and min(expected, seen) >= TALL_ROW - 1 and max(expected, seen) > TALL_ROW
-            pile = obs.derived_off and expected > 2 * TALL_ROW and seen > 0  # three layers: Plakoto's, Jacquet's start
+            pile = obs.derived_off and expected > PILE and seen > 0
             if hidden or second_layer or pile:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
