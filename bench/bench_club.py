@@ -114,7 +114,7 @@ class InprocBoard:
 class ProcBoard:
     def __init__(self, name: str, folder: Path, url: str, match: str, speed: float) -> None:
         which = ["--mat", match] if match.endswith((".txt", ".mat")) else ["--match", match]
-        self.cmd = [sys.executable, "-m", "kiosk.cli", "demo", "--board", name, "--broker", url, "--club", CLUB,
+        self.cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", url, "--club", CLUB,
                     "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
                     *which, "--speed", str(speed), "--exit-when-done"]
         self.log = open(folder.with_suffix(".log"), "wb")  # noqa: SIM115

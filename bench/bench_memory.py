@@ -116,7 +116,7 @@ def main() -> int:
                              "unpacked with `git archive COMMIT | tar -x -C DIR`")
     args = parser.parse_args()
     size = int(args.mb * 1024 * 1024)
-    gamao = [sys.executable, "-m", "kiosk.cli"]
+    gamao = [sys.executable, "-m", "cli"]
     code = args.code.resolve()
     baseline, _, _ = peak_rss_mb([*gamao, "plays", "4HPwATDgc/ABMA", "31", "--count"], code)
     figures: dict[str, object] = {"code": str(code), "mb": args.mb, "baseline_rss_mb": round(baseline, 1)}

@@ -5,7 +5,7 @@
 Lines per second for:
 - ``gamao plays --count`` and ``gamao plays --json`` run as commands (a new process each, start-up included;
   the start-up alone, with an empty batch, is shown and taken off in the "without start-up" column);
-- the same batch function in this process (``kiosk.commands.plays.run`` with stdin/stdout as strings);
+- the same batch function in this process (``cli.plays.run`` with stdin/stdout as strings);
 - the generator alone (``len(pos.legal_plays(dice))`` on positions decoded beforehand): what the batch
   path costs at best;
 - gnubg_nn in this process: decode the ID (``board_from_position_id``), generate (``moves``), and for the
@@ -47,14 +47,14 @@ def _command(args: list[str], stdin: str) -> float:
     # A PYTHONPATH given to the bench comes first (to time another checkout's code), then this checkout.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (os.environ.get("PYTHONPATH"), str(ROOT)) if p)}
     t, cpu = time.perf_counter(), _children_cpu()
-    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "plays", *args], input=stdin, capture_output=True, text=True, env=env)
+    out = subprocess.run([sys.executable, "-m", "cli", "plays", *args], input=stdin, capture_output=True, text=True, env=env)
     dt = _children_cpu() - cpu if CLOCK == "cpu" else time.perf_counter() - t
     assert out.returncode == 0, out.stderr
     return dt
 
 
 def _in_process(count: bool, stdin: str) -> float:
-    from kiosk.commands import plays
+    from cli import plays
 
     args = argparse.Namespace(position_id=None, roll=None, json=not count, count=count)
     old = sys.stdin

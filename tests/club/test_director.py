@@ -152,7 +152,7 @@ def test_boards_waiting_on_a_human_are_flagged(broker, make_director, tmp_path: 
 
 def _gamao(*args: str, **kw) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "kiosk.cli", *args], env=env, cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "cli", *args], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
 

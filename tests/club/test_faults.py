@@ -56,7 +56,7 @@ def test_broker_killed_and_restarted_mid_match(broker, make_director, tmp_path: 
 
 def _director_process(broker, folder: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "kiosk.cli", "director", "--broker", broker.url_for("director"), "--club", CLUB,
+    cmd = [sys.executable, "-m", "cli", "director", "--broker", broker.url_for("director"), "--club", CLUB,
            "--port", str(port), "--data-dir", str(folder)]
     return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -146,7 +146,7 @@ class _Killed:
 
 def _demo(broker, name: str, folder: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "kiosk.cli", "demo", "--board", name, "--broker", broker.url_for(name),
+    cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", broker.url_for(name),
            "--club", CLUB, "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
            "--match", "2pt", "--speed", str(SPEED), "--exit-when-done"]
     return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cli.run import open_service
 from club.director import wait_for
-from kiosk.commands.run import open_service
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer

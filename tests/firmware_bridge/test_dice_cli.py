@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from cli.dice import describe
+from cli.main import main
 from firmware_bridge.sim import DiceSimulator
 from firmware_bridge.simscript import ScriptError, Step, parse_script
-from kiosk.cli import main
-from kiosk.commands.dice import describe
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -240,7 +240,7 @@ def test_cli_json_contract_on_damage_and_salvage(played, tmp_path: Path) -> None
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
     def gamao(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "kiosk.cli", "journal", *args], capture_output=True,
+        return subprocess.run([sys.executable, "-m", "cli", "journal", *args], capture_output=True,
                               text=True, env=env, timeout=120)
 
     r = gamao(str(data), "--json")
@@ -283,7 +283,7 @@ def test_run_check_reports_a_damaged_journal_and_run_salvages_it_and_serves(play
     config = tmp_path / "gamao.toml"
     config.write_text(f'port = {port}\ncamera = "none"\nserial_port = "{tmp_path / "no-dice"}"\nlanguage = "en"\n')
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "XDG_DATA_HOME": str(tmp_path)}
-    cmd = [sys.executable, "-m", "kiosk.cli", "run", "--config", str(config), "--data-dir", str(data)]
+    cmd = [sys.executable, "-m", "cli", "run", "--config", str(config), "--data-dir", str(data)]
     r = subprocess.run([*cmd, "--check"], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 1
     assert f"MISSING  journal: {journal} is not healthy: SQLite cannot read it (database disk image is malformed)" \
@@ -310,7 +310,7 @@ def test_demo_keeps_journal_archive_and_pin_in_its_data_dir(tmp_path: Path) -> N
 
     data = tmp_path / "demo-data"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    r = subprocess.run([sys.executable, "-m", "kiosk.cli", "demo", "--data-dir", str(data), "--match", "2pt",
+    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--data-dir", str(data), "--match", "2pt",
                         "--speed", "1000", "--no-vision", "--no-dice", "--exit-when-done", "--no-browser",
                         "--port", str(free_port())], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
@@ -324,7 +324,7 @@ def test_demo_keeps_journal_archive_and_pin_in_its_data_dir(tmp_path: Path) -> N
 
 
 def test_backup_while_the_kiosk_runs_has_what_is_still_in_the_wal(tmp_path: Path) -> None:
-    from kiosk.commands.journal import backup
+    from cli.journal import backup
 
     service = RefereeService(tmp_path / "data" / "journal.sqlite")
     events = demo_events()[:400]

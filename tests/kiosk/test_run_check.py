@@ -20,7 +20,7 @@ DEPLOY = Path(__file__).resolve().parents[2] / "kiosk" / "deploy" / "gamao.toml"
 
 def gamao(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp)}
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], capture_output=True, text=True,
                           env=env, timeout=60)
 
 
@@ -58,7 +58,7 @@ def test_run_starts_without_camera_and_dice_and_serves_the_page(tmp_path: Path) 
     config.write_text(f'data_dir = "{tmp_path / "data"}"\nport = {port}\ncamera = "none"\n'
                       f'serial_port = "{tmp_path / "no-dice"}"\nlanguage = "en"\n')
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "run", "--config", str(config)],
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         info = get_when_served(proc, f"http://127.0.0.1:{port}/api/kiosk", 30)

@@ -57,7 +57,7 @@ def test_real_photos_truth_is_likely_under_uncertainty(results: list[dict]) -> N
 def test_cli_detect_json_contract_on_a_real_photo() -> None:
     photo, corners, truth = deeper_samples()[2]
     arg = ";".join(f"{x},{y}" for x, y in corners)
-    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "detect", str(photo), "--corners", arg, "--json",
+    out = subprocess.run([sys.executable, "-m", "cli", "detect", str(photo), "--corners", arg, "--json",
                           "--repeat", "3"], capture_output=True, text=True, check=True)
     data = json.loads(out.stdout)
     assert set(data) == {"top", "bottom", "bar", "ms"}

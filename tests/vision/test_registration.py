@@ -61,7 +61,7 @@ def test_no_markers_at_all_gives_no_registration() -> None:
 
 
 def _gamao(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kiosk.cli", "detect", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "cli", "detect", *args], capture_output=True, text=True)
 
 
 def test_cli_detect_finds_markers_and_reads_the_start(tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ from pathlib import Path
 from core import read_mat, replay, write_sgf
 from core.match.formats import decode_text
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
-MATCH = Path("/work/wt/shared/matches/corpus/Llabba/BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt")
+GAMAO = [sys.executable, "-m", "cli"]
+MATCH = (Path(__file__).resolve().parents[2].parent / "shared" / "matches" / "corpus" / "Llabba"
+         / "BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt")
 
 
 def gamao(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,6 +1,6 @@
 """Every command answers hostile files with a one-line error and exit 2, never a traceback (seeded).
 
-Run as real processes (`python -m kiosk.cli`), as a user would.
+Run as real processes (`python -m cli`), as a user would.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 DATA = Path(__file__).resolve().parents[2] / "kiosk" / "data"
 
 

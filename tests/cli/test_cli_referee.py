@@ -10,7 +10,7 @@ from pathlib import Path
 from core.referee.events import write_lines
 from core.rules.position import Position
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 START = Position.start()
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 
 
 def gamao(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.oracles.gnubg_turns import gnubg_nn_or_none, random_turns
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 
 
 def gamao(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -36,11 +36,11 @@ def _fail(message: str, status: int = 2) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cli.replay import load
     from core import MatchFileError
     from engine.analysis import PlayRating, analyse_record, export_sgf
     from engine.base import EngineError, EngineUnavailable
     from engine.gnubg import GnubgEngine, find_gnubg
-    from kiosk.commands.replay import load
 
     if not 0 <= args.plies <= 4:
         return _fail(f"--plies must be 0 to 4, not {args.plies}")

@@ -59,7 +59,7 @@ def _lines() -> Iterator[str]:
     if stream is None:  # a text stream without bytes underneath (tests)
         yield from sys.stdin
         return
-    from kiosk.commands.replay import byte_lines
+    from cli.replay import byte_lines
 
     for raw in byte_lines(stream, MAX_LINE):
         yield raw.decode("utf-8", errors="replace")

@@ -18,7 +18,7 @@ from core.rules.variants import PlakotoPosition, RussianPosition
 from kiosk.service import RefereeService
 from tests.core.referee.variant_streams import game_events
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 KEYS = ["file", "match_length", "games", "plays", "cube_actions", "final_score", "problems", "variant"]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-GAMAO = [sys.executable, "-m", "kiosk.cli"]
+GAMAO = [sys.executable, "-m", "cli"]
 KEYS = ["file", "match_length", "games", "plays", "cube_actions", "final_score", "problems"]
 
 

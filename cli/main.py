@@ -1,4 +1,4 @@
-"""The `gamao` command line: a thin dispatcher over `kiosk.commands.*`."""
+"""The `gamao` command line: a thin dispatcher over `cli.*`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from kiosk.commands import COMMANDS
+from cli import COMMANDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,9 +15,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMANDS:
         try:
-            module = importlib.import_module(f"kiosk.commands.{module_name}")
+            module = importlib.import_module(f"cli.{module_name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"kiosk.commands.{module_name}":
+            if exc.name == f"cli.{module_name}":
                 continue  # not built yet
             raise
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
