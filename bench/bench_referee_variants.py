@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.referee import Referee  # noqa: E402
-from core.referee.variants import game_result  # noqa: E402
+from core.referee.games import game_result  # noqa: E402
 from core.rules.variants import variant  # noqa: E402
 from tests.core.referee.variant_streams import game_events, random_game  # noqa: E402
 

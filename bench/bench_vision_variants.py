@@ -6,7 +6,7 @@ verdicts.
 
 What the camera sees differs from backgammon's boards in three ways, all drawn by the renderer:
 - Plakoto: a pinned checker lies under its pinner, so the camera sees only the pinner's colour there; the
-  referee knows the pins from the plays (core.referee.variants.hidden_pins).
+  referee knows the pins from the plays (core.referee.games.plakoto).
 - Plakoto and Jacquet start with all 15 on one point: a stack the camera cannot count (the referee's tall
   stack allowance, core.referee.inference).
 - Russian: checkers waiting to enter are beside the board, in the tray, as the borne-off are.
@@ -132,7 +132,7 @@ def replay_game(name: str, seed: int, size: tuple[int, int] = (640, 360), varied
 
 
 def expected_result(name: str, seed: int) -> tuple[str | None, str] | None:
-    from core.referee.variants import game_result
+    from core.referee.games import game_result
 
     game = random_game(variant(name), seed)  # type: ignore[arg-type]
     res = game_result(game.final) if isinstance(game.final, VariantPosition) else None

@@ -195,7 +195,7 @@ def _reads_right(event: dict[str, Any], truth: dict[str, Any]) -> bool:
     from core.referee.inference import PILE, TALL_ROW
 
     """Vision read this board as a camera can: a pinned Plakoto checker (R30) lies under its pinner, out of sight
-    (the referee puts it back, core.referee.variants.hidden_pins); a stack above one row shows its first row, and
+    (the referee puts it back, core.referee.games.plakoto); a stack above one row shows its first row, and
     a pile of more than two rows (Plakoto's and Jacquet's start, R30/R32) shows as a pile: their counts are left
     to the referee's tall-stack allowance."""
     if event["bar"] != truth["bar"]:

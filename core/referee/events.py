@@ -26,6 +26,8 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from core.referee.games import settings_json, settings_of, variant_name
+
 Event = dict[str, Any]
 
 KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button")
@@ -180,8 +182,6 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
 
 def _variant(obj: Event, ev: Event, index: int | None) -> None:
     """``"variant"`` and ``"variant_settings"`` of a new_match (top level, or in ``rules``): kept in the rules."""
-    from core.referee.variants import settings_json, settings_of, variant_name
-
     rules = ev["rules"]
     name = obj.get("variant", rules.get("variant"))
     raw = obj.get("variant_settings", rules.get("variant_settings"))

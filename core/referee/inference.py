@@ -30,6 +30,7 @@ from functools import cache
 from typing import Any
 
 from core.rules import movegen, partial
+from core.rules.notation import Move, Play
 from core.rules.position import LegalPlay, Position, Side
 from core.rules.variants.base import VariantPosition
 
@@ -278,14 +279,6 @@ class TurnModel:
     """Every candidate position for one roll of one position (computed once, when the dice land): the start,
     the legal results (``Position.legal_plays``) and the boards on the way to them (core.rules.partial)."""
 
-    def __new__(cls, pos: Position | None = None, *args: Any, **kwargs: Any) -> TurnModel:
-        if cls is TurnModel and isinstance(pos, VariantPosition):
-            # The seeds' variants (R30-R32): their own moves and chains (core.referee.variants).
-            from core.referee.variants import VariantTurnModel
-
-            return object.__new__(VariantTurnModel)
-        return object.__new__(cls)
-
     def __init__(self, pos: Position, dice: Sequence[int]) -> None:
         self.pos = pos
         self.dice = (int(dice[0]), int(dice[1]))
@@ -429,6 +422,4 @@ def _kind(c: Candidate) -> str:
 
 
 def play_text_of_steps(steps: Sequence[Step]) -> str:
-    from core.rules.notation import Move, Play
-
     return Play(tuple(Move(f, t, h) for f, t, h in steps)).text()

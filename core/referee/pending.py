@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.referee.games import game_of
 from core.referee.inference import (
     ACCEPT,
     COMMIT_PREFIX_PENALTY,
@@ -56,7 +57,7 @@ class Pending:
         (``model``, the roll's model from ``pos``, serves the hypothesis that is ``pos``)."""
         self.models = [model if h.new_pos == pos.with_turn(h.new_pos.turn) and model is not None
                        and vec_of_position(h.new_pos) == vec_of_position(pos)
-                       else TurnModel(h.new_pos.with_turn(side), dice) for h in self.hyps]
+                       else game_of(h.new_pos).turn_model(h.new_pos.with_turn(side), dice) for h in self.hyps]
 
     def weigh(self, obs: Observation, moving: bool, committing: bool = False) -> tuple[list[float], bool, int]:
         """Add one board's evidence against each hypothesis. ``moving``: the next roll is being played, so

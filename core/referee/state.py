@@ -8,21 +8,34 @@ core.match.cube and core.match.score.
 
 >>> st = MatchState(3, {"light": "Ana", "dark": "Bia"}, {"crawford": True})
 >>> st.begin_roll(st.turn, (3, 1))
->>> st.phase, st.rolls[st.turn]
+>>> str(st.phase), st.rolls[st.turn]
 ('moving', 1)
 """
 
 from __future__ import annotations
 
 import copy
+from enum import StrEnum
 from typing import Any
 
 from core.match.cube import Cube
 from core.match.record import MatchRules
 from core.match.score import Match
-from core.referee.variants import start_position
+from core.referee.games import start_position
 from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side
+
+
+class Phase(StrEnum):
+    """Where the match stands. A str: public_state()'s ``"phase"`` and the journal show its value."""
+
+    OPENING = "opening"  # the board set up, nobody on roll yet (R03)
+    MOVING = "moving"  # a side rolled and is playing
+    AWAITING_ROLL = "awaiting_roll"  # between turns
+    CUBE_OFFERED = "cube_offered"  # a double waits for its answer
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
 
 #: How many committed plays the undo button can take back in a row.
 UNDO_DEPTH = 4
@@ -53,8 +66,7 @@ class MatchState:
         self._undo = []
         self.pos = start_position(self.rules)
         self.turn = Side.LIGHT
-        #: opening | moving | awaiting_roll | cube_offered | game_over | match_over
-        self.phase = "opening"
+        self.phase = Phase.OPENING
         self.dice: tuple[int, int] | None = None
         self.cube = Cube(self.match.cube_settings())
         self.rolls = {Side.LIGHT: 0, Side.DARK: 0}
@@ -72,7 +84,7 @@ class MatchState:
         else:
             self.match.record_result(winner, points)
         self.games[-1]["result"] = {"winner": winner.value if winner else None, "points": points, "how": how}
-        self.phase = "match_over" if self.match.over else "game_over"
+        self.phase = Phase.MATCH_OVER if self.match.over else Phase.GAME_OVER
         return self.match.over
 
     def abandon_game(self) -> int:
@@ -94,7 +106,7 @@ class MatchState:
         self.pos = self.pos.with_turn(side)
         self.dice = dice
         self.rolls[side] += 1
-        self.phase = "moving"
+        self.phase = Phase.MOVING
 
     def pass_turn(self, new_pos: Position) -> None:
         """The play is committed: ``new_pos`` (its side on roll) stands and that side is to roll."""
@@ -102,7 +114,7 @@ class MatchState:
         del self.history[:-8]
         self.pos = new_pos
         self.turn = new_pos.turn
-        self.phase = "awaiting_roll"
+        self.phase = Phase.AWAITING_ROLL
         self.dice = None
 
     def record(self, action: dict[str, Any]) -> None:
@@ -135,7 +147,7 @@ class MatchState:
         return self._undo[-1][1] if self._undo else None
 
     def can_undo(self) -> bool:
-        return bool(self._undo) and self.phase in ("awaiting_roll", "moving")
+        return bool(self._undo) and self.phase in (Phase.AWAITING_ROLL, Phase.MOVING)
 
     def undo(self) -> Any:
         """Take back the last committed play (its mover moves again with the same dice); returns the
@@ -166,16 +178,16 @@ class MatchState:
     def match_id(self, on_roll: Side | None = None, passed: bool = False) -> str:
         on_roll = on_roll or self.turn
         state = "playing"
-        if self.phase in ("game_over", "match_over"):
+        if self.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
             state = "over"
-        dice = (0, 0) if passed or self.dice is None or self.phase != "moving" else self.dice
+        dice = (0, 0) if passed or self.dice is None or self.phase != Phase.MOVING else self.dice
         owner = None if self.cube.owner is None else (0 if self.cube.owner is Side.LIGHT else 1)
         score = (self.match.score[Side.LIGHT], self.match.score[Side.DARK])
         if self.length:
             score = (min(score[0], 32767), min(score[1], 32767))
         return MatchIdState(
             cube=min(self.cube.value, 2**15), cube_owner=owner, on_roll=0 if on_roll is Side.LIGHT else 1,
-            crawford=self.match.crawford, game_state=state if self.phase != "opening" else "none",
+            crawford=self.match.crawford, game_state=state if self.phase != Phase.OPENING else "none",
             doubled=self.cube.offered_by is not None, dice=dice, match_length=min(self.length, 32767),
             score=score, jacoby=bool(self.rules.get("jacoby")),
         ).encode()

@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from core.referee.faults import Fault
+from core.referee.games import game_of
 from core.referee.inference import (
     DOUBTFUL,
     PILE,
@@ -77,7 +78,7 @@ class TurnState:
     # ----- a turn's life ----------------------------------------------------------------------------------
     def begin(self, pos: Position, dice: tuple[int, int]) -> TurnModel:
         """The dice landed: every candidate of the roll, computed once."""
-        self.model = TurnModel(pos, dice)
+        self.model = game_of(pos).turn_model(pos, dice)
         return self.model
 
     def end(self) -> None:

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.rules.notation import BAR, OFF, Move, Play
-from core.rules.position import Position, check_dice
+from core.rules.notation import BAR, OFF, Move, Play, check_dice
+
+if TYPE_CHECKING:
+    from core.rules.position import Position
 
 Moves = tuple[tuple[int, int], ...]
 Explanation = tuple[str, dict[str, Any], Moves]

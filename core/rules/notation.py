@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from operator import itemgetter
 
-from core.errors import InvalidPlayError
+from core.errors import InvalidPlayError, InvalidRollError
 
 BAR = 25
 OFF = 0
@@ -198,3 +198,29 @@ def steps_text(steps: Sequence[tuple[int, int, bool]], style: str = "standard") 
         word = "".join(chain)
         counts[word] = counts.get(word, 0) + 1
     return " ".join(w if n == 1 else f"{w}({n})" for w, n in counts.items())
+
+
+_DIE = frozenset(range(1, 7))
+_ROLL_TEXT = {f"{d1}{d2}": (d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)}
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """Validate a roll given as two numbers (or text like ``"31"``) and return it as a tuple."""
+    if type(dice) is tuple and len(dice) == 2:
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and d1 in _DIE and d2 in _DIE:
+            return dice  # the common case, already right: nothing to convert
+    elif type(dice) is str and dice in _ROLL_TEXT:
+        return _ROLL_TEXT[dice]
+    if isinstance(dice, str):
+        text = dice.strip()
+        if len(text) != 2 or not text.isdigit():
+            raise InvalidRollError(f"invalid roll {dice!r}: write two dice 1-6, e.g. 31 or 66")
+        dice = (int(text[0]), int(text[1]))
+    try:
+        d1, d2 = (int(d) for d in dice)
+    except (TypeError, ValueError):
+        raise InvalidRollError(f"invalid roll {dice!r}: expected two dice 1-6") from None
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise InvalidRollError(f"invalid roll {d1}{d2}: each die shows 1 to 6")
+    return d1, d2

@@ -22,10 +22,11 @@ from enum import StrEnum
 from operator import itemgetter, mul
 from typing import Any, ClassVar
 
-from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError, InvalidRollError
+from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError
 from core.messages import summary
 from core.rules import movegen
-from core.rules.notation import BAR, OFF, Move, Play, steps_text
+from core.rules.explain import explain_play
+from core.rules.notation import BAR, OFF, Move, Play, check_dice, steps_text
 
 
 class Side(StrEnum):
@@ -39,32 +40,6 @@ class Side(StrEnum):
     @property
     def index(self) -> int:  # type: ignore[override]  # shadows str.index on purpose
         return 0 if self is Side.LIGHT else 1
-
-
-_DIE = frozenset(range(1, 7))
-_ROLL_TEXT = {f"{d1}{d2}": (d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)}
-
-
-def check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    """Validate a roll given as two numbers (or text like ``"31"``) and return it as a tuple."""
-    if type(dice) is tuple and len(dice) == 2:
-        d1, d2 = dice
-        if type(d1) is int and type(d2) is int and d1 in _DIE and d2 in _DIE:
-            return dice  # the common case, already right: nothing to convert
-    elif type(dice) is str and dice in _ROLL_TEXT:
-        return _ROLL_TEXT[dice]
-    if isinstance(dice, str):
-        text = dice.strip()
-        if len(text) != 2 or not text.isdigit():
-            raise InvalidRollError(f"invalid roll {dice!r}: write two dice 1-6, e.g. 31 or 66")
-        dice = (int(text[0]), int(text[1]))
-    try:
-        d1, d2 = (int(d) for d in dice)
-    except (TypeError, ValueError):
-        raise InvalidRollError(f"invalid roll {dice!r}: expected two dice 1-6") from None
-    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise InvalidRollError(f"invalid roll {d1}{d2}: each die shows 1 to 6")
-    return d1, d2
 
 
 _BASE64_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
@@ -465,8 +440,6 @@ def _route_tables(cls: type[Position], side: Side) -> _RouteTables:
 def _why_not(legal: LegalPlays, play: Play) -> tuple[str, str, dict[str, Any]]:
     """Why the written play is no legal play: a line for the error message, and the reason code and values
     of core.messages that the referee gives for the same play seen on the board (core.rules.explain)."""
-    from core.rules.explain import explain_play  # explain builds on this module
-
     pos = legal.position
     reason, params, _ = explain_play(pos, legal.dice, play, legal)
     if len(legal) == 0:

@@ -2,6 +2,9 @@
 
 rules (with the base modules errors and messages) < match < referee and coach, side by side. A module
 imports its own package, the packages below it and the base modules; never one above it or beside it.
+Inside a package no module imports another that (through others) imports it again (no import cycle), and
+no import is made inside a function (a cycle hidden from the module's head). Imports under
+``if TYPE_CHECKING:`` are never run and are not counted.
 """
 
 from __future__ import annotations
@@ -41,10 +44,22 @@ def _modules() -> list[tuple[str, Path]]:
     return found
 
 
-def _imports(path: Path, module: str) -> list[str]:
+def _typing_only(tree: ast.AST) -> set[int]:
+    """The import nodes under ``if TYPE_CHECKING:`` (for the type checker only, never run)."""
+    nodes: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            nodes.update(id(n) for n in ast.walk(node))
+    return nodes
+
+
+def _imports(path: Path, module: str, run_only: bool = False) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _typing_only(tree) if run_only else set()
     names = []
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -116,3 +131,112 @@ def test_the_check_catches_an_upward_import(tmp_path: Path, module: str, source:
     path.write_text(source)
     messages = _check(module, path, set(ALLOWED))
     assert any(expect in m for m in messages), messages
+
+
+# ----- import cycles and imports inside functions ------------------------------------------------------------
+def _graph(modules: list[tuple[str, Path]]) -> dict[str, set[str]]:
+    """Each module's imports of other core modules that run when it is imported (its package's face, the
+    ``__init__`` re-exports, counted as the package)."""
+    names = {m for m, _ in modules}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules:
+        targets = set()
+        for target in _imports(path, module, run_only=True):
+            if target in names and target != module:
+                targets.add(target)
+        graph[module] = targets
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import cycle (strongly connected modules), ignoring a package's ``__init__`` importing its own
+    modules that import the package back (its face), which Python allows."""
+    def real(a: str, b: str) -> bool:
+        return not (b.startswith(a + ".") or a.startswith(b + "."))  # a package and its own module
+
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if not real(v, w):
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _inner_imports(module: str, path: Path) -> list[str]:
+    """Imports made inside a function or method (a cycle the module's head does not show)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    bad.append(f"{module}: import inside {fn.name}() (line {node.lineno}): import at the top")
+    return bad
+
+
+def test_no_import_cycle_in_core() -> None:
+    assert _cycles(_graph(_modules())) == []
+
+
+def test_no_import_inside_a_function_in_core() -> None:
+    assert [msg for module, path in _modules() for msg in _inner_imports(module, path)] == []
+
+
+def _fake_core(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, Path]]:
+    modules = []
+    for name, source in files.items():
+        path = tmp_path / (name.replace(".", "_") + ".py")
+        path.write_text(source)
+        modules.append((name, path))
+    return modules
+
+
+def test_the_check_catches_a_cycle(tmp_path: Path) -> None:
+    """Today's two former circles, as they were: referee.faults -> inference -> variants -> faults, and
+    rules.explain <-> rules.position."""
+    modules = _fake_core(tmp_path, {
+        "core.referee.faults": "from core.referee.inference import TurnModel\n",
+        "core.referee.inference": "from core.referee.variants import VariantTurnModel\n",
+        "core.referee.variants": "from core.referee.faults import classify\n",
+        "core.rules.explain": "from core.rules.position import Position\n",
+        "core.rules.position": "from core.rules.explain import explain_play\n",
+        "core.rules.notation": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from core.rules.position import P\n",
+    })
+    assert _cycles(_graph(modules)) == [
+        ["core.referee.faults", "core.referee.inference", "core.referee.variants"],
+        ["core.rules.explain", "core.rules.position"]]
+
+
+def test_the_check_catches_an_import_inside_a_function(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("class TurnModel:\n    def __new__(cls):\n        from core.referee.variants import V\n"
+                    "        return V\n")
+    assert _inner_imports("core.referee.inference", path) == [
+        "core.referee.inference: import inside __new__() (line 3): import at the top"]

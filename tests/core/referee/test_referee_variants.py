@@ -15,7 +15,7 @@ import pytest
 from core.messages import message
 from core.referee import Referee
 from core.referee.events import EventError, parse_event
-from core.referee.variants import VariantTurnModel, game_result
+from core.referee.games import VariantTurnModel, game_result
 from core.rules.position import Side
 from core.rules.variants import (
     JacquetPosition,

@@ -1,0 +1,88 @@
+"""The referee's verdicts: their typed shape (``Verdict``) and how one is built.
+
+Every verdict has ``at`` (the index of the event that caused it), ``verdict`` and ``message`` ({"pt", "en"});
+the other keys depend on the verdict (core.referee.machine's docstring, docs/CONTRACTS.md). A verdict is a
+plain dict (JSON as it is); ``Verdict`` names its keys for the type checker.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict, cast
+
+from core.messages import describe, message
+from core.referee.faults import Fault
+from core.referee.state import MatchState
+
+#: How many of the latest verdicts public_state() keeps.
+KEEP_VERDICTS = 20
+
+
+class Message(TypedDict):
+    pt: str
+    en: str
+
+
+class Verdict(TypedDict, total=False):
+    """One verdict; ``at``, ``verdict`` and ``message`` always, the others by verdict."""
+
+    at: int
+    verdict: str
+    message: Message
+    side: str | None
+    dice: list[int] | None
+    play: str
+    legal: bool
+    position_id: str
+    match_id: str
+    reason: str
+    committed_by: str
+    guessed: bool
+    corrected: bool
+    candidates: list[str]
+    committing: bool
+    pending: bool
+    complete: bool
+    used: list[int]
+    point: int | str
+    move: Any
+    unplayed: list[int]
+    die: int
+    late: bool
+    action: str
+    value: int
+    winner: str | None
+    points: int
+    how: str
+    score: list[int]
+    number: int
+    chain: str
+    next_dice: list[int]
+    n: int
+    dice_prev: list[int]
+
+
+def verdict(out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:
+    """A verdict ``name`` caused by event ``at``, appended to ``out``; its message from core.messages unless given."""
+    v = cast(Verdict, {"at": at, "verdict": name, **fields})
+    if "message" not in v:
+        v["message"] = cast(Message, describe(cast(dict[str, Any], v)))
+    out.append(v)
+    return v
+
+
+def fault_verdict(out: list[Verdict], at: int, fault: Fault, ms: MatchState) -> None:
+    """The verdict of a board fault (core.referee.faults) in the turn of ``ms``."""
+    params = {k: v for k, v in fault.params.items() if k != "example" or v}
+    verdict(out, at, fault.verdict, side=ms.turn.value, dice=list(ms.dice) if ms.dice else None,
+            reason=fault.reason, message=message(fault.reason, **fault.params),
+            **({"play": fault.play_text()} if fault.moves else {}),
+            **{k: v for k, v in params.items() if k in ("point", "move", "unplayed", "die")})
+
+
+def reroll(out: list[Verdict], at: int, reason: str, **params: Any) -> None:
+    """A roll that does not count (``reroll``), with why."""
+    verdict(out, at, "reroll", reason=reason, message=message(reason, **params),
+            **{k: v for k, v in params.items() if k in ("dice", "n", "die", "side")})
+
+
+__all__ = ["KEEP_VERDICTS", "Message", "Verdict", "fault_verdict", "reroll", "verdict"]
