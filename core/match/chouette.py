@@ -31,8 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import GamaoError
+from core.rules.position import Side
 
 BOX = "box"
 
@@ -257,3 +259,179 @@ class Chouette:
     def table(self) -> list[tuple[str, int]]:
         """The ledger, highest first; it always sums to zero."""
         return sorted(self.ledger.items(), key=lambda kv: (-kv[1], kv[0]))
+
+# ----- the session at a board (R26-R29 as the kiosk and the club follow them) ------------------------------------
+CHOUETTE = "chouette"
+NAME_MAX = 40
+KEEP_LOG = 12
+LEDGER_FORMAT = "gamao-chouette-ledger"
+
+
+class ChouetteInputError(ValueError):
+    """Bad chouette input; ``field`` names what was wrong (for a 422 that names it)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.detail = message
+
+
+def check_setup(obj: Any) -> dict[str, Any]:
+    """The ``"chouette"`` object of a new_match event, checked and normalised (``order`` computed, R26).
+
+    ``{"players": [{"name": str, "rolls": [die, ...]}, ...], "box_side": "light"|"dark", "consult": bool,
+    "cube_cap": int}``; a tie without its re-rolls is refused (``players``: each rolls again).
+    """
+    if not isinstance(obj, Mapping):
+        raise ChouetteInputError("chouette", "must be an object with players, box_side, consult, cube_cap")
+    players = obj.get("players")
+    if not isinstance(players, list) or not 3 <= len(players) <= 12:
+        raise ChouetteInputError("players", "a chouette needs 3 to 12 players, each {\"name\", \"rolls\"}")
+    rolls: dict[str, list[int]] = {}
+    for i, p in enumerate(players):
+        if not isinstance(p, Mapping):
+            raise ChouetteInputError(f"players[{i}]", 'must be {"name": text, "rolls": [one die, ...]}')
+        name = p.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+            raise ChouetteInputError(f"players[{i}].name", f"a name of 1 to {NAME_MAX} characters")
+        name = name.strip()
+        if name in rolls:
+            raise ChouetteInputError(f"players[{i}].name", f"{name!r} is there twice: each player once")
+        r = p.get("rolls")
+        r = [r] if isinstance(r, int) and not isinstance(r, bool) else r
+        if (not isinstance(r, list) or not 1 <= len(r) <= 10
+                or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in r)):
+            raise ChouetteInputError(f"players[{i}].rolls", "one die each, 1 to 6 (and the re-rolls of a tie, in order)")
+        rolls[name] = list(r)
+    try:
+        order = order_by_dice(rolls)
+    except ChouetteError as exc:
+        raise ChouetteInputError("players", str(exc)) from None
+    box_side = obj.get("box_side", "light")
+    if box_side not in ("light", "dark"):
+        raise ChouetteInputError("box_side", f'"light" or "dark" (the side of the box), not {box_side!r}')
+    consult = obj.get("consult", True)
+    if not isinstance(consult, bool):
+        raise ChouetteInputError("consult", "true or false (may crew members advise the captain, R27)")
+    cap = obj.get("cube_cap", 64)
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 2 or cap > 4096 or cap & (cap - 1):
+        raise ChouetteInputError("cube_cap", "a power of two from 2 to 4096 (the highest cube)")
+    return {"players": [{"name": n, "rolls": r} for n, r in rolls.items()], "order": order,
+            "box_side": box_side, "consult": consult, "cube_cap": cap}
+
+
+def _msg(pt: str, en: str) -> dict[str, str]:
+    return {"pt": pt, "en": en}
+
+
+def _pts(n: int) -> tuple[str, str]:
+    return (f"{n} ponto" if n == 1 else f"{n} pontos"), (f"{n} point" if n == 1 else f"{n} points")
+
+
+class ChouetteSession:
+    """core's Chouette plus what the kiosk needs beside it: the box's side, which board games each chouette game
+    was played on, the captain's cube actions for the .mat, and the recent messages."""
+
+    def __init__(self, setup: Mapping[str, Any]) -> None:
+        self.setup = dict(setup)
+        self.box_side = Side(setup["box_side"])
+        self.ch = Chouette(setup["order"], ChouetteSettings(consult=bool(setup["consult"]),
+                                                            cube_cap=int(setup["cube_cap"])))
+        self.bound: dict[int, int] = {}  # referee game index -> chouette game number
+        self.marks: list[dict[str, Any]] = []  # the captain's cube on the board: {"board", "at", "kind", "side", "value"}
+        self.log: list[dict[str, Any]] = []
+        self.offer_by: str | None = None  # "box" | "team" while a double waits for answers
+        self.offer_values: dict[str, int] = {}
+        self.offer_at: tuple[int, int] = (0, 0)  # (referee game index, its action count) when the double was made
+        self.after_game: list[dict[str, int]] = []  # the ledger after each finished game
+
+    @property
+    def captain_side(self) -> Side:
+        return self.box_side.other
+
+    def say(self, at: int, kind: str, pt: str, en: str, **extra: Any) -> dict[str, Any]:
+        v = {"at": at, "verdict": CHOUETTE, "action": kind, "message": _msg(pt, en), **extra}
+        self.log.append(v)
+        del self.log[:-KEEP_LOG]
+        return v
+
+    def may_double(self) -> dict[str, Any]:
+        ch = self.ch
+        if ch.pending:
+            return {"box": [], "team": []}
+        cap = ch.settings.cube_cap
+        live = ch.live()
+        return {"box": [m for m in live if ch.cubes[m].owner in (None, BOX) and ch.cubes[m].value * 2 <= cap],
+                "team": [m for m in live if ch.cubes[m].owner in (None, m) and ch.cubes[m].value * 2 <= cap]}
+
+    def public(self, phase: str, on_roll: Side) -> dict[str, Any]:
+        """The chouette as the kiosk shows it (public_state()["chouette"]); ``phase`` and ``on_roll``: the board
+        game's (who may double now)."""
+        ch = self.ch
+        roles = {ch.box: "box", ch.captain: "captain", **{m: "crew" for m in ch.crew}}
+        turn = None
+        if phase == "awaiting_roll":
+            turn = "box" if on_roll is self.box_side else "team"
+        elif phase == "moving":  # the doubler's opponent is moving: a double commits the play first
+            turn = "team" if on_roll is self.box_side else "box"
+        pending = None
+        if ch.pending:
+            pending = {"by": self.offer_by,
+                       "answers": [{"member": m, "value": self.offer_values.get(m),
+                                    "answer": None if a is None else ("take" if a else "drop")}
+                                   for m, a in ch.pending.items()],
+                       "waiting": [m for m, a in ch.pending.items() if a is None]}
+        return {
+            "players": [p["name"] for p in self.setup["players"]],
+            "rolls": {p["name"]: p["rolls"] for p in self.setup["players"]},
+            "order": list(self.setup["order"]),
+            "box": ch.box, "captain": ch.captain, "crew": list(ch.crew),
+            "box_side": self.box_side.value, "captain_side": self.captain_side.value,
+            "consult": ch.settings.consult, "cube_cap": ch.settings.cube_cap,
+            "game": ch.game.number,
+            "cubes": [{"member": m, "role": roles[m], "value": ch.cubes[m].value,
+                       "owner": None if ch.cubes[m].owner is None else ("box" if ch.cubes[m].owner == BOX else m),
+                       "live": ch.cubes[m].live} for m in ch.team],
+            "pending": pending,
+            "may_double": self.may_double(),
+            "doubling": turn,
+            "ledger": [{"name": n, "points": ch.ledger[n], "role": roles[n]} for n in self.setup["order"]],
+            "games": [game_summary(g) for g in ch.games[:-1]],
+            "log": [dict(v) for v in self.log],
+        }
+
+
+def game_summary(g: ChouetteGame) -> dict[str, Any]:
+    return {"number": g.number, "box": g.box, "captain": g.captain, "crew": list(g.crew), "captains": list(g.captains),
+            "box_won": g.box_won, "points": g.points,
+            "payments": [{"payer": p.payer, "payee": p.payee, "points": p.points, "why": p.why} for p in g.payments]}
+
+
+
+def session_ledger(s: ChouetteSession) -> dict[str, Any]:
+    """Every player's points, game by game (the JSON export, docs/CONTRACTS.md)."""
+    ch = s.ch
+    games = []
+    for g, after in zip(ch.games, s.after_game, strict=False):
+        games.append({**game_summary(g), "ledger": after})
+    return {"format": LEDGER_FORMAT, "version": 1, "players": list(s.setup["order"]),
+            "rolls": {p["name"]: p["rolls"] for p in s.setup["players"]},
+            "settings": {"consult": ch.settings.consult, "cube_cap": ch.settings.cube_cap,
+                         "box_side": s.box_side.value},
+            "games": games, "ledger": dict(ch.ledger), "total": sum(ch.ledger.values()),
+            "next": {"box": ch.box, "captain": ch.captain, "crew": list(ch.crew)}}
+
+
+def ledger_text_of(data: Mapping[str, Any]) -> str:
+    """A ledger (``session_ledger``) as a plain table: one line per finished game, one column per player, then
+    the totals."""
+    names = data["players"]
+    width = max(8, *(len(n) for n in names))
+    head = f"{'game':>4}  {'box':<{width}} {'captain':<{width}} " + " ".join(f"{n:>{width}}" for n in names)
+    lines = ["; Gamão chouette ledger (R26-R29): running totals after each game; they always sum to zero", head]
+    for g in data["games"]:
+        cap = "/".join(g["captains"])
+        lines.append(f"{g['number']:>4}  {g['box']:<{width}} {cap:<{width}} "
+                     + " ".join(f"{g['ledger'][n]:>{width}}" for n in names))
+    lines.append(f"{'':>4}  {'total':<{width}} {'':<{width}} " + " ".join(f"{data['ledger'][n]:>{width}}" for n in names))
+    return "\n".join(lines) + "\n"

@@ -31,7 +31,8 @@ _KINDS = {"move": MOVE, "double": DOUBLE, "take": TAKE, "drop": DROP, "beaver": 
           "resign": RESIGN, "accept": ACCEPT, "reject": REJECT}
 
 
-def _action(a: dict[str, Any], variant: bool = False) -> Action:
+def record_action(a: dict[str, Any], variant: bool = False) -> Action:
+    """One action of the referee's game record as a match record's Action."""
     kind = _KINDS[a["kind"]]
     side = Side(a["side"])
     if kind == MOVE:
@@ -67,7 +68,7 @@ def to_match_record(referee: Any) -> MatchRecord:
             continue  # a game that has not started
         game = GameRecord(number=g["number"], score={Side(k): v for k, v in g["score"].items()},
                           crawford=g["crawford"])
-        game.actions = [_action(a, bool(name)) for a in g["actions"]]
+        game.actions = [record_action(a, bool(name)) for a in g["actions"]]
         res = g["result"]
         if res is not None:
             cube = max([1] + [a.get("value", 1) for a in g["actions"] if a["kind"] in ("take", "beaver", "raccoon")
