@@ -24,7 +24,7 @@ from typing import Any
 
 from club.archive import FILE, Archive, match_summary
 from club.config import PREFIX, Broker, board_topic, make_client, parse_topic
-from core.referee import Referee
+from core.referee.table import TableReferee as Referee  # a chouette's events too (R26-R29), as on the board
 
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
