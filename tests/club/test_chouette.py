@@ -46,7 +46,7 @@ def test_r29_the_director_agrees_with_the_board_during_a_chouette(broker, make_d
             count = service.journal.count(match)
             assert publisher.wait_idle(10)
             assert wait_for(lambda: (m := director.matches.get((CLUB, "mesa01", match))) is not None  # noqa: B023
-                            and m.next >= count, 10), "the director did not receive the board's events"
+                            and m.next >= count, 10), "the director did not receive the board's events"  # noqa: B023
             with director._lock:
                 seen = _director_state(director, "mesa01", match)
             board = service.state()
