@@ -66,9 +66,10 @@ def _lines() -> Iterator[str]:
 
 
 def _variant_answer(name: str, position: str | None, roll: str, as_json: bool, count_only: bool) -> str:
+    from core.referee.games import MATCH_VARIANTS
     from core.rules.variants import position_from_json, position_to_json, variant
 
-    if name.lower() not in ("backgammon", "standard", "plakoto", "russian", "jacquet"):
+    if name.lower() not in ("backgammon", *MATCH_VARIANTS):
         raise ValueError(f"--variant: unknown game {name!r}; choose backgammon, plakoto, russian or jacquet")
     cls = variant(name)
     pos = cls.start() if position is None else position_from_json(cls, position)

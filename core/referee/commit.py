@@ -7,6 +7,7 @@ alone); in strict mode the commit is refused until the board is corrected.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.messages import message
@@ -23,7 +24,7 @@ from core.rules.position import Position, Side
 class Commit(Part):
     """Owns what a commit writes: the play's row and record, the open play (``TurnState.pending``)."""
 
-    def commit(self, at: int, trigger: dict[str, Any], out: list[Verdict]) -> bool:
+    def commit(self, at: int, trigger: Mapping[str, Any], out: list[Verdict]) -> bool:
         """Commit the mover's play; True when the triggering event may go ahead."""
         self.turn_state.trigger = trigger.get("name") or trigger.get("event")
         if self.turn_state.pending is not None:

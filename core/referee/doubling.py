@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.messages import message
@@ -14,7 +15,7 @@ from core.rules.position import Side
 class Doubling(Part):
     """Owns the cube's actions (``MatchState.cube``)."""
 
-    def on_cube(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+    def on_cube(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
         self.cube(at, ev["action"], Side(ev["side"]), out)
 
     def fault(self, out: list[Verdict], at: int, side: Side, code: str) -> None:

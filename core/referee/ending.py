@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.referee.part import Part
@@ -13,7 +14,7 @@ from core.rules.position import Side
 class GameEnd(Part):
     """Owns the resignation and the game's end (``MatchState.end_game``)."""
 
-    def on_resign(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+    def on_resign(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
         side = Side(ev["side"])
         self.ref.held.release_first(out)
         finished = self.turn_state.last_kind == "play" and self.turn_state.last_fault is None
@@ -25,7 +26,7 @@ class GameEnd(Part):
             self.match_state.resignation = (side, ev["value"])
             self.match_state.record({"kind": "resign", "side": ev["side"], "value": ev["value"]})
 
-    def on_resign_reply(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+    def on_resign_reply(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
         if self.match_state.resignation is None:
             return
         side, value = self.match_state.resignation
@@ -44,5 +45,6 @@ class GameEnd(Part):
         self.turn_state.held = None
         verdict(out, at, "game_over", winner=winner.value if winner else None, points=points, how=how)
         if match_over:
+            assert winner is not None  # a draw ends no match
             verdict(out, at, "match_over", score=[self.match_state.match.score[Side.LIGHT], self.match_state.match.score[Side.DARK]],
                     winner=winner.value)

@@ -24,11 +24,80 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from core.referee.games import settings_json, settings_of, variant_name
 
 Event = dict[str, Any]
+
+
+# ----- the shapes of the checked events (docs/CONTRACTS.md); a CheckedEvent is one of these at run time ----------
+class NewMatchEvent(TypedDict):
+    event: Literal["new_match"]
+    length: int
+    players: dict[str, str]  # {"light": name, "dark": name}
+    rules: dict[str, Any]  # RULE_DEFAULTS' keys, and "variant"/"variant_settings" for the seeds' other games
+    chouette: NotRequired[dict[str, Any]]  # a chouette's set-up (core.match.chouette.check_setup)
+
+
+class RollEvent(TypedDict):
+    event: Literal["roll"]
+    dice: list[int]  # two dice, 1-6
+    cocked: list[bool]  # two flags (R24)
+    seq: NotRequired[int]  # the dice unit's roll number: the same roll sent again is one roll
+
+
+class BoardEvent(TypedDict):
+    event: Literal["board"]
+    light: list[int]  # 24 counts, physical points 1-24
+    dark: list[int]
+    bar: dict[str, int]
+    off: dict[str, int]
+    stable: bool  # False: hands or motion, never ruled on
+    uncertainty: NotRequired[dict[str, Any]]  # the camera's probabilities per point
+    pinned: NotRequired[list[dict[str, Any]]]  # Plakoto (R30): [{"point", "side"}]
+    waiting: NotRequired[dict[str, int]]  # Russian (R31): checkers not yet entered
+    first_roll: NotRequired[dict[str, bool]]
+    messenger: NotRequired[dict[str, bool]]  # Jacquet (R32)
+
+
+class CubeEvent(TypedDict):
+    event: Literal["cube"]
+    action: str  # CUBE_ACTIONS
+    side: str  # who acts
+
+
+class ResignEvent(TypedDict):
+    event: Literal["resign"]
+    side: str
+    value: int  # 1 single, 2 gammon, 3 backgammon
+
+
+class ResignReplyEvent(TypedDict):
+    event: Literal["resign_reply"]
+    accept: bool
+
+
+class ButtonEvent(TypedDict):
+    event: Literal["button"]
+    name: str  # BUTTONS
+    side: NotRequired[str]
+
+
+class ChouetteEvent(TypedDict):
+    """A chouette's action (R26-R29), ruled by core.referee.table.TableReferee."""
+
+    event: Literal["chouette"]
+    action: str  # box_double | team_double | answer | consult
+    members: NotRequired[list[str]]
+    member: NotRequired[str]
+    take: NotRequired[bool]
+    value: NotRequired[bool]
+
+
+#: Any checked event, by its ``"event"`` kind.
+TypedEvent = (NewMatchEvent | RollEvent | BoardEvent | CubeEvent | ResignEvent | ResignReplyEvent | ButtonEvent
+              | ChouetteEvent)
 
 KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button")
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
@@ -46,7 +115,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "premature_roll": "reject",
 }
 PREMATURE = ("reject", "commit")
-#: A match of one of the seeds' variants (R30-R32) names it and its settings (core.referee.variants).
+#: A match of one of the seeds' variants (R30-R32) names it and its settings (core.referee.games).
 VARIANT_KEYS = ("variant", "variant_settings")
 
 

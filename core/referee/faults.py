@@ -76,7 +76,7 @@ def classify(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), nearest: V
     if gone_opp and came_opp and all(p == OFF for p in came_opp) and len(gone_opp) == len(came_opp):
         # An opposing checker gone from the board (a camera derives "off" from what it no longer sees).
         p = gone_opp[0]
-        where: str | int = "bar" if p == BAR else cls.routes[other][24 - p]
+        where = "bar" if p == BAR else cls.routes[other][24 - p]
         return Fault(ILLEGAL, "checker_missing", {**params, "side": other.value, "point": where})
     opp_moved = [p for p in came_opp if p != BAR]
     if opp_moved or (gone_opp and not gone_me):

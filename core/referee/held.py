@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from core.referee.inference import ACCEPT, MARGIN, Observation, Vec
+from core.referee.inference import ACCEPT, MARGIN, Candidate, Observation, Vec
 from core.referee.part import Part
 from core.referee.state import Phase
 from core.referee.verdicts import Verdict
@@ -109,14 +109,15 @@ class HeldRoll(Part):
             self.turn_state.held_on_pending = False
         dice = (held_ev["dice"][0], held_ev["dice"][1])
         obs = self.turn_state.last_turn_obs
-        rivals = []
+        rivals: list[Candidate] = []
         if obs is not None:
             inf = self.turn_state.model.explain(obs, committing=True)
-            rivals = [c for c in (inf.rivals or [inf.best]) if c is not None and c.legal is not None]
+            read: list[Candidate | None] = [*inf.rivals] or [inf.best]
+            rivals = [c for c in read if c is not None and c.legal is not None]
             if inf.kind == "unexplained":
                 rivals = self.turn_state.held_rivals  # held on a board that could not stand: the nearest legal plays
         if rivals:
-            dancing = [c for c in rivals if len(c.legal.result.legal_plays(dice)) == 0]  # type: ignore[union-attr]
+            dancing = [c for c in rivals if c.legal is not None and len(c.legal.result.legal_plays(dice)) == 0]
             pick = dancing[0] if len(dancing) == 1 else rivals[0]
             self.turn_state.last_turn_obs = Observation(pick.vec)
             self.turn_state.last_fault = None

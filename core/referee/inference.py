@@ -24,10 +24,10 @@ the change the candidate makes, so a count misread the same way before and after
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Protocol, cast
 
 from core.rules import movegen, partial
 from core.rules.notation import Move, Play
@@ -69,8 +69,7 @@ UNSEEN_CHANGE = 0.1
 START, PREFIX, LEGAL = "start", "prefix", "legal"
 
 
-@cache
-def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
+def _own_to_vec(side: Side, cls: type[Position]) -> tuple[int, ...]:
     """For each own-numbered index 0..25 of ``side``: its index in the 52-entry vector."""
     base = 0 if side is Side.LIGHT else 24
     table = [0] * 26
@@ -79,6 +78,10 @@ def own_to_vec(side: Side, cls: type[Position] = Position) -> tuple[int, ...]:
     for own in range(1, 25):
         table[own] = base + cls.routes[side][24 - own] - 1
     return tuple(table)
+
+
+#: ``_own_to_vec`` computed once per (side, position class). (The cast: mypy does not take a class as hashable.)
+own_to_vec = cast(Callable[[Side, type[Position]], tuple[int, ...]], cache(_own_to_vec))
 
 
 def vec_of_own(me: Sequence[int], opp: Sequence[int], mover: Side, cls: type[Position] = Position) -> Vec:
@@ -244,7 +247,7 @@ class _Costs:
             if self.derived_off and i < 48 and max(value, self.obs[i]) > TALL_ROW:
                 # above one row the camera counts discs on a second layer, both too few and too many
                 seen = self.obs[i]
-                low = abs(min(seen, TALL_ROW) - min(value, TALL_ROW))
+                low: float = abs(min(seen, TALL_ROW) - min(value, TALL_ROW))
                 if seen < TALL_ROW:
                     low = min(low, self._count_cost(i, min(value, TALL_ROW)))
                 c = min(c, low + min(HIDDEN_CAP, HIDDEN_COST * abs(max(seen, TALL_ROW) - max(value, TALL_ROW))))
@@ -275,6 +278,16 @@ class _Costs:
         return c
 
 
+class Plays(Protocol):
+    """A roll's legal plays as a model reads them (``LegalPlays``, a variant's list of ``VariantPlay``)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, i: int) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
 class TurnModel:
     """Every candidate position for one roll of one position (computed once, when the dice land): the start,
     the legal results (``Position.legal_plays``) and the boards on the way to them (core.rules.partial)."""
@@ -285,7 +298,7 @@ class TurnModel:
         self.mover = pos.turn
         self.cls = type(pos)
         self.start = vec_of_position(pos)
-        self.legal = pos.legal_plays(self.dice)
+        self.legal: Plays = pos.legal_plays(self.dice)
         # Every legal play uses as many dice as the roll allows (R09): the first one says how many.
         self.max_dice = len(self.legal[0].play) if len(self.legal) else 0
         self.by_vec: dict[Vec, Candidate] = {}
@@ -336,7 +349,7 @@ class TurnModel:
         """(vector index, change) of one single-die move."""
         me_t, opp_t = self._tables
         frm, to, hit = step
-        out = ((me_t[frm], -1), (me_t[to], 1))
+        out: tuple[tuple[int, int], ...] = ((me_t[frm], -1), (me_t[to], 1))
         if hit:
             out += ((opp_t[self._cross[to]], -1), (opp_t[25], 1))
         return out

@@ -166,7 +166,7 @@ class Referee:
             self.held.release(out)
         if self.match_state.phase == Phase.MOVING:
             if self.premature(dice):
-                reroll(out, at, "roll_out_of_turn", side=self.match_state.turn.value, dice_prev=list(self.match_state.dice))
+                reroll(out, at, "roll_out_of_turn", side=self.match_state.turn.value, dice_prev=list(self.match_state.dice or ()))
                 return
             if not self.committer.commit(at, ev, out):
                 return

@@ -9,6 +9,7 @@ whose end was in doubt.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from core.messages import message
@@ -50,12 +51,13 @@ class BoardReading(Part):
         """
         model = self.turn_state.model
         assert model is not None
-        if self.turn_state.last_turn_obs is None or not self.shows_start(obs) or model.explain(obs).kind != "unexplained":
+        last = self.turn_state.last_turn_obs
+        if last is None or not self.shows_start(obs) or model.explain(obs).kind != "unexplained":
             return False
         enders = [c for c in model.candidates if c.legal is not None and c.legal.result.is_game_over()]
         if not enders:
             return False
-        best = min(enders, key=lambda c: observation_cost(self.turn_state.last_turn_obs, c.vec))  # type: ignore[arg-type]
+        best = min(enders, key=lambda c: observation_cost(last, c.vec))
         self.turn_state.last_turn_obs = Observation(best.vec)
         self.turn_state.last_fault = None
         held, self.turn_state.held = self.turn_state.held, None
@@ -64,7 +66,7 @@ class BoardReading(Part):
             self.ref.dispatch(held[0], held[1], out)
         return True
 
-    def on_board(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+    def on_board(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
         if not ev["stable"]:
             return  # hands and motion: never ruled on
         obs = self.game.board(self.match_state.pos, Observation.from_event(ev))  # what the camera cannot see (R30)
@@ -178,7 +180,7 @@ class BoardReading(Part):
             fault = self.game.classify(self.turn_state.model, obs.vec, [vec_of_position(p) for p in self.match_state.history],
                                        nearest)
             self.turn_state.last_fault = fault
-            key = ("fault", fault.reason, obs.vec)
+            key: Any = ("fault", fault.reason, obs.vec)
             self.turn_state.last_kind = "fault"
             if key != self.turn_state.last_key:
                 self.turn_state.last_key = key
@@ -193,7 +195,7 @@ class BoardReading(Part):
             self.rule_moving(at, obs, out)  # the play before this turn was corrected: read the board again
             return
         if inf.kind == "uncertain":
-            key: Any = ("uncertain", tuple(sorted(c.vec for c in inf.rivals)))
+            key = ("uncertain", tuple(sorted(c.vec for c in inf.rivals)))
             if key != self.turn_state.last_key:
                 self.turn_state.last_key = key
                 verdict(out, at, "uncertain", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()),

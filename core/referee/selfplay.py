@@ -60,7 +60,7 @@ def random_game(cls: type[VariantPosition], seed: int, settings: Settings | None
         if dice[0] != dice[1]:
             break
     starter = Side.LIGHT if dice[0] > dice[1] else Side.DARK
-    pos = cls.start(starter, settings)  # type: ignore[arg-type]
+    pos = cls.start(starter, settings)
     game = Game(cls.variant, seed)
     first = True
     while not pos.is_game_over() and len(game.turns) < max_turns:

@@ -22,7 +22,7 @@ import copy
 import json
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from core.match.chouette import (
     BOX,
@@ -175,7 +175,7 @@ class TableReferee:
         if kind == "new_match":
             setup = event.get(CHOUETTE)
             self.session = ChouetteSession(setup) if setup else None
-        out = self.referee.feed(event)
+        out = cast(list[dict[str, Any]], self.referee.feed(event))
         if kind == "new_match" and self.session is not None:
             ch = self.session.ch
             out.append(self.session.say(
@@ -199,11 +199,12 @@ class TableReferee:
 
     def _ready(self, side: Side) -> None:
         """A double is made before the doubler's own roll; the opponent's finished play is committed first (R23)."""
-        ref = self.referee
+        ref, s = self.referee, self.session
+        assert s is not None
         if ref.phase == "moving" and ref.turn is side.other:
             ref.feed({"event": "button", "name": "end_turn"})
         if ref.phase != "awaiting_roll" or ref.turn is not side:
-            who = "the box" if side is self.session.box_side else "the team"  # type: ignore[union-attr]
+            who = "the box" if side is s.box_side else "the team"
             raise ChouetteError(f"{who} may double only before its own roll (the board is at: {ref.phase})")
 
     def _chouette(self, event: Mapping[str, Any]) -> list[dict[str, Any]]:

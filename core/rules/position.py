@@ -116,9 +116,9 @@ class Position:
                 if n < 0:
                     raise InvalidPositionError(f"{side.value} has {n} checkers on point {phys}")
                 own[cls._own_of_phys(side)[phys]] += int(n)
-            own[BAR] = int(bar.get(side.value, bar.get(side, 0)))  # type: ignore[call-overload]
+            own[BAR] = int(bar.get(side.value, bar.get(side, 0)))
             on_board = sum(own[1:])
-            stated_off = off.get(side.value, off.get(side))  # type: ignore[call-overload]
+            stated_off = off.get(side.value, off.get(side))
             own[OFF] = cls.checkers - on_board if stated_off is None else int(stated_off)
             if sum(own) != cls.checkers or own[OFF] < 0:
                 raise InvalidPositionError(
@@ -279,7 +279,7 @@ class Position:
     def _after(self, me: Sequence[int], opp: Sequence[int]) -> Position:
         mover = self.turn
         rel = (tuple(me), tuple(opp)) if mover is Side.LIGHT else (tuple(opp), tuple(me))
-        return type(self)(rel, mover.other)  # type: ignore[arg-type]
+        return type(self)(rel, mover.other)
 
     def _boards(self) -> tuple[list[int], list[int]]:
         return list(self._rel[self.turn.index]), list(self._rel[self.turn.other.index])

@@ -48,7 +48,7 @@ from core.match.formats import MatchFileError
 from core.match.record import MOVE, Action, GameRecord, GameResult, MatchRecord, MatchRules
 from core.rules.notation import Play
 from core.rules.position import Side
-from core.rules.variants import RussianPosition, VariantPlay, VariantPosition, play_from_text, variant
+from core.rules.variants import VariantPlay, VariantPosition, play_from_text, variant
 from core.rules.variants.base import Settings
 
 MAGIC = "; Gamao variant record 1"
@@ -250,28 +250,28 @@ def _play(pos: VariantPosition, a: Action, chain: Action | None, fail: Any) -> t
     played: str | Play = a.text or Play(())  # as written, so the rules' message quotes the file
     dice = a.dice
     if chain is not None:  # R31: the complementary double of the double just played in full, as its own link
-        assert chain.dice is not None and isinstance(pos, RussianPosition)
+        assert chain.dice is not None and pos.chains
         n = 7 - chain.dice[0]
         if dice != (n, n):
             raise fail(f"after the double {chain.dice[0]}{chain.dice[0]} played in full (line {chain.line}, "
                        f"'{CHAIN}') comes its complementary double {n}{n}, without a roll (R31)")
         return _after(pos.parse_link(played, dice, complement=True)), None
     if a.note == CHAIN:
-        if not isinstance(pos, RussianPosition) or dice[0] != dice[1]:
+        if not pos.chains or dice[0] != dice[1]:
             raise fail(f"'{CHAIN}' marks a Russian backgammon double played in full (R31)")
         lp = pos.parse_link(played, dice)
         if len(lp.play) != 4 or lp.result.turn is not pos.turn or lp.result.is_game_over():
             raise fail(f"'{CHAIN}' marks a double played in full after which the complementary double follows (R31)")
         return _after(lp), a
     steps = len(a.play) if a.play is not None else 0
-    if isinstance(pos, RussianPosition) and dice[0] == dice[1] and steps <= 4 and not pos._reroll(dice):
+    if pos.chains and dice[0] == dice[1] and steps <= 4 and not pos._reroll(dice):
         # R31: a double the referee recorded as one link that ended the chain (the double not played in full, or
         # in full with nothing of the complement playable, or the game over).
         lp = pos.parse_link(played, dice)
         after = _after(lp)
         if after.turn is pos.turn and not after.is_game_over():
             n = 7 - dice[0]
-            if after.link_plays((n, n), complement=True):  # type: ignore[attr-defined]
+            if after.link_plays((n, n), complement=True):
                 raise fail(f"the double was played in full: the complementary double {n}{n} follows, on this line or "
                            f"on the next after '{CHAIN}' (R31)")
             after = after.with_turn(pos.turn.other)

@@ -8,7 +8,7 @@ result, a ``Link``); it never touches the referee.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +70,7 @@ class Game:
 
     def start_vec(self, pos: Position) -> Vec:
         """The board of this game set up for its start (the set-up check, R01 and R30-R32)."""
-        return _start_vec(type(pos), None)
+        return start_vec(type(pos), None, type(pos).start)
 
     def public(self, pos: Position, model: TurnModel | None, moves: Sequence[Mapping[str, Any]], turn: Side,
                phase: str) -> dict[str, Any]:
@@ -93,12 +93,12 @@ class Game:
 _STARTS: dict[tuple[type[Position], Any], Vec] = {}
 
 
-def _start_vec(cls: type[Position], settings: Any) -> Vec:
+def start_vec(cls: type[Position], settings: Any, start: Callable[[], Position]) -> Vec:
+    """The board of ``start()``, computed once per position class and settings."""
     key = (cls, settings)
     vec = _STARTS.get(key)
     if vec is None:
-        start = cls.start() if settings is None else cls.start(settings=settings)  # type: ignore[call-arg]
-        vec = _STARTS[key] = vec_of_position(start)
+        vec = _STARTS[key] = vec_of_position(start())
     return vec
 
 

@@ -60,7 +60,7 @@ class PlakotoGame(VariantGame):
         result = super().result(pos)
         if result is None or result[0] is None:
             return result
-        winner, mult, _ = result
+        winner, mult = result[0], result[1]
         if isinstance(pos, PlakotoPosition) and pos.mother_pinned(winner.other) and pos._rel[winner.index][OFF] < 15:
             return winner, mult, "mother"
         return result

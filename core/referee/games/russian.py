@@ -12,21 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.referee import inference
 from core.referee.faults import ILLEGAL, Fault, roll_of
 from core.referee.games.base import Link
-from core.referee.games.variant import Boards, VariantGame, VariantTurnModel
-from core.referee.inference import (
-    ACCEPT,
-    MARGIN,
-    Candidate,
-    Inference,
-    Observation,
-    TurnModel,
-    Vec,
-    observation_cost,
-    own_of_vec,
-    vec_of_position,
-)
+from core.referee.games.variant import Boards, TurnModel, VariantGame, VariantTurnModel
+from core.referee.inference import Candidate, Inference, Observation, Vec
 from core.rules.explain import UNPLAYED as UNPLAYED_REASONS
 from core.rules.explain import explain_boards
 from core.rules.notation import BAR, OFF
@@ -111,13 +101,13 @@ class RussianGame(VariantGame):
             after = c.legal.result.with_turn(model.mover)
             assert isinstance(after, RussianPosition)
             for lp in after.link_plays((n, n), complement=True):
-                board = vec_of_position(lp.result)
-                cost = observation_cost(obs, board)
-                if cost <= ACCEPT:
+                board = inference.vec_of_position(lp.result)
+                cost = inference.observation_cost(obs, board)
+                if cost <= inference.ACCEPT:
                     scored.append((cost, c, board))
         scored.sort(key=lambda t: t[0])
         # Ways of splitting the chain that end on the same board are one reading: the first is recorded.
-        if not scored or any(cost - scored[0][0] < MARGIN and board != scored[0][2] for cost, _, board in scored[1:]):
+        if not scored or any(cost - scored[0][0] < inference.MARGIN and board != scored[0][2] for cost, _, board in scored[1:]):
             return None
         return self.next_link(model, scored[0][1])
 
@@ -198,7 +188,7 @@ def chain_public(model: TurnModel | None, moves: Sequence[Mapping[str, Any]], tu
 
 def _pips(model: VariantTurnModel, vec: Vec) -> int:
     """The mover's pips left on a board (a checker not yet entered counts 25)."""
-    own = own_of_vec(vec, model.mover, model.cls)
+    own = inference.own_of_vec(vec, model.mover, model.cls)
     pips = sum(i * own[i] for i in range(1, 26))
     pos = model.pos
     assert isinstance(pos, RussianPosition)

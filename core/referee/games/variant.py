@@ -13,7 +13,7 @@ from typing import Any
 
 from core.match.score import RESULT_NAMES
 from core.referee.faults import ILLEGAL, Fault, classify
-from core.referee.games.base import Game, Result, _start_vec
+from core.referee.games.base import Game, Result, start_vec
 from core.referee.inference import (
     LEGAL,
     PREFIX,
@@ -35,6 +35,8 @@ class VariantTurnModel(TurnModel):
     the way to one), with each candidate's full state (pins, first-roll flags, the messenger) so a board is read
     back as the right position. ``plays`` gives the legal plays when a game restricts them (a Russian link)."""
 
+    pos: VariantPosition
+
     def __init__(self, pos: Position, dice: Sequence[int], link: int = 0,
                  plays: list[VariantPlay] | None = None) -> None:
         assert isinstance(pos, VariantPosition)
@@ -46,7 +48,7 @@ class VariantTurnModel(TurnModel):
         self.link = link
         if plays is not None:
             self.legal = plays
-            self.orders = [(self.dice[0],) * 4]
+            self.orders: list[tuple[int, ...]] = [(self.dice[0],) * 4]
         else:
             self.legal = list(pos.legal_plays(self.dice))
             d1, d2 = self.dice
@@ -175,7 +177,8 @@ class VariantGame(Game):
 
     def start_vec(self, pos: Position) -> Vec:
         assert isinstance(pos, VariantPosition)
-        return _start_vec(type(pos), pos.settings)
+        cls, settings = type(pos), pos.settings
+        return start_vec(cls, settings, lambda: cls.start(settings=settings))
 
     def public(self, pos: Position, model: TurnModel | None, moves: Sequence[Mapping[str, Any]], turn: Side,
                phase: str) -> dict[str, Any]:

@@ -66,7 +66,7 @@ class VariantPosition(Position):
         return ()
 
     @classmethod
-    def start(cls, turn: Side = Side.LIGHT, settings: Settings | None = None) -> VariantPosition:  # type: ignore[override]
+    def start(cls, turn: Side = Side.LIGHT, settings: Settings | None = None) -> VariantPosition:
         pos = super().start(turn)
         return cls(pos._rel, Side(turn), None, settings)
 
@@ -80,6 +80,7 @@ class VariantPosition(Position):
         )
 
     def __hash__(self) -> int:
+        assert self._hash is not None  # computed when the position is made
         return self._hash
 
     def __repr__(self) -> str:
@@ -114,6 +115,18 @@ class VariantPosition(Position):
 
     def _turn_after(self, dice: tuple[int, int], used: int) -> Side:
         return self.turn.other
+
+    #: Does a double make a chain of links within one turn (Russian backgammon, R31)? Then ``link_plays`` and
+    #: ``parse_link`` read its links.
+    chains: ClassVar[bool] = False
+
+    def link_plays(self, dice: Sequence[int], complement: bool = False) -> list[VariantPlay]:
+        """The legal plays of one link of a chain of doubles (a game with ``chains``)."""
+        raise NotImplementedError(f"{self.variant} has no chains of doubles")
+
+    def parse_link(self, text: str | Play, dice: Sequence[int], complement: bool = False) -> VariantPlay:
+        """The play of one link of a chain the text describes (a game with ``chains``)."""
+        raise NotImplementedError(f"{self.variant} has no chains of doubles")
 
     def _reroll(self, dice: tuple[int, int]) -> bool:
         """True when this roll is not played but rolled again (Russian: a double on a side's first roll)."""
@@ -249,7 +262,7 @@ class VariantPosition(Position):
         if legal.reroll:
             raise IllegalPlayError(f"{dice[0]}{dice[1]} on a first roll is rolled again, not played ({self.rule})")
         # Walk the dice with only the text's steps (in any order); each end state is a result the text can mean.
-        ends: set[State] = set()
+        ends = set()
         for order in legal[0]._orders if len(legal) else []:
             if len(order) == len(wanted):
                 self._walk_steps(self._state(), order, 0, Counter(wanted), ends)
@@ -292,7 +305,7 @@ class VariantPosition(Position):
                 self._walk_steps(s2, order, k + 1, left, ends, (*path, step), paths, seen)
                 left[key] += 1
 
-    def play(self, dice: Sequence[int], play: str | Play) -> VariantPosition:  # type: ignore[override]
+    def play(self, dice: Sequence[int], play: str | Play) -> VariantPosition:
         return self.parse_play(play, dice).result
 
     def apply_unchecked(self, play: str | Play) -> Position:

@@ -166,9 +166,10 @@ class JacquetPosition(VariantPosition):
     def from_json(cls, data: Mapping[str, Any] | str, settings: Settings | None = None) -> JacquetPosition:
         data = load_json(data)
         settings = settings if settings is not None else JacquetSettings()
+        assert isinstance(settings, JacquetSettings)
         turn, points, bar, off = read_board(data, {"messenger"})
         for side in Side:
-            if bar[side] and not settings.hitting:  # type: ignore[attr-defined]
+            if bar[side] and not settings.hitting:
                 raise InvalidPositionError(f"bar.{side.value}: nothing is hit in Jacquet (\"não há captura\"; R32)")
         for p in range(1, 25):
             if points[Side.LIGHT][p - 1] and points[Side.DARK][p - 1]:
@@ -182,7 +183,7 @@ class JacquetPosition(VariantPosition):
             arrived = seen if given[side] is None else given[side]
             if seen and not arrived:
                 raise InvalidPositionError(f"messenger.{side.value}: false, but {side.value} has a checker in its last quarter or off")
-            if arrived and not seen and not settings.hitting:  # type: ignore[attr-defined]
+            if arrived and not seen and not settings.hitting:
                 raise InvalidPositionError(f"messenger.{side.value}: true, but {side.value} has no checker in its last quarter yet")
             if not arrived and own[24] < 14:
                 raise InvalidPositionError(

@@ -68,6 +68,7 @@ class RussianPosition(VariantPosition):
     variant = "russian"
     rule = "R31"
     settings_class: ClassVar[type[Settings]] = RussianSettings
+    chains: ClassVar[bool] = True  # a double is one link of a chain (R31)
     routes = {
         Side.LIGHT: tuple(range(24, 0, -1)),
         Side.DARK: tuple(range(24, 0, -1)),

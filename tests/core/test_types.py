@@ -1,0 +1,31 @@
+"""core type-checks: ``python -m mypy core`` with the settings of pyproject.toml's [tool.mypy] (untyped
+definitions refused, unused ``type: ignore`` comments refused, casts that change nothing refused) exits 0."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_mypy_over_core_is_clean() -> None:
+    assert importlib.util.find_spec("mypy") is not None, (
+        "mypy is not installed: it is in the 'test' extra (`./dev test` installs it, or pip install -e '.[test]')")
+    out = subprocess.run([sys.executable, "-m", "mypy", "core"],  # its cache: .mypy_cache in the checkout
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
+    assert "Success: no issues found" in out.stdout
+
+
+def test_the_settings_refuse_an_untyped_function_and_an_unused_ignore(tmp_path: Path) -> None:
+    """The check can fail: a module with an untyped function and an unused ignore, under the same settings."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(x):\n    return x\n\n\ny: int = 1  # type: ignore[assignment]\n")
+    out = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), str(bad),
+                          "--cache-dir", str(tmp_path / "cache")], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 1, out.stdout
+    assert "no-untyped-def" in out.stdout and "unused-ignore" in out.stdout, out.stdout
