@@ -33,7 +33,7 @@ def run(name: str, games: int) -> dict[str, object]:
     plays = chains = 0
     t_all = time.perf_counter()
     for seed in range(games):
-        game = random_game(cls, seed)  # type: ignore[arg-type]
+        game = random_game(cls, seed)
         ref = Referee()
         verdicts = []
         for ev, turn in game_events(game):

@@ -71,7 +71,7 @@ def new_match(game: Game) -> dict[str, Any]:
 def replay_game(name: str, seed: int, size: tuple[int, int] = (640, 360), varied: bool = False,
                 render_seed: int | None = None, trace: bool = False, max_turns: int | None = None) -> GameRun:
     """``max_turns``: stop after that many turns (the default test run's shorter version; no result then)."""
-    game = random_game(variant(name), seed)  # type: ignore[arg-type]
+    game = random_game(variant(name), seed)
     run = GameRun(name, seed)
     t0 = time.perf_counter()
     ref = Referee()
@@ -134,7 +134,7 @@ def replay_game(name: str, seed: int, size: tuple[int, int] = (640, 360), varied
 def expected_result(name: str, seed: int) -> tuple[str | None, str] | None:
     from core.referee.games import game_result
 
-    game = random_game(variant(name), seed)  # type: ignore[arg-type]
+    game = random_game(variant(name), seed)
     res = game_result(game.final) if isinstance(game.final, VariantPosition) else None
     return None if res is None else (res[0].value if res[0] else None, res[2])
 

@@ -210,7 +210,7 @@ def variant_game(name: str, faults: bool = True, max_seed: int = 200) -> tuple[A
 
     cls = variant(name)
     for seed in range(max_seed):
-        game = random_game(cls, seed)  # type: ignore[arg-type]
+        game = random_game(cls, seed)
         if game.final is None or not game.final.is_game_over():
             continue
         if not faults:

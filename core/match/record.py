@@ -93,9 +93,10 @@ class Problem:
 
 @dataclass(frozen=True)
 class GameResult:
-    """How a game ended. ``how``: single, gammon, backgammon, drop or resign; ``value`` the 1-3 multiplier."""
+    """How a game ended. ``how``: single, gammon, backgammon, drop or resign (Plakoto's mother and draw, R30);
+    ``value`` the 1-3 multiplier. ``winner`` None: a draw (no points)."""
 
-    winner: Side
+    winner: Side | None
     points: int
     how: str
     value: int = 1

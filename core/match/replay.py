@@ -354,6 +354,7 @@ class _GameReplay:
         res = self.result
         jacoby_alternative = self.r.jacoby_unknown and not self.cube.turned and res.how != "drop"
         if stated.winner != res.winner:
+            assert stated.winner is not None and res.winner is not None  # backgammon has no draw
             self.problem(
                 stated.line, "result_differs", f"the file says {stated.winner.value} wins but {res.winner.value} won"
             )
@@ -371,6 +372,7 @@ class _GameReplay:
     def capped(self, stated: int, res: GameResult) -> bool:
         """Both counts win the match: Galaxy writes no more points than the winner needed, XG/Studio
         writes a huge number (``Wins 4016 point``) when the loser gives up the whole match."""
+        assert res.winner is not None  # backgammon has no draw
         needed = self.match.length - self.match.score[res.winner]
         return self.match.length > 0 and stated >= needed and res.points >= needed
 
@@ -429,7 +431,8 @@ class Replayer:
             report.games += 1
             _GameReplay(self, game, match).run()
             if game.result is not None:
-                match.record_result(game.result.winner, game.result.points)
+                if game.result.winner is not None:  # a draw scores nothing
+                    match.record_result(game.result.winner, game.result.points)
             else:
                 match.crawford = False
         report.problems[:0] = record.problems

@@ -76,6 +76,6 @@ def to_match_record(referee: Any) -> MatchRecord:
             how = res["how"]
             value = {"single": 1, "gammon": 2, "backgammon": 3}.get(how, 1)
             winner = Side(res["winner"]) if res["winner"] else None  # None: a draw (Plakoto, R30)
-            game.result = GameResult(winner, res["points"], how, value, cube)  # type: ignore[arg-type]
+            game.result = GameResult(winner, res["points"], how, value, cube)
         record.games.append(game)
     return record

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from core.rules.position import Side
+from core.rules.position import Position, Side
 from core.rules.variants import VariantPosition
 from core.rules.variants.base import Settings, State, Step
 
@@ -53,7 +53,9 @@ def _states(pos: VariantPosition, dice: tuple[int, int], steps: tuple[Step, ...]
     raise AssertionError(f"no dice order plays {steps} with {dice}")
 
 
-def random_game(cls: type[VariantPosition], seed: int, settings: Settings | None = None, max_turns: int = 600) -> Game:
+def random_game(cls: type[Position], seed: int, settings: Settings | None = None, max_turns: int = 600) -> Game:
+    """A random game of the variant ``cls`` (one of the seeds' games) from ``seed``."""
+    assert issubclass(cls, VariantPosition), f"{cls.__name__} is not one of the seeds' variants"
     rng = random.Random(seed)
     while True:
         dice = (rng.randint(1, 6), rng.randint(1, 6))

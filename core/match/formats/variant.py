@@ -163,7 +163,7 @@ def read_variant(text: str, check: bool = True) -> MatchRecord:
             result_lines[len(record.games) - 1] = no
             continue
         if line.startswith("Draw"):
-            game.result = GameResult(None, 0, "draw", 0)  # type: ignore[arg-type]
+            game.result = GameResult(None, 0, "draw", 0)
             result_lines[len(record.games) - 1] = no
             continue
         raise MatchFileError(f"not a play ('N) light 61: 24/18/17'), a score or a result line: {line!r}", no)

@@ -53,7 +53,7 @@ def record_of(games: list[Game], settings: object | None = None) -> MatchRecord:
         if res is not None:
             winner, points = res
             how = {1: "single", 2: "gammon", 3: "backgammon"}[points] if winner else "draw"
-            rec.result = GameResult(winner, points, how, points)  # type: ignore[arg-type]
+            rec.result = GameResult(winner, points, how, points)
             if winner:
                 score[winner] += points
         record.games.append(rec)

@@ -35,7 +35,7 @@ def selfplay_record(name: str, games: int) -> MatchRecord:
         if game.result is not None:
             winner, points = game.result
             how = {1: "single", 2: "gammon", 3: "backgammon"}[points] if winner else "draw"
-            rec.result = GameResult(Side(winner) if winner else None, points, how, points)  # type: ignore[arg-type]
+            rec.result = GameResult(Side(winner) if winner else None, points, how, points)
             if winner:
                 score[Side(winner)] += points
         record.games.append(rec)

@@ -37,7 +37,7 @@ def _game(name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
             else:
                 pos = pos.with_turn(pos.turn.other)
         return events, standard_board(Position.start())
-    game = random_game(variant(name), 5)  # type: ignore[arg-type]
+    game = random_game(variant(name), 5)
     events, rolls = [], 0
     for ev, _turn in game_events(game):
         if ev["event"] == "roll":

@@ -58,7 +58,7 @@ def test_random_games_replayed_on_exact_boards(name: str) -> None:
     cls = variant(name)
     chains = rerolls = ended = 0
     for seed in range(GAMES):
-        game = random_game(cls, seed)  # type: ignore[arg-type]
+        game = random_game(cls, seed)
         ref, verdicts, problems = replay(game)
         assert not problems, problems[:3]
         chains += sum(1 for v in verdicts if v.get("chain") == "double")
@@ -427,7 +427,7 @@ def test_variant_faults_in_random_positions(name: str) -> None:
     cls = variant(name)
     checked = 0
     for seed in range(40):
-        game = random_game(cls, seed)  # type: ignore[arg-type]
+        game = random_game(cls, seed)
         for turn in game.turns:
             wrong = variant_fault(turn)
             if wrong is None:
