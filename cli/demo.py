@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from core.referee.games import MATCH_VARIANTS
+
 NAME = "demo"
 HELP = "play a real recorded match on simulated dice and camera, and serve the kiosk page"
 DEMO_PIN = "1234"
@@ -22,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a chouette of five players (R26-R29) over three generated games, with doubles the "
                              "crew members answer differently, instead of the recorded match")
     parser.add_argument("--no-vision", action="store_true", help="send boards straight in (no rendering)")
-    parser.add_argument("--variant", choices=["plakoto", "russian", "jacquet"],
+    parser.add_argument("--variant", choices=[v for v in MATCH_VARIANTS if v != "standard"],
                         help="play a generated game of one of the seeds' other games (R30-R32) with a fault of its "
                              "own kind, instead of the recorded match (a Russian game's camera first sees "
                              "backgammon's start, to learn the checkers' colours)")
