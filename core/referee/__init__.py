@@ -13,7 +13,13 @@ Parts, each with one owner of its state:
   undo).
 - ``turn.TurnState``: one turn's view (the roll's candidates, the boards, the reading so far, a held
   commit, the open play); ``pending``: the open play and the evidence the boards give about it.
-- ``machine.Referee``: composes a MatchState and a TurnState, reads each event and says its verdicts.
+- ``machine.Referee``: composes a MatchState and a TurnState, reads each event (``HANDLERS``, one line per
+  kind) and says its verdicts through its parts: ``reading`` (boards), ``held`` (the held roll), ``commit``
+  (the commit and the open play), ``turns``, ``ending`` (game end), ``doubling`` (the cube); ``verdicts``
+  builds them.
+- ``games``: each game's behaviour (backgammon, Plakoto, Russian, Jacquet) behind one interface, by the
+  position's class; nothing else here names a particular game.
+- ``table.TableReferee``: the referee at a chouette's board (R26-R29), for the kiosk and the club alike.
 - ``record``: what the referee saw, as a match record.
 """
 

@@ -25,7 +25,7 @@ class Doubling(Part):
 
     def cube(self, at: int, action: str, side: Side, out: list[Verdict]) -> None:
         if action == "double":
-            self.ref.held.release_first(out)
+            self.ref.held_roll.release_first(out)
             if self.match_state.phase == Phase.MOVING and side is self.match_state.turn.other:
                 if not self.ref.committer.commit(at, {"event": "cube", "action": action, "side": side.value}, out):
                     return

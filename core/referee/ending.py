@@ -16,7 +16,7 @@ class GameEnd(Part):
 
     def on_resign(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
         side = Side(ev["side"])
-        self.ref.held.release_first(out)
+        self.ref.held_roll.release_first(out)
         finished = self.turn_state.last_kind == "play" and self.turn_state.last_fault is None
         if self.match_state.phase == Phase.MOVING and (side is self.match_state.turn.other or finished):
             # A resignation after a finished play (or before one's own roll) commits that play first (R23).

@@ -90,7 +90,7 @@ class Referee:
 
     def __init__(self, rules: Mapping[str, Any] | None = None, length: int = 0,
                  players: Mapping[str, str] | None = None) -> None:
-        self.held = HeldRoll(self)
+        self.held_roll = HeldRoll(self)
         self.reading = BoardReading(self)
         self.committer = Commit(self)
         self.turns = Turns(self)
@@ -163,7 +163,7 @@ class Referee:
             reroll(out, at, "cocked_die", n=n, dice=list(dice))
             return
         if self.match_state.phase == Phase.MOVING and self.turn_state.held is not None and self.turn_state.held[1]["event"] == "roll":
-            self.held.release(out)
+            self.held_roll.release(out)
         if self.match_state.phase == Phase.MOVING:
             if self.premature(dice):
                 reroll(out, at, "roll_out_of_turn", side=self.match_state.turn.value, dice_prev=list(self.match_state.dice or ()))

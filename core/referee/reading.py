@@ -85,14 +85,14 @@ class BoardReading(Part):
             if self.set_up_again(at, obs, out) or self.new_setup_seen(at, obs, out):
                 return
             if self.turn_state.held is not None and self.turn_state.held[1]["event"] == "roll":
-                if self.turn_state.pending is not None and self.ref.held.pending_board(at, obs, out):
+                if self.turn_state.pending is not None and self.ref.held_roll.pending_board(at, obs, out):
                     return
-                if self.ref.held.board(at, obs, out):
+                if self.ref.held_roll.board(at, obs, out):
                     return
             self.turn_state.last_turn_obs = obs
             self.rule_moving(at, obs, out)
             if self.turn_state.held is not None:
-                self.ref.held.retry(at, out)
+                self.ref.held_roll.retry(at, out)
         elif self.match_state.phase in (Phase.AWAITING_ROLL, Phase.CUBE_OFFERED):
             self.rule_waiting(at, obs, out)
 

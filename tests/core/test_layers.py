@@ -240,3 +240,43 @@ def test_the_check_catches_an_import_inside_a_function(tmp_path: Path) -> None:
                     "        return V\n")
     assert _inner_imports("core.referee.inference", path) == [
         "core.referee.inference: import inside __new__() (line 3): import at the top"]
+
+
+# ----- each game in one place ------------------------------------------------------------------------------------
+GAME_PLACES = ("core.rules.variants", "core.referee.games")
+GAME_CLASSES = {"PlakotoPosition", "RussianPosition", "JacquetPosition", "PlakotoSettings", "RussianSettings",
+                "JacquetSettings"}
+GAME_NAMES = {"plakoto", "russian", "jacquet"}
+
+
+def _names_a_game(module: str, path: Path) -> list[str]:
+    """Where a module outside the games' own places names a particular game: imports its classes or modules,
+    or compares something with its name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = {a.name for a in node.names}
+            if names & GAME_CLASSES or node.module.rsplit(".", 1)[-1] in GAME_NAMES or names & GAME_NAMES:
+                bad.append(f"{module}:{node.lineno} imports {node.module} {sorted(names)}")
+        elif isinstance(node, ast.Compare):
+            for operand in [node.left, *node.comparators]:
+                if isinstance(operand, ast.Constant) and operand.value in GAME_NAMES:
+                    bad.append(f"{module}:{node.lineno} compares with {operand.value!r}")
+    return bad
+
+
+def test_no_module_outside_the_games_places_names_a_game() -> None:
+    """Each game's rules live in core/rules/variants/, its referee behaviour in core/referee/games/ (issue 23)."""
+    bad = [msg for module, path in _modules() if not module.startswith(GAME_PLACES)
+           for msg in _names_a_game(module, path)]
+    assert bad == []
+
+
+def test_the_check_catches_a_module_that_names_a_game(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("from core.rules.variants import RussianPosition\n\n\ndef f(pos, name):\n"
+                    "    return isinstance(pos, RussianPosition) or name == 'plakoto'\n")
+    assert _names_a_game("core.referee.machine", path) == [
+        "core.referee.machine:1 imports core.rules.variants ['RussianPosition']",
+        "core.referee.machine:5 compares with 'plakoto'"]
