@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from club.auth import ReplayGuard
 from club.outbox import open_db
 
 FILE = "club.sqlite"
@@ -27,6 +28,10 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS verdicts (
     club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, idx INTEGER NOT NULL,
     body TEXT NOT NULL, PRIMARY KEY (club, board, match, idx));
+CREATE TABLE IF NOT EXISTS peers (
+    club TEXT NOT NULL, board TEXT NOT NULL, high INTEGER NOT NULL, state_seq INTEGER NOT NULL,
+    state_mac TEXT NOT NULL, will INTEGER, PRIMARY KEY (club, board));
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS results (
     club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, players TEXT NOT NULL,
     length INTEGER NOT NULL, score TEXT NOT NULL, games TEXT NOT NULL, winner TEXT, status TEXT NOT NULL,
@@ -92,6 +97,15 @@ class Archive:
                              (club, board, match, dumps(summary["players"]), summary["length"], dumps(score),
                               dumps(summary["games"]), winner, status, time.time()))
 
+    def set_setting(self, name: str, value: Any) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, dumps(value)))
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return json.loads(row[0]) if row else default
+
     # ----- reading -------------------------------------------------------------------------------------------
     def events(self, club: str, board: str, match: int) -> Iterator[dict[str, Any]]:
         """The contiguous events of a match from index 0 (stops at the first one missing)."""
@@ -103,11 +117,29 @@ class Archive:
                 return
             yield json.loads(body)
 
-    def events_after(self, club: str, board: str, match: int, start: int) -> dict[int, dict[str, Any]]:
+    def events_after(self, club: str, board: str, match: int, start: int, limit: int = -1) -> dict[int, dict[str, Any]]:
         with self._lock:
             rows = self._db.execute("SELECT idx, body FROM events WHERE club = ? AND board = ? AND match = ? "
-                                    "AND idx >= ?", (club, board, match, start)).fetchall()
+                                    "AND idx >= ? ORDER BY idx LIMIT ?", (club, board, match, start, limit)).fetchall()
         return {int(i): json.loads(b) for i, b in rows}
+
+    def event(self, club: str, board: str, match: int, index: int) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT body FROM events WHERE club = ? AND board = ? AND match = ? AND idx = ?",
+                                   (club, board, match, index)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def guard(self, club: str, board: str) -> ReplayGuard:
+        """The board's message counters as last saved (club/auth.py), or fresh ones."""
+        with self._lock:
+            row = self._db.execute("SELECT high, state_seq, state_mac, will FROM peers WHERE club = ? AND board = ?",
+                                   (club, board)).fetchone()
+        return ReplayGuard() if row is None else ReplayGuard(int(row[0]), int(row[1]), str(row[2]), row[3])
+
+    def save_guard(self, club: str, board: str, guard: ReplayGuard) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO peers VALUES (?, ?, ?, ?, ?, ?)",
+                             (club, board, guard.high, guard.state_seq, guard.state_mac, guard.will))
 
     def indexes(self, club: str, board: str, match: int) -> list[int]:
         with self._lock:

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 MOSQUITTO = os.environ.get("GAMAO_MOSQUITTO", shutil.which("mosquitto") or "/usr/sbin/mosquitto")
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -117,6 +118,44 @@ class LocalBroker:
             self.ca, crt, key = make_ca(self.folder / "tls")
             lines += [f"cafile {self.ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
         self.conf.write_text("\n".join(lines) + "\n")
+
+    @classmethod
+    def paired(cls, folder: Path, pairing: Any, tls: bool = False, port: int = 0,
+               sys_interval: int = 10) -> LocalBroker:
+        """The broker exactly as `gamao director broker-config` writes it for `pairing`'s boards (club/pairing.py),
+        plus what a test needs: run as this user, log to a file, $SYS every `sys_interval` s."""
+        from club.pairing import write_broker_config
+
+        self = cls.__new__(cls)
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.tls, self.port, self.sys_interval, self.proc = tls, port or free_port(), sys_interval, None
+        self.pairing = pairing
+        generated = write_broker_config(pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}",
+                                        tls=tls, tls_host="localhost")
+        self.ca = self.folder / "generated" / "tls" / "ca.crt" if tls else None
+        self.users = {"director": pairing.director()["password"],
+                      **{n: c["password"] for n, c in pairing.boards().items()}}
+        self.keys = {n: bytes.fromhex(c["key"]) for n, c in pairing.boards().items()}
+        self.log = self.folder / "mosquitto.log"
+        self.conf = self.folder / "mosquitto.conf"
+        self.conf.write_text(generated.read_text() + "\n".join([
+            "# tests only: run as this user, log to a file", f"user {getpass.getuser()}", f"log_dest file {self.log}",
+            "log_type error", "log_type warning", "log_type notice", "connection_messages true",
+            f"sys_interval {sys_interval}"]) + "\n")
+        return self
+
+    def reload(self) -> None:
+        """Write the generated configuration again (after pairing a board) and SIGHUP the broker."""
+        from club.pairing import write_broker_config
+
+        write_broker_config(self.pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}", tls=self.tls)
+        self.users = {"director": self.pairing.director()["password"],
+                      **{n: c["password"] for n, c in self.pairing.boards().items()}}
+        self.keys = {n: bytes.fromhex(c["key"]) for n, c in self.pairing.boards().items()}
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGHUP)
+            time.sleep(0.3)
 
     def start(self, timeout: float = 10.0) -> LocalBroker:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
