@@ -265,10 +265,10 @@ class Director:
         if who in self.refused_by or len(self.refused_by) < 1024:
             self.refused_by[who] = self.refused_by.get(who, 0) + 1
         now = time.monotonic()
-        if now - self._logged.get((reason, who), -LOG_EVERY) >= LOG_EVERY:
+        if now - self._logged.get((reason, ""), -LOG_EVERY) >= LOG_EVERY:
             if len(self._logged) > 4096:
                 self._logged.clear()
-            self._logged[(reason, who)] = now
+            self._logged[(reason, "")] = now
             log.warning("refused a message on %.120r: %s %s (%d %s so far)", topic, reason, detail,
                         self.refused[reason], reason)
 

@@ -121,7 +121,7 @@ class LocalBroker:
 
     @classmethod
     def paired(cls, folder: Path, pairing: Any, tls: bool = False, port: int = 0,
-               sys_interval: int = 10) -> LocalBroker:
+               sys_interval: int = 10, generated: Path | None = None) -> LocalBroker:
         """The broker exactly as `gamao director broker-config` writes it for `pairing`'s boards (club/pairing.py),
         plus what a test needs: run as this user, log to a file, $SYS every `sys_interval` s."""
         from club.pairing import write_broker_config
@@ -131,9 +131,10 @@ class LocalBroker:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.tls, self.port, self.sys_interval, self.proc = tls, port or free_port(), sys_interval, None
         self.pairing = pairing
-        generated = write_broker_config(pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}",
-                                        tls=tls, tls_host="localhost")
-        self.ca = self.folder / "generated" / "tls" / "ca.crt" if tls else None
+        if generated is None:  # else: the configuration `gamao director broker-config` wrote there, as it is
+            generated = write_broker_config(pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}",
+                                            tls=tls, tls_host="localhost")
+        self.ca = generated.parent / "tls" / "ca.crt" if tls else None
         self.users = {"director": pairing.director()["password"],
                       **{n: c["password"] for n, c in pairing.boards().items()}}
         self.keys = {n: bytes.fromhex(c["key"]) for n, c in pairing.boards().items()}

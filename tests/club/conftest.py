@@ -76,7 +76,8 @@ class Board:
     """One simulated board: journal + referee service + club publisher, playing a corpus match."""
 
     def __init__(self, broker: LocalBroker, name: str, folder: Path, match: str = "3pt",
-                 speed: float = 1e6, url: str | None = None, record: Any = None, key: bytes | None = None) -> None:
+                 speed: float = 1e6, url: str | None = None, record: Any = None, key: bytes | None = None,
+                 ca: str | None = None) -> None:
         self.name = name
         self.record = record
         self.folder = folder
@@ -84,7 +85,7 @@ class Board:
         self.match = match
         self.speed = speed
         self.service = RefereeService(folder / "journal.sqlite")
-        config = ClubConfig(broker=Broker.parse(url or broker.url_for(name)), club=CLUB, board=name,
+        config = ClubConfig(broker=Broker.parse(url or broker.url_for(name), ca_file=ca), club=CLUB, board=name,
                             key=key if key is not None else getattr(broker, "keys", {}).get(name))
         self.publisher = BoardPublisher(config, self.service, folder).start()
         self.runner: DemoRunner | None = None
