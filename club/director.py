@@ -28,6 +28,11 @@ from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, p
 from club.pairing import MAX_MESSAGE, Pairing
 from core.referee import Referee
 
+try:  # the tournament issue's dice statistics (issue 21), when that branch is merged
+    from core.match.dicestats import dice_stats  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - until then the page shows the rolls' count only
+    dice_stats = None
+
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
@@ -555,6 +560,58 @@ class Director:
 
     def results(self) -> list[dict[str, Any]]:
         return self.archive.results()
+
+    @staticmethod
+    def night_start(now: float | None = None) -> float:
+        """A club night runs from 06:00 local time to 06:00 the next day (a night past midnight is one night)."""
+        now = time.time() if now is None else now
+        t = time.localtime(now - 6 * 3600)
+        return time.mktime((t.tm_year, t.tm_mon, t.tm_mday, 6, 0, 0, 0, 0, -1))
+
+    def night(self) -> dict[str, Any]:
+        """Tonight's results, standings (wins, then points) and the club rating kept across nights."""
+        start = self.night_start()
+        results = self.archive.results(since=start)
+        ratings = {r["name"]: r for r in self.archive.ratings()}
+        table: dict[str, dict[str, Any]] = {}
+        for r in results:
+            if r["status"] != "finished" or r["winner"] not in ("light", "dark"):
+                continue
+            for side in ("light", "dark"):
+                name = str(r["players"].get(side) or "").strip()
+                if not name:
+                    continue
+                row = table.setdefault(name, {"name": name, "played": 0, "won": 0, "lost": 0, "points_for": 0,
+                                              "points_against": 0})
+                other = "dark" if side == "light" else "light"
+                row["played"] += 1
+                row["won" if r["winner"] == side else "lost"] += 1
+                row["points_for"] += int(r["score"].get(side, 0))
+                row["points_against"] += int(r["score"].get(other, 0))
+        standings = sorted(table.values(), key=lambda x: (-x["won"], -(x["points_for"] - x["points_against"]),
+                                                          x["name"]))
+        for row in standings:
+            rating = ratings.get(row["name"])
+            row["rating"] = rating["rating"] if rating else None
+        return {"since": start, "results": results, "standings": standings, "ratings": list(ratings.values())}
+
+    def dice(self, club: str, board: str) -> dict[str, Any]:
+        """The board's rolls in its current match, and their statistics when core.match.dicestats is there."""
+        with self._lock:
+            view = self.views.get((club, board))
+            if view is None or view.match is None:
+                raise KeyError(board)
+            match = view.match
+        rolls = [list(e["dice"]) for e in self.archive.events(club, board, match)
+                 if e.get("event") == "roll" and isinstance(e.get("dice"), list) and len(e["dice"]) == 2]
+        out: dict[str, Any] = {"board": board, "club": club, "match": match, "rolls": len(rolls)}
+        if dice_stats is None:
+            # HOOK (issue 21): core/match/dicestats.py (dice_stats(rolls) -> {"rolls", "cocked", "dice": [{"counts",
+            # "chi2", "p"} x2], "pairs", "doubles"}) is another helper's; until it is merged the page shows the count
+            out["stats"] = None
+        else:
+            out["stats"] = dice_stats(rolls)
+        return out
 
     def mat(self, club: str, board: str, match: int) -> str:
         """The archived match as .mat text (replayed from the archive); KeyError if there is none. A match of one of

@@ -220,6 +220,17 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         except ValueError as exc:
             raise HTTPException(409, str(exc)) from None
 
+    @app.get("/api/night", summary="Tonight's results and standings, and the club rating (FIBS formula)")
+    def night() -> dict[str, Any]:
+        return director.night()
+
+    @app.get("/api/boards/{club}/{board}/dice", summary="The board's rolls this match and their statistics")
+    def dice(club: NamePath, board: NamePath) -> dict[str, Any]:
+        try:
+            return director.dice(club, board)
+        except KeyError:
+            raise HTTPException(404, f"board {board!r} in club {club!r} has no match") from None
+
     @app.get("/api/status", summary="What the director took in and what it refused (forged, replayed, too large...)")
     def status() -> dict[str, Any]:
         return {**director.status(), "refused_pages": director.refused_pages, "delay": app.state.delay}
