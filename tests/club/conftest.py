@@ -107,6 +107,7 @@ class Board:
     def close(self) -> None:
         if self.runner is not None:
             self.runner.close()
+        self.publisher.close(timeout=0.5)
         self.service.close()
 
 

@@ -166,7 +166,8 @@ def measure(app: object, pin: str, seconds: float, count: int = 60, root: str | 
             time.sleep(min(2.0, seconds / 4))  # let every namespace start guessing
             owner: list[tuple[float, int]] = []
             body = json.dumps({"length": 1, "players": {"light": "a", "dark": "b"}})
-            while proc.poll() is None:
+            until = time.monotonic() + seconds - min(2.0, seconds / 4)
+            while proc.poll() is None or time.monotonic() < until:
                 conn = http.client.HTTPConnection("127.0.0.1", owner_srv.port, timeout=60)
                 t0 = time.perf_counter()
                 conn.request("POST", "/api/match", body=body, headers={"X-Gamao-PIN": pin,
