@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     pair = actions.add_parser("pair", help="pair a board: issue its name, broker user and password, and signing key")
     pair.add_argument("name", help="the board's name (1-40 letters, digits, '-' or '_'); also its broker user")
-    pair.add_argument("--club", dest="pair_club", default="club", help="the club the board belongs to (default club)")
+    pair.add_argument("--club", dest="pair_club", help="the club the board belongs to (default: club, or the "
+                                                        "board's own with --again)")
     pair.add_argument("--broker", dest="pair_broker", metavar="URL",
                       help="the broker's URL to write into the credentials (without user and password)")
     pair.add_argument("--again", action="store_true", help="issue new credentials to a board paired already")

@@ -98,11 +98,12 @@ class Pairing:
                 self._save()
             return dict(self._data["director"])
 
-    def pair(self, board: str, club: str, broker: str | None = None, again: bool = False) -> dict[str, Any]:
+    def pair(self, board: str, club: str | None = None, broker: str | None = None,
+             again: bool = False) -> dict[str, Any]:
         """Issue a board's credentials (ClubConfigError when the name is taken, bad, or the club is full);
-        `again`: issue new ones for a board already paired (the old password and key stop working)."""
+        `again`: issue new ones for a board already paired (the old password and key stop working; its club and
+        broker stay unless given). `club` defaults to "club"."""
         check_name("board", board)
-        check_name("club", club)
         if board == DIRECTOR:
             raise ClubConfigError(f"a board cannot be named {DIRECTOR!r}: that is the director's broker user")
         self.director()
@@ -110,6 +111,10 @@ class Pairing:
             self._load()
             boards = self._data["boards"]
             old = boards.get(board)
+            if old is not None and again:
+                club = club or old["club"]
+                broker = broker or old.get("broker")
+            club = check_name("club", club or "club")
             if old is not None and not again:
                 raise ClubConfigError(f"board {board!r} is paired already (club {old['club']!r}); "
                                       "`pair NAME --again` issues new credentials")

@@ -220,3 +220,34 @@ def test_signing_and_counters() -> None:
     salt = base64.b64decode("yjMU5sVLiQt6PkMC")
     assert mosquitto_hash("secret", salt) == ("$7$101$yjMU5sVLiQt6PkMC$kux2J7Ze9Ct96nBRLYLBBjiJ2mmXZic7p0CVrrT392pDezDO1"
                                               "/uxnHTjhMcw18La2rwEc+5MZ/f/c8+lD9T36A==")
+
+
+def test_pairing_on_the_command_line_refuses_what_it_cannot_use(capsys, tmp_path: Path) -> None:
+    data = str(tmp_path / "d")
+    cred = json.loads(_cli(capsys, "director", "--data-dir", data, "pair", "mesa01", "--club", CLUB, "--json",
+                           "--broker", "mqtts://user:secret@clube.local:8883"))
+    assert cred["broker"] == "mqtts://clube.local:8883" and len(bytes.fromhex(cred["key"])) == 32
+    for argv, words in ((["pair", "mesa01"], "paired already"), (["pair", "mesa 02"], "1-40 letters"),
+                        (["pair", "director"], "director's broker user"), (["pair", "x" * 41], "1-40 letters"),
+                        (["broker-config", str(tmp_path / "c"), "--listen", "nowhere"], "HOST:PORT")):
+        capsys.readouterr()
+        assert gamao(["director", "--data-dir", data, *argv]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err, err
+    again = json.loads(_cli(capsys, "director", "--data-dir", data, "pair", "mesa01", "--again", "--json"))
+    assert again["key"] != cred["key"] and again["password"] != cred["password"]
+    assert (tmp_path / "d" / "pairing.json").stat().st_mode & 0o077 == 0  # readable by its owner only
+    # the board's side: its [club] table names the credentials file
+    from club.config import ClubConfig, ClubConfigError
+
+    path = tmp_path / "mesa01.json"
+    path.write_text(json.dumps(again))
+    config = ClubConfig.from_dict({"credentials": str(path), "broker": "mqtt://127.0.0.1:1883"})
+    assert config is not None and config.board == "mesa01" and config.key == bytes.fromhex(again["key"])
+    assert config.broker.username == "mesa01" and config.club == CLUB
+    path.write_text("{}")
+    with pytest.raises(ClubConfigError, match="lack 'board'"):
+        ClubConfig.from_dict({"credentials": str(path), "broker": "mqtt://127.0.0.1:1883"})
+    capsys.readouterr()
+    assert gamao(["demo", "--board", "mesa02", "--broker", "mqtt://127.0.0.1:1", "--credentials", str(path)]) == 2
+    assert "lack 'board'" in capsys.readouterr().err
