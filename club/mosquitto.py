@@ -45,7 +45,7 @@ def available() -> bool:
     return Path(MOSQUITTO).exists()
 
 
-def make_ca(folder: Path, host: str = "localhost") -> tuple[Path, Path, Path]:
+def make_ca(folder: Path, host: str = "localhost", days: int = 30) -> tuple[Path, Path, Path]:
     """A club CA and a server certificate for `host` signed by it: (ca.crt, server.crt, server.key)."""
     folder.mkdir(parents=True, exist_ok=True)
     ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
@@ -55,10 +55,10 @@ def make_ca(folder: Path, host: str = "localhost") -> tuple[Path, Path, Path]:
     def ssl(*args: str) -> None:
         subprocess.run(["openssl", *args], check=True, capture_output=True)
 
-    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=Gamao club CA",
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", str(days), "-subj", "/CN=Gamao club CA",
         "-keyout", str(ca_key), "-out", str(ca))
     ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={host}", "-keyout", str(key), "-out", str(csr))
-    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", "30",
+    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", str(days),
         "-extfile", str(ext), "-out", str(crt))
     return ca, crt, key
 

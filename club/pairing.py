@@ -219,7 +219,7 @@ def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.
         ca, crt, key = folder / "ca.crt", folder / "server.crt", folder / "server.key"
         if not (ca.is_file() and crt.is_file() and key.is_file()):
             name = tls_host or (host if host not in ("0.0.0.0", "::") else "localhost")
-            make_ca(folder, name)
+            make_ca(folder, name, days=3650)
             os.chmod(key, 0o600)
             (folder / "ca.key").chmod(0o600)
         lines += [f"cafile {ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
