@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 FILE = "club_outbox.sqlite"
@@ -51,7 +52,9 @@ class Outbox:
             if self._seq + 1 >= self._reserved:
                 if self._reserved < 0:
                     row = self._db.execute("SELECT reserved FROM counter WHERE id = 0").fetchone()
-                    self._seq = (int(row[0]) if row else 0) - 1
+                    # a board with a fresh data folder starts from the clock (milliseconds), above any counter
+                    # it had before: the director would take a counter that went back for a replay
+                    self._seq = (int(row[0]) if row else int(time.time() * 1000)) - 1
                 self._reserved = self._seq + 1 + BLOCK
                 self._db.execute("INSERT INTO counter VALUES (0, ?) ON CONFLICT(id) DO UPDATE SET reserved = ?",
                                  (self._reserved, self._reserved))
