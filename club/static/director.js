@@ -9,6 +9,7 @@ const params = new URLSearchParams(location.search);
 const stored = (() => { try { return localStorage.getItem("gamao-director-lang"); } catch { return null; } })();
 const LANG = ["pt", "en"].includes(params.get("lang")) ? params.get("lang") : (["pt", "en"].includes(stored) ? stored : "pt");
 const PUBLIC = params.get("public") === "1";
+if (params.get("lang") === LANG) { try { localStorage.setItem("gamao-director-lang", LANG); } catch { /* private window */ } }
 const T = {
   pt: {
     title: "Gamão · diretor do clube", board: "Mesa", connecting: "conectando…", live: "ao vivo",
@@ -80,7 +81,7 @@ function card(b) {
   if (!el) {
     el = document.createElement("article");
     el.className = "card"; el.dataset.key = key; el.tabIndex = 0;
-    if (!PUBLIC) el.addEventListener("click", () => { location.href = `/board/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}?lang=${LANG}`; });
+    if (!PUBLIC) el.addEventListener("click", () => { location.href = `/board/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`; });  // the language is remembered
     const list = [...boards.keys()].sort();
     const next = list[list.indexOf(key) + 1];
     $("grid").insertBefore(el, next ? document.querySelector(`[data-key="${CSS.escape(next)}"]`) : null);
