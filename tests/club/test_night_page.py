@@ -6,12 +6,15 @@ formula), the public screen's delay; the board page's moves in the page's langua
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import httpx
 
+from club.director import Director, _Match
 from club.rating import change
 from club.web import create_app
+from core.referee import Referee
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import CLUB, Board, caught_up, wait_for
@@ -84,3 +87,30 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
     finally:
         for b in (*done, live):
             b.close()
+
+
+class ClockReferee(Referee):
+    """A referee whose public state has the tournament clock (issue 21 adds it to the board's referee)."""
+
+    def public_state(self) -> dict:
+        return {**super().public_state(), "clock": {"light": 300.0, "dark": 61.0, "running": "dark", "delay_left": 12}}
+
+
+def test_the_clocks_show_when_the_boards_state_has_them(tmp_path: Path) -> None:
+    chromium_or_skip()
+    director = Director(None, tmp_path / "d", club=CLUB).start()
+    try:
+        view = director._view(CLUB, "mesa01")
+        view.online, view.updated, view.match = True, time.time(), 1
+        ref = ClockReferee()
+        ref.feed({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bia"}})
+        director.matches[(CLUB, "mesa01", 1)] = _Match(ref)
+        assert director.detail(CLUB, "mesa01")["state"]["clock"]["running"] == "dark"
+        with BackgroundServer(create_app(director, PinStore(tmp_path / "pins"))) as srv, \
+                chromium_page(800, 480, locale="pt-BR") as page:
+            page.goto(f"{srv.url}/?lang=en")
+            page.wait_for_selector(".card .clock")
+            assert page.locator(".side.light .clock").inner_text() == "5:00"
+            assert page.locator(".side.dark .clock.running").inner_text() == "1:01"
+    finally:
+        director.close()
