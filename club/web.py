@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -47,8 +48,6 @@ class SettingsIn(BaseModel):
 
 
 def is_loopback(host: str | None) -> bool:
-    import ipaddress
-
     try:
         addr = ipaddress.ip_address((host or "").split("%", 1)[0])
     except ValueError:
