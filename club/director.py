@@ -49,6 +49,7 @@ JOURNAL_LIST = 3             # matches a board's state lists (its last three)
 KNOWN_ALERTS = ("dice_lost", "camera_bumped")
 REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replayed", "malformed", "over_limit")
 ENTRY_KEYS = ("board", "club", "online", "players", "score", "length", "phase", "last_verdict", "updated")
+NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
 
 
@@ -228,7 +229,10 @@ class Director:
             try:
                 if item is not None:
                     self._handle(*item)
-                    while True:  # drain what is waiting before telling the page
+                    drained = time.monotonic()
+                    # drain what is waiting before telling the page, but tell it at least every NOTIFY_EVERY s
+                    # while a backlog is taken in (the page shows the newest of each board)
+                    while time.monotonic() - drained < NOTIFY_EVERY:
                         try:
                             nxt = self._inbox.get_nowait()
                         except queue.Empty:
