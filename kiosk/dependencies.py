@@ -6,6 +6,7 @@ any object with these methods. Everything the routers need from the rest of the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Annotated, Any, Protocol, runtime_checkable
 
@@ -107,7 +108,7 @@ def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
     except PinError as exc:
         headers = {"WWW-Authenticate": "X-Gamao-PIN"}
         if exc.retry_after is not None:
-            headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))  # waiting that long is enough
         raise HTTPException(exc.status, exc.message, headers=headers) from None
 
 

@@ -119,7 +119,7 @@ class PinStore:
         self.remote_per_hour = remote_per_hour
         self.remote_checking = remote_checking
         self._bucket = 0.0          # remote wrong PINs not yet leaked away (all remote clients together)
-        self._bucket_at = clock()
+        self._bucket_at: float | None = None  # when the bucket was last leaked (set at the first remote PIN)
         self._checking = 0          # remote PINs being hashed now
         self.refused_busy = 0       # remote PINs answered 429 at once (busy or the shared limit), for the screen
         self._clock = clock
@@ -231,7 +231,8 @@ class PinStore:
 
     def _leak(self, now: float) -> None:
         """The shared bucket empties at `remote_per_hour` wrong PINs an hour."""
-        self._bucket = max(0.0, self._bucket - (now - self._bucket_at) * self.remote_per_hour / 3600.0)
+        elapsed = 0.0 if self._bucket_at is None else max(0.0, now - self._bucket_at)
+        self._bucket = max(0.0, self._bucket - elapsed * self.remote_per_hour / 3600.0)
         self._bucket_at = now
 
     def failures(self, client: str | None) -> int:
