@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from club.config import Broker, ClubConfig, make_client  # noqa: E402
 from club.director import Director, wait_for  # noqa: E402
 from club.mosquitto import CutProxy, LocalBroker, available  # noqa: E402
+from club.pairing import Pairing  # noqa: E402
 from club.publisher import BoardPublisher  # noqa: E402
 from club.web import create_app  # noqa: E402
 from kiosk.journal import Journal  # noqa: E402
@@ -83,7 +84,7 @@ class SysCounter:
 
 
 class InprocBoard:
-    def __init__(self, name: str, folder: Path, url: str, match: str, speed: float) -> None:
+    def __init__(self, name: str, folder: Path, url: str, match: str, speed: float, cred: dict[str, Any]) -> None:
         from kiosk.demo import DemoRunner
         from kiosk.service import RefereeService
 
@@ -96,7 +97,8 @@ class InprocBoard:
             replay(record)
 
         self.service = RefereeService(folder / "journal.sqlite")
-        self.publisher = BoardPublisher(ClubConfig(Broker.parse(url), CLUB, name), self.service, folder).start()
+        self.publisher = BoardPublisher(ClubConfig(Broker.parse(url), CLUB, name, key=bytes.fromhex(cred["key"])),
+                                        self.service, folder).start()
         self.runner = DemoRunner(self.service, match=match, speed=speed, vision=False, dice=False, say=lambda t: None,
                                  record=record)
 
@@ -112,9 +114,12 @@ class InprocBoard:
 
 
 class ProcBoard:
-    def __init__(self, name: str, folder: Path, url: str, match: str, speed: float) -> None:
+    def __init__(self, name: str, folder: Path, url: str, match: str, speed: float, cred: dict[str, Any]) -> None:
         which = ["--mat", match] if match.endswith((".txt", ".mat")) else ["--match", match]
-        self.cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", url, "--club", CLUB,
+        credentials = folder.with_suffix(".json")  # what `gamao director pair NAME --json` printed
+        credentials.write_text(json.dumps(cred))
+        self.cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", url,
+                    "--credentials", str(credentials),
                     "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
                     *which, "--speed", str(speed), "--exit-when-done"]
         self.log = open(folder.with_suffix(".log"), "wb")  # noqa: SIM115
@@ -195,8 +200,12 @@ def main() -> int:
             print(f"bench_club: --corpus needs the shared corpus at {CORPUS}", file=sys.stderr)
             return 2
     names = [f"mesa{i:03d}" for i in range(1, args.boards + 1)]
-    broker = LocalBroker(tmp / "broker", users={"director": "d", **{n: f"pw-{n}" for n in names}},
-                         sys_interval=1).start()
+    # every board paired with the director; the broker as `gamao director broker-config` writes it (no TLS here)
+    pairing = Pairing(tmp / "director")
+    for n in names:
+        pairing.pair(n, CLUB)
+    broker = LocalBroker.paired(tmp / "broker", pairing, sys_interval=1).start()
+
     def start_director() -> Director:
         d = Director(Broker.parse(broker.url_for("director")), tmp / "director", club=CLUB).start()
         assert wait_for(d.connected.is_set, 10)
@@ -224,7 +233,7 @@ def main() -> int:
         url = proxy.url(name, broker.users[name]) if proxy and i == 0 else broker.url_for(name)  # type: ignore[index]
         cls = InprocBoard if args.inproc else ProcBoard
         match = str(CORPUS / NIGHT[i % len(NIGHT)]) if args.corpus else ("3pt" if i % 2 == 0 else "2pt")
-        boards.append(cls(name, folder, url, match, args.speed))
+        boards.append(cls(name, folder, url, match, args.speed, pairing.boards()[name]))
     t0 = time.time()
     for b in boards:
         b.start()

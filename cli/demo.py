@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     club.add_argument("--broker", metavar="URL", help="mqtt://[user:password@]host[:port] or mqtts://... (TLS)")
     club.add_argument("--club", default="club", help="the club's name in the topics (default: club)")
     club.add_argument("--ca", metavar="FILE", help="the club's CA certificate for mqtts://")
+    club.add_argument("--credentials", metavar="FILE",
+                      help="the board's credentials from `gamao director pair NAME --json` (board, club, broker user "
+                           "and password, and the key its messages are signed with)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,6 +84,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     club = ({"broker": args.broker, "club": args.club, "board": args.board,
              **({"ca_file": args.ca} if args.ca else {})} if args.broker else {})
+    if args.broker and args.credentials:
+        # the paired board's own name, club, user, password and key (a --board that differs is refused below)
+        club = {"credentials": args.credentials, "broker": args.broker, **({"ca_file": args.ca} if args.ca else {})}
+        from club.config import ClubConfigError
+        from club.pairing import read_credentials
+
+        try:
+            if read_credentials(args.credentials)["board"] != args.board:
+                print(f"gamao demo: --credentials {args.credentials} are board "
+                      f"{read_credentials(args.credentials)['board']!r}'s, not {args.board!r}", file=sys.stderr)
+                return 2
+        except ClubConfigError as exc:
+            print(f"gamao demo: {exc}", file=sys.stderr)
+            return 2
     data = Path(args.data_dir).expanduser() if args.data_dir else Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
     from kiosk.config import ConfigError
 
@@ -104,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     publisher = start_publisher(settings, service)
     if publisher is not None:
         print(f"club: board {args.board} publishing to {publisher.config.broker.display()} "
-              f"(club {args.club})", flush=True)
+              f"(club {publisher.config.club})", flush=True)
     chouette = None
     if args.chouette:
         from kiosk.demo_chouette import ChouetteDemo

@@ -4,29 +4,112 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 NAME = "director"
 HELP = "the club director's page: every board's match live from the MQTT broker, results and .mat files"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--broker", metavar="URL", required=True,
-                        help="the club's broker: mqtt://[user:password@]host[:1883] or mqtts://... (TLS)")
+    parser.add_argument("--broker", metavar="URL",
+                        help="the club's broker: mqtt://[user:password@]host[:1883] or mqtts://... (TLS); without a "
+                             "user, the director's own from `broker-config` (needed unless pairing)")
     parser.add_argument("--port", type=int, default=8080, help="port for the director's page (default 8080)")
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
     parser.add_argument("--club", default="+", help="only this club's boards (default: every club on the broker)")
     parser.add_argument("--data-dir", metavar="DIR", help="archive folder (default: <data folder>/director)")
     parser.add_argument("--ca", metavar="FILE", help="the club's CA certificate for mqtts:// (docs/club.md)")
     parser.add_argument("--pin", help="set the director's PIN (4-8 digits) for rename and close; kept hashed")
+    parser.add_argument("--trust-proxy", metavar="ADDRS",
+                        help="addresses of a reverse proxy whose X-Forwarded-For is believed (comma-separated); "
+                             "by default no proxy header is trusted")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    pair = actions.add_parser("pair", help="pair a board: issue its name, broker user and password, and signing key")
+    pair.add_argument("name", help="the board's name (1-40 letters, digits, '-' or '_'); also its broker user")
+    pair.add_argument("--club", dest="pair_club", help="the club the board belongs to (default: club, or the "
+                                                        "board's own with --again)")
+    pair.add_argument("--broker", dest="pair_broker", metavar="URL",
+                      help="the broker's URL to write into the credentials (without user and password)")
+    pair.add_argument("--again", action="store_true", help="issue new credentials to a board paired already")
+    pair.add_argument("--json", action="store_true", help="print the credentials as one JSON object")
+    conf = actions.add_parser("broker-config", help="write a Mosquitto configuration for the paired boards")
+    conf.add_argument("out_dir", metavar="OUT_DIR", help="folder for mosquitto.conf, passwd, acl (and tls/)")
+    conf.add_argument("--listen", default="0.0.0.0:8883", metavar="HOST:PORT",
+                      help="where the broker listens (default 0.0.0.0:8883)")
+    conf.add_argument("--no-tls", action="store_true",
+                      help="plain MQTT (only for a broker listening on loopback; docs/club.md)")
+    conf.add_argument("--tls-host", metavar="NAME", help="the broker's host name in its certificate")
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    from kiosk.config import default_data_dir
+
+    return Path(args.data_dir).expanduser() if args.data_dir else default_data_dir() / "director"
+
+
+def _pair(args: argparse.Namespace) -> int:
+    import json
+
+    from club.config import Broker, ClubConfigError
+    from club.pairing import Pairing
+
+    try:
+        if args.pair_broker:
+            b = Broker.parse(args.pair_broker)
+            args.pair_broker = f"{'mqtts' if b.tls else 'mqtt'}://{b.host}:{b.port}"
+        cred = Pairing(_data_dir(args)).pair(args.name, args.pair_club, args.pair_broker, again=args.again)
+    except ClubConfigError as exc:
+        print(f"gamao director pair: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"gamao director pair: cannot write {_data_dir(args)}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(cred))
+    else:
+        print(f"board {cred['board']} paired in club {cred['club']}: broker user {cred['username']}, password "
+              f"{cred['password']}, key {cred['key']}\nwrite the broker's configuration again "
+              "(`gamao director broker-config OUT_DIR`) and reload the broker")
+    return 0
+
+
+def _broker_config(args: argparse.Namespace) -> int:
+    from club.config import ClubConfigError
+    from club.pairing import Pairing, write_broker_config
+
+    pairing = Pairing(_data_dir(args))
+    try:
+        conf = write_broker_config(pairing, args.out_dir, listen=args.listen, tls=not args.no_tls,
+                                   tls_host=args.tls_host)
+    except ClubConfigError as exc:
+        print(f"gamao director broker-config: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, RuntimeError) as exc:
+        print(f"gamao director broker-config: cannot write {args.out_dir}: {exc}", file=sys.stderr)
+        return 2
+    print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
+          "or reload a running one (SIGHUP)")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    if args.action == "pair":
+        return _pair(args)
+    if args.action == "broker-config":
+        return _broker_config(args)
     from club.config import Broker, ClubConfigError, check_name
 
+    if not args.broker:
+        print("gamao director: --broker URL is needed (the club's broker, e.g. mqtts://clube.local:8883)",
+              file=sys.stderr)
+        return 2
     try:
         broker = Broker.parse(args.broker, ca_file=args.ca)
+        if broker.username is None:  # the director's own user from pairing.json (`broker-config` wrote it)
+            from club.pairing import Pairing
+
+            own = Pairing(_data_dir(args)).director()
+            broker = Broker.parse(args.broker, own["username"], own["password"], ca_file=args.ca)
         if args.club != "+":
             check_name("club", args.club)
     except ClubConfigError as exc:
@@ -35,10 +118,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"gamao director: --port must be 0-65535, not {args.port}", file=sys.stderr)
         return 2
-    from kiosk.config import default_data_dir
     from kiosk.pin import PinStore
 
-    data = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir() / "director"
+    data = _data_dir(args)
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -61,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     director = Director(broker, data, club=args.club).start()
     try:
         server = BackgroundServer(create_app(director, pins), host=args.host, port=args.port,
-                                  log_level="warning").start()
+                                  log_level="warning", trust_proxy=args.trust_proxy).start()
     except (RuntimeError, TimeoutError) as exc:
         director.close()
         print(f"gamao director: {exc}; is the port taken? try --port {args.port + 1}", file=sys.stderr)

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urlsplit
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 KINDS = ("state", "events", "verdicts")
 PREFIX = "gamao"
-KEYS = ("broker", "club", "board", "username", "password", "ca_file", "keepalive")
+KEYS = ("broker", "club", "board", "username", "password", "ca_file", "keepalive", "key", "credentials")
 
 
 class ClubConfigError(ValueError):
@@ -80,12 +80,22 @@ class ClubConfig:
     broker: Broker
     club: str
     board: str
+    key: bytes | None = None  # the board's signing key from pairing (club/auth.py); None: unsigned copies
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClubConfig | None:
         """None for an empty table (no broker: the board publishes nothing)."""
         if not data:
             return None
+        if data.get("credentials"):
+            # the JSON `gamao director pair NAME --json` printed: board, club, user, password and key
+            from club.pairing import read_credentials
+
+            cred = read_credentials(data["credentials"])
+            data = {"club": cred["club"], "board": cred["board"], "username": cred["username"],
+                    "password": cred["password"], "key": cred["key"],
+                    **({"broker": cred["broker"]} if cred.get("broker") else {}),
+                    **{k: v for k, v in data.items() if k != "credentials" and v is not None}}
         unknown = sorted(set(data) - set(KEYS))
         if unknown:
             raise ClubConfigError(f"unknown club setting {unknown[0]!r}; known: {', '.join(KEYS)}")
@@ -95,12 +105,19 @@ class ClubConfig:
         keepalive = data.get("keepalive", 10)
         if not isinstance(keepalive, int) or not 2 <= keepalive <= 600:
             raise ClubConfigError(f"club setting 'keepalive' must be 2-600 seconds, not {keepalive!r}")
+        key = data.get("key")
+        try:
+            signing = bytes.fromhex(key) if key is not None else None
+        except (TypeError, ValueError):
+            signing = None
+        if key is not None and (signing is None or len(signing) < 16):
+            raise ClubConfigError("club setting 'key' must be the hex key `gamao director pair` issued")
         for key in ("username", "password", "ca_file"):
             if key in data and not isinstance(data[key], str):
                 raise ClubConfigError(f"club setting {key!r} must be text, not {data[key]!r}")
         broker = Broker.parse(data["broker"], data.get("username"), data.get("password"), data.get("ca_file"), keepalive)
         return cls(broker=broker, club=check_name("club", data.get("club", "club")),
-                   board=check_name("board", data.get("board")))
+                   board=check_name("board", data.get("board")), key=signing)
 
     def topic(self, kind: str) -> str:
         return board_topic(self.club, self.board, kind)

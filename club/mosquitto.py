@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 MOSQUITTO = os.environ.get("GAMAO_MOSQUITTO", shutil.which("mosquitto") or "/usr/sbin/mosquitto")
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -44,7 +45,7 @@ def available() -> bool:
     return Path(MOSQUITTO).exists()
 
 
-def make_ca(folder: Path, host: str = "localhost") -> tuple[Path, Path, Path]:
+def make_ca(folder: Path, host: str = "localhost", days: int = 30) -> tuple[Path, Path, Path]:
     """A club CA and a server certificate for `host` signed by it: (ca.crt, server.crt, server.key)."""
     folder.mkdir(parents=True, exist_ok=True)
     ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
@@ -54,10 +55,10 @@ def make_ca(folder: Path, host: str = "localhost") -> tuple[Path, Path, Path]:
     def ssl(*args: str) -> None:
         subprocess.run(["openssl", *args], check=True, capture_output=True)
 
-    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=Gamao club CA",
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", str(days), "-subj", "/CN=Gamao club CA",
         "-keyout", str(ca_key), "-out", str(ca))
     ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={host}", "-keyout", str(key), "-out", str(csr))
-    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", "30",
+    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", str(days),
         "-extfile", str(ext), "-out", str(crt))
     return ca, crt, key
 
@@ -117,6 +118,45 @@ class LocalBroker:
             self.ca, crt, key = make_ca(self.folder / "tls")
             lines += [f"cafile {self.ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
         self.conf.write_text("\n".join(lines) + "\n")
+
+    @classmethod
+    def paired(cls, folder: Path, pairing: Any, tls: bool = False, port: int = 0,
+               sys_interval: int = 10, generated: Path | None = None) -> LocalBroker:
+        """The broker exactly as `gamao director broker-config` writes it for `pairing`'s boards (club/pairing.py),
+        plus what a test needs: run as this user, log to a file, $SYS every `sys_interval` s."""
+        from club.pairing import write_broker_config
+
+        self = cls.__new__(cls)
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.tls, self.port, self.sys_interval, self.proc = tls, port or free_port(), sys_interval, None
+        self.pairing = pairing
+        if generated is None:  # else: the configuration `gamao director broker-config` wrote there, as it is
+            generated = write_broker_config(pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}",
+                                            tls=tls, tls_host="localhost")
+        self.ca = generated.parent / "tls" / "ca.crt" if tls else None
+        self.users = {"director": pairing.director()["password"],
+                      **{n: c["password"] for n, c in pairing.boards().items()}}
+        self.keys = {n: bytes.fromhex(c["key"]) for n, c in pairing.boards().items()}
+        self.log = self.folder / "mosquitto.log"
+        self.conf = self.folder / "mosquitto.conf"
+        self.conf.write_text(generated.read_text() + "\n".join([
+            "# tests only: run as this user, log to a file", f"user {getpass.getuser()}", f"log_dest file {self.log}",
+            "log_type error", "log_type warning", "log_type notice", "connection_messages true",
+            f"sys_interval {sys_interval}"]) + "\n")
+        return self
+
+    def reload(self) -> None:
+        """Write the generated configuration again (after pairing a board) and SIGHUP the broker."""
+        from club.pairing import write_broker_config
+
+        write_broker_config(self.pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}", tls=self.tls)
+        self.users = {"director": self.pairing.director()["password"],
+                      **{n: c["password"] for n, c in self.pairing.boards().items()}}
+        self.keys = {n: bytes.fromhex(c["key"]) for n, c in self.pairing.boards().items()}
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGHUP)
+            time.sleep(0.3)
 
     def start(self, timeout: float = 10.0) -> LocalBroker:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 FILE = "club_outbox.sqlite"
@@ -29,6 +30,10 @@ def open_db(path: str) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous=NORMAL")
     return db
 SCHEMA = "CREATE TABLE IF NOT EXISTS marks (match INTEGER PRIMARY KEY, acked INTEGER NOT NULL, updated REAL)"
+# The signing counter (club/auth.py): numbers are reserved a block at a time, so the counter only goes up across
+# restarts (a crash skips the rest of a block) without a write per message.
+COUNTER = "CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY CHECK (id = 0), reserved INTEGER NOT NULL)"
+BLOCK = 4096
 
 
 class Outbox:
@@ -36,7 +41,25 @@ class Outbox:
         self.path = str(path)
         self._db = open_db(self.path)  # synchronous=NORMAL: a lost mark only means a copy is sent twice
         self._db.execute(SCHEMA)
+        self._db.execute(COUNTER)
         self._lock = threading.Lock()
+        self._seq = -1
+        self._reserved = -1
+
+    def next_seq(self) -> int:
+        """The next number of the board's message counter (never repeats, across restarts)."""
+        with self._lock:
+            if self._seq + 1 >= self._reserved:
+                if self._reserved < 0:
+                    row = self._db.execute("SELECT reserved FROM counter WHERE id = 0").fetchone()
+                    # a board with a fresh data folder starts from the clock (milliseconds), above any counter
+                    # it had before: the director would take a counter that went back for a replay
+                    self._seq = (int(row[0]) if row else int(time.time() * 1000)) - 1
+                self._reserved = self._seq + 1 + BLOCK
+                self._db.execute("INSERT INTO counter VALUES (0, ?) ON CONFLICT(id) DO UPDATE SET reserved = ?",
+                                 (self._reserved, self._reserved))
+            self._seq += 1
+            return self._seq
 
     def acked(self, match: int) -> int:
         """The highest index of `match` the broker acknowledged, -1 for none."""

@@ -22,6 +22,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from club.auth import sign
 from club.config import ClubConfig, board_topic
 from club.outbox import FILE, Outbox
 
@@ -68,20 +69,28 @@ class BoardPublisher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
+        self._will: int | None = None
 
     # ----- topics and payloads --------------------------------------------------------------------------
     def topic(self, kind: str) -> str:
         return board_topic(self.config.club, self.config.board, kind)
 
+    def _signed(self, kind: str, obj: dict[str, Any]) -> bytes:
+        """The message as sent: signed with the board's key (club/auth.py) when it was paired."""
+        if self.config.key is None:
+            return dumps(obj)
+        return sign(self.topic(kind), dumps({**obj, "seq": self.outbox.next_seq()}), self.config.key)
+
     def _offline(self) -> bytes:
-        return dumps({"board": self.config.board, "club": self.config.club, "online": False, "updated": None})
+        return self._signed("state", {"board": self.config.board, "club": self.config.club, "online": False,
+                                      "updated": None})
 
     def _state_payload(self) -> bytes:
         matches = self.journal.matches()[-3:]
-        return dumps({"board": self.config.board, "club": self.config.club, "online": True,
-                      "updated": self.clock(), "alerts": sorted(self.alerts),
-                      "journal": [[m["id"], self.journal.count(m["id"])] for m in matches],
-                      "state": summary(self.service.state())})
+        return self._signed("state", {"board": self.config.board, "club": self.config.club, "online": True,
+                                      "updated": self.clock(), "alerts": sorted(self.alerts), "will": self._will,
+                                      "journal": [[m["id"], self.journal.count(m["id"])] for m in matches],
+                                      "state": summary(self.service.state())})
 
     # ----- life -------------------------------------------------------------------------------------------
     def start(self) -> BoardPublisher:
@@ -90,7 +99,10 @@ class BoardPublisher:
         b = self.config.broker
         # A fixed client id per board: a second process claiming the board takes over the session.
         self.client = make_client(f"gamao-{self.config.club}-{self.config.board}", b)
-        self.client.will_set(self.topic("state"), self._offline(), qos=1, retain=True)
+        will = self._offline()
+        # the will's counter: the director accepts this one offline message after newer states (club/auth.py)
+        self._will = json.loads(will).get("seq")
+        self.client.will_set(self.topic("state"), will, qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = lambda *a: self._wake.set()
@@ -225,9 +237,10 @@ class BoardPublisher:
                  ruled: float | None) -> None:
         head = {"board": self.config.board, "club": self.config.club, "match": match, "index": index}
         sent = self.clock()
-        e = self.client.publish(self.topic("events"), dumps({**head, "event": event, "sent": sent}), qos=1)
-        v = self.client.publish(self.topic("verdicts"), dumps({**head, "verdicts": verdicts, "ruled": ruled,
-                                                               "sent": sent}), qos=1)
+        e = self.client.publish(self.topic("events"), self._signed("events", {**head, "event": event, "sent": sent}),
+                                qos=1)
+        v = self.client.publish(self.topic("verdicts"), self._signed("verdicts", {**head, "verdicts": verdicts,
+                                                                                  "ruled": ruled, "sent": sent}), qos=1)
         self._inflight.append(_Sent(match, index, (e, v)))
         self._next[match] = index + 1
         self.stats["published"] += 1

@@ -8,23 +8,134 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from club.director import Director
+from club.config import NAME
+from club.director import MAX_MATCH_ID, Director
 
 STATIC = Path(__file__).with_name("static")
 KIOSK_STATIC = Path(__file__).resolve().parents[1] / "kiosk" / "static"
 PUSH_EVERY = 0.05  # seconds: at most 20 pushes a second to each page
+MAX_BODY = 4096    # bytes: the director's page sends a name or a setting, nothing more
+FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
+NamePath = Annotated[str, PathParam(max_length=40, pattern=NAME.pattern)]
 
 
 class RenameIn(BaseModel):
     name: str = Field(max_length=40, description="the name shown for the board (empty: its own name)")
+
+    @field_validator("name")
+    @classmethod
+    def printable(cls, value: str) -> str:
+        if not value.isprintable() or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            raise ValueError("the name must be printable text (no control characters)")
+        return value
+
+
+class SettingsIn(BaseModel):
+    delay: int = Field(ge=0, le=3600, description="seconds the public screen (?public=1) runs behind the boards")
+
+
+def is_loopback(host: str | None) -> bool:
+    try:
+        addr = ipaddress.ip_address((host or "").split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        addr = addr.ipv4_mapped
+    return addr.is_loopback
+
+
+def client_host(request: Request | WebSocket) -> str | None:
+    """The client's address for the PIN's counters; a loopback connection carrying a proxy's forwarding header
+    relays someone else, so it is never the owner (proxy headers are believed only with --trust-proxy)."""
+    host = request.client.host if request.client is not None else None
+    if host is not None and is_loopback(host) and any(h in request.headers for h in FORWARDED):
+        return "proxied"
+    return host
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """The kiosk's rule (kiosk/routers/ws.py): no Origin (not a browser page) or the host the page came from;
+    a foreign page and ``null`` (a sandboxed or file page) are refused."""
+    if origin is None:
+        return True
+    if not host:
+        return False
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
+
+
+def _message(errors: list[dict[str, Any]]) -> str:
+    parts = []
+    for e in errors:
+        loc = ".".join(str(p) for p in e.get("loc", ()) if p not in ("body", "path", "query", "header"))
+        parts.append(f"{loc or 'body'}: {e.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    # Never echo the input: NaN, 1e999 or a lone surrogate cannot be written back as JSON (a 500).
+    errors = [{k: v for k, v in e.items() if k in ("loc", "msg", "type")} for e in exc.errors()]
+    return JSONResponse({"detail": errors, "message": _message(errors)}, status_code=422)
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    return JSONResponse({"detail": exc.detail, "message": str(exc.detail)}, status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+
+
+class _BodyLimit:
+    """Bodies larger than MAX_BODY are refused (413) before they are read."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            size = 0
+            chunks = []
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                size += len(message.get("body", b""))
+                if size > MAX_BODY:
+                    body = b'{"detail":"the request body is too large","message":"the request body is too large"}'
+                    await send({"type": "http.response.start", "status": 413,
+                                "headers": [(b"content-type", b"application/json"), (b"connection", b"close")]})
+                    await send({"type": "http.response.body", "body": body})
+                    return
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body", False):
+                    break
+            body = b"".join(chunks)
+            sent = False
+
+            async def replay() -> Any:
+                nonlocal sent
+                if not sent:
+                    sent = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def create_app(director: Director, pins: Any) -> FastAPI:
@@ -34,14 +145,18 @@ def create_app(director: Director, pins: Any) -> FastAPI:
                   description="Every board of the club: live grid, results, .mat files; control needs the PIN.")
     app.state.director = director
     app.state.pins = pins
+    app.state.delay = director.archive.setting("delay", 0)
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_middleware(_BodyLimit)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
 
-    def need_pin(pin: str | None) -> None:
+    def need_pin(pin: str | None, request: Request) -> None:
         if not pins.is_set():
             raise HTTPException(403, "the director's PIN is not set: start `gamao director` with --pin")
         try:
-            pins.check(pin)
+            pins.check(pin, client_host(request))  # per client; the director's own screen is never locked
         except Exception as exc:
             status = getattr(exc, "status", None)
             if status is None:
@@ -55,7 +170,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         return FileResponse(STATIC / "director.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/board/{club}/{board}", include_in_schema=False)
-    def board_page(club: str, board: str) -> FileResponse:
+    def board_page(club: NamePath, board: NamePath) -> FileResponse:
         return FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/boards", summary="Every board: players, score, length, phase, last verdict")
@@ -63,7 +178,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         return director.boards()
 
     @app.get("/api/boards/{club}/{board}", summary="One board in full: label, attention, public state")
-    def board(club: str, board: str) -> dict[str, Any]:
+    def board(club: NamePath, board: NamePath) -> dict[str, Any]:
         try:
             return director.detail(club, board, moves=True)
         except KeyError:
@@ -75,7 +190,8 @@ def create_app(director: Director, pins: Any) -> FastAPI:
 
     @app.get("/api/results/{club}/{board}/{match}.mat", response_class=PlainTextResponse,
              summary="An archived match as a .mat file")
-    def mat(club: str, board: str, match: int) -> PlainTextResponse:
+    def mat(club: NamePath, board: NamePath,
+            match: Annotated[int, PathParam(ge=0, lt=MAX_MATCH_ID)]) -> PlainTextResponse:
         try:
             text = director.mat(club, board, match)
         except KeyError:
@@ -84,17 +200,18 @@ def create_app(director: Director, pins: Any) -> FastAPI:
             "Content-Disposition": f'attachment; filename="{club}-{board}-{match}.mat"'})
 
     @app.post("/api/boards/{club}/{board}/rename", status_code=204, summary="Name a board on the page (PIN)")
-    def rename(club: str, board: str, body: RenameIn,
+    def rename(club: NamePath, board: NamePath, body: RenameIn, request: Request,
                x_gamao_pin: Annotated[str | None, Header()] = None) -> None:
-        need_pin(x_gamao_pin)
+        need_pin(x_gamao_pin, request)
         try:
             director.rename(club, board, body.name.strip())
         except KeyError:
             raise HTTPException(404, f"no board {board!r} in club {club!r}") from None
 
     @app.post("/api/boards/{club}/{board}/close", summary="Close the board's match at its present score (PIN)")
-    def close(club: str, board: str, x_gamao_pin: Annotated[str | None, Header()] = None) -> JSONResponse:
-        need_pin(x_gamao_pin)
+    def close(club: NamePath, board: NamePath, request: Request,
+              x_gamao_pin: Annotated[str | None, Header()] = None) -> JSONResponse:
+        need_pin(x_gamao_pin, request)
         try:
             return JSONResponse(director.close_match(club, board))
         except KeyError:
@@ -102,9 +219,41 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         except ValueError as exc:
             raise HTTPException(409, str(exc)) from None
 
+    @app.get("/api/night", summary="Tonight's results and standings, and the club rating (FIBS formula)")
+    def night() -> dict[str, Any]:
+        return director.night()
+
+    @app.get("/api/boards/{club}/{board}/dice", summary="The board's rolls this match and their statistics")
+    def dice(club: NamePath, board: NamePath) -> dict[str, Any]:
+        try:
+            return director.dice(club, board)
+        except KeyError:
+            raise HTTPException(404, f"board {board!r} in club {club!r} has no match") from None
+
+    @app.get("/api/status", summary="What the director took in and what it refused (forged, replayed, too large...)")
+    def status() -> dict[str, Any]:
+        return {**director.status(), "refused_pages": director.refused_pages, "delay": app.state.delay}
+
+    @app.get("/api/settings", summary="The page's settings: the public screen's delay in seconds")
+    def settings() -> dict[str, Any]:
+        return {"delay": app.state.delay}
+
+    @app.post("/api/settings", summary="Set the public screen's delay (PIN)")
+    def set_settings(body: SettingsIn, request: Request,
+                     x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        need_pin(x_gamao_pin, request)
+        director.archive.set_setting("delay", body.delay)
+        app.state.delay = body.delay
+        return {"delay": body.delay}
+
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:
         """First every board, then the boards that changed: {"boards": [detail...], "results": version}."""
+        origin = socket.headers.get("origin")
+        if not same_origin(origin, socket.headers.get("host")):
+            director.refused_pages += 1
+            await socket.close(code=1008)  # another site's page (or a sandboxed one, Origin null)
+            return
         await socket.accept()
         loop = asyncio.get_running_loop()
         changed = asyncio.Event()

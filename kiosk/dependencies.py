@@ -6,6 +6,7 @@ any object with these methods. Everything the routers need from the rest of the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Annotated, Any, Protocol, runtime_checkable
 
@@ -13,7 +14,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import APIKeyHeader
 
 from kiosk.config import Settings
-from kiosk.pin import PinError, PinStore
+from kiosk.pin import PinError, PinStore, is_loopback
 
 State = dict[str, Any]
 Unsubscribe = Callable[[], None]
@@ -88,8 +89,16 @@ PinsDep = Annotated[PinStore, Depends(get_pins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
+FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
+
+
 def client_host(request: Request) -> str | None:
-    return request.client.host if request.client is not None else None
+    """The client's address for the PIN's counters. A loopback connection that carries a proxy's forwarding
+    header is a proxy relaying someone else (the touch screen's browser sends none): never the owner."""
+    host = request.client.host if request.client is not None else None
+    if host is not None and is_loopback(host) and any(h in request.headers for h in FORWARDED):
+        return "proxied"
+    return host
 
 
 def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
@@ -99,7 +108,7 @@ def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
     except PinError as exc:
         headers = {"WWW-Authenticate": "X-Gamao-PIN"}
         if exc.retry_after is not None:
-            headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))  # waiting that long is enough
         raise HTTPException(exc.status, exc.message, headers=headers) from None
 
 

@@ -14,6 +14,15 @@ Who may do what:
 - A request with no PIN at all is refused (401) but is not a failure: any web page a player's phone opens
   could send those, and they guess nothing.
 
+- Wrong PINs are also counted for **all remote clients together** (a leaky bucket: `remote_burst` free,
+  then `remote_per_hour`): sixty addresses cannot each take their own five free tries and doubling waits.
+  When the bucket is full every remote PIN is answered 429 at once, without scrypt; the touch screen is not
+  affected.
+- At most `remote_checking` remote PINs are being hashed at any moment (scrypt costs ~16 MB and tens of
+  milliseconds of CPU); a remote PIN that comes while they are busy is answered 429 at once. So however many
+  addresses try, the owner's presses on the touch screen find the CPU free (the owner's own check never waits
+  for a slot; once accepted, its PIN is recognised by a keyed digest without scrypt).
+
 Memory stays bounded: at most `MAX_CLIENTS` clients are remembered (the least recently seen is forgotten).
 """
 
@@ -36,6 +45,9 @@ from pathlib import Path
 PIN_FILE = "pin.json"
 PIN_MIN, PIN_MAX = 4, 12
 MAX_CLIENTS = 4096
+REMOTE_BURST = 20          # wrong PINs all remote clients together may make before the shared limit
+REMOTE_PER_HOUR = 60.0     # then this many an hour (a 4-digit PIN: about 80 hours on average)
+REMOTE_CHECKING = 1        # remote PINs hashed at the same time
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 FIRST_PIN_LOCAL_ONLY = ("the first PIN is set at the kiosk itself: on its touch screen or at the console of "
                         "`gamao run`")
@@ -98,10 +110,18 @@ class PinStore:
     """`max_failures` free wrong PINs per client, then a delay doubling from 2 s up to `lockout_seconds`."""
 
     def __init__(self, data_dir: Path, max_failures: int = 5, lockout_seconds: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, remote_burst: int = REMOTE_BURST,
+                 remote_per_hour: float = REMOTE_PER_HOUR, remote_checking: int = REMOTE_CHECKING) -> None:
         self.path = Path(data_dir) / PIN_FILE
         self.max_failures = max_failures
         self.lockout_seconds = lockout_seconds
+        self.remote_burst = remote_burst
+        self.remote_per_hour = remote_per_hour
+        self.remote_checking = remote_checking
+        self._bucket = 0.0          # remote wrong PINs not yet leaked away (all remote clients together)
+        self._bucket_at: float | None = None  # when the bucket was last leaked (set at the first remote PIN)
+        self._checking = 0          # remote PINs being hashed now
+        self.refused_busy = 0       # remote PINs answered 429 at once (busy or the shared limit), for the screen
         self._clock = clock
         self._clients: OrderedDict[str, _Client] = OrderedDict()
         self._lock = threading.Lock()
@@ -174,6 +194,16 @@ class PinStore:
                     raise PinError(429, f"too many wrong PINs from this device: try again in {wait:.0f} s", wait)
                 if entry.checking:
                     raise PinError(429, "one PIN at a time from this device: wait for the answer", 1.0)
+                self._leak(now)
+                if self._bucket >= self.remote_burst:
+                    self.refused_busy += 1
+                    wait = (self._bucket - self.remote_burst + 1) * 3600.0 / self.remote_per_hour
+                    raise PinError(429, f"too many wrong PINs from the network: try again in {wait:.0f} s "
+                                        "(the kiosk's own screen is not affected)", wait)
+                if self._checking >= self.remote_checking:
+                    self.refused_busy += 1
+                    raise PinError(429, "the kiosk is checking another PIN: try again in a second", 1.0)
+                self._checking += 1
                 entry.checking = True
             accepted = self._accepted
         ok = False
@@ -187,14 +217,23 @@ class PinStore:
                     self._accepted = hmac.new(self._key, pin.encode(), "sha256").digest()
                 if entry is not None:
                     entry.checking = False
+                    self._checking -= 1
                     if ok:
                         self._clients.pop(key, None)
                     else:
+                        self._leak(self._clock())
+                        self._bucket += 1
                         entry.failures += 1
                         delay = self.delay_after(entry.failures)
                         entry.wait_until = self._clock() + delay
         if not ok:
             raise PinError(401, "wrong PIN")
+
+    def _leak(self, now: float) -> None:
+        """The shared bucket empties at `remote_per_hour` wrong PINs an hour."""
+        elapsed = 0.0 if self._bucket_at is None else max(0.0, now - self._bucket_at)
+        self._bucket = max(0.0, self._bucket - elapsed * self.remote_per_hour / 3600.0)
+        self._bucket_at = now
 
     def failures(self, client: str | None) -> int:
         """Wrong PINs in a row from this client (0 for the touch screen, which is never counted)."""

@@ -140,9 +140,16 @@ else:  # pragma: no cover
 
 def uvicorn_config(app: FastAPI, host: str, port: int, log_level: str = "info", *,
                    header_timeout: float = HEADER_TIMEOUT, max_per_client: int = MAX_PER_CLIENT,
-                   max_connections: int = MAX_CONNECTIONS, **extra: Any) -> uvicorn.Config:
-    """The kiosk's uvicorn settings: time-outs and limits above (the same for `gamao run`, demo and tests)."""
+                   max_connections: int = MAX_CONNECTIONS, trust_proxy: str | None = None,
+                   **extra: Any) -> uvicorn.Config:
+    """The kiosk's uvicorn settings: time-outs and limits above (the same for `gamao run`, demo and tests).
+
+    Proxy headers (X-Forwarded-For, X-Forwarded-Proto) are believed only from `trust_proxy` (comma-separated
+    addresses of a reverse proxy), never by default: uvicorn's own default believes any client on 127.0.0.1,
+    so behind a proxy on the same machine every client could name itself (kiosk.pin counts wrong PINs by
+    address, and never counts the owner's loopback)."""
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws=WS_PROTOCOL,
+                            proxy_headers=trust_proxy is not None, forwarded_allow_ips=trust_proxy or "",
                             http=GuardedH11Protocol,
                             timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD,
                             ws_max_size=WS_MAX_MESSAGE, ws_max_queue=4, ws_per_message_deflate=False,

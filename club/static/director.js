@@ -1,32 +1,79 @@
-// The director's page: a card per board (mini-board, players, score, phase, last verdict), highlighted when
-// the board's referee waits on a human; a click opens the board's own page. Live from /ws.
+// The director's page for a club night, in one language per page (its switch, or ?lang=pt|en; Brazilian
+// Portuguese by default): a card per table (players, who is on roll, score and length, dice, the clocks when the
+// board has them, time since the last move, what needs a person), results, tonight's standings and the club
+// rating. ?public=1 is the screen for the room: no controls, and it runs the director's broadcast delay behind.
 import { drawBoard } from "/kiosk/board.js";
 
 const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const stored = (() => { try { return localStorage.getItem("gamao-director-lang"); } catch { return null; } })();
+const LANG = ["pt", "en"].includes(params.get("lang")) ? params.get("lang") : (["pt", "en"].includes(stored) ? stored : "pt");
+const PUBLIC = params.get("public") === "1";
+if (params.get("lang") === LANG) { try { localStorage.setItem("gamao-director-lang", LANG); } catch { /* private window */ } }
+const T = {
+  pt: {
+    title: "Gamão · diretor do clube", board: "Mesa", connecting: "conectando…", live: "ao vivo",
+    reconnecting: "sem conexão com o diretor; tentando de novo…", light: "claras", dark: "escuras",
+    phase: { opening: "saída", awaiting_roll: "aguardando os dados", moving: "jogando", cube_offered: "cubo oferecido",
+      game_over: "fim do jogo", match_over: "fim da partida", waiting: "sem partida" },
+    why: { illegal: "jogada ilegal", uncertain: "jogada incerta", cocked_die: "dado inclinado",
+      dice_lost: "dados desligados", camera_bumped: "câmera mexida" },
+    offline: "desligada", onRoll: "na vez", ago: (s) => (s < 60 ? `há ${s} s` : s < 3600 ? `há ${Math.floor(s / 60)} min` : `há ${Math.floor(s / 3600)} h`),
+    lastMove: "último lance", results: "Resultados", standings: "Classificação da noite", rating: "Rating do clube",
+    cols: { board: "mesa", winner: "vencedor", players: "jogadores", score: "placar", length: "pontos", started: "início",
+      finished: "fim", rating: "rating", record: "registro" },
+    scols: { name: "jogador", played: "partidas", won: "vitórias", lost: "derrotas", points: "pontos", rating: "rating",
+      experience: "experiência" },
+    closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} mensagens recusadas`,
+    delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
+    askPin: "PIN do diretor:", publicScreen: "tela pública", moves: "Lances", clock: "relógio", dice: "dados",
+    rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar",
+  },
+  en: {
+    title: "Gamão · club director", board: "Board", connecting: "connecting…", live: "live",
+    reconnecting: "no connection to the director; trying again…", light: "light", dark: "dark",
+    phase: { opening: "opening roll", awaiting_roll: "awaiting the roll", moving: "moving", cube_offered: "cube offered",
+      game_over: "game over", match_over: "match over", waiting: "no match" },
+    why: { illegal: "illegal play", uncertain: "uncertain play", cocked_die: "cocked die", dice_lost: "dice unit lost",
+      camera_bumped: "camera bumped" },
+    offline: "offline", onRoll: "on roll", ago: (s) => (s < 60 ? `${s} s ago` : s < 3600 ? `${Math.floor(s / 60)} min ago` : `${Math.floor(s / 3600)} h ago`),
+    lastMove: "last move", results: "Results", standings: "Tonight's standings", rating: "Club rating",
+    cols: { board: "board", winner: "winner", players: "players", score: "score", length: "length", started: "started",
+      finished: "finished", rating: "rating", record: "record" },
+    scols: { name: "player", played: "played", won: "won", lost: "lost", points: "points", rating: "rating",
+      experience: "experience" },
+    closed: "closed", none: "no finished match yet", refused: (n) => `${n} messages refused`,
+    delay: (s) => `public screen delay: ${s} s`, setDelay: "change", askDelay: "Seconds the public screen runs behind (0 to 3600):",
+    askPin: "Director's PIN:", publicScreen: "public screen", moves: "Moves", clock: "clock", dice: "dice",
+    rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back",
+  },
+}[LANG];
+document.documentElement.lang = LANG === "pt" ? "pt-BR" : "en";
+
 const boards = new Map();          // "club/board" -> detail from the director
-const PHASE = {
-  opening: "saída / opening", awaiting_roll: "aguardando dados / awaiting roll", moving: "jogando / moving",
-  cube_offered: "cubo oferecido / cube offered", game_over: "fim do jogo / game over",
-  match_over: "fim da partida / match over", waiting: "sem partida / no match",
-};
-const WHY = {
-  illegal: "jogada ilegal / illegal play", uncertain: "jogada incerta / uncertain play",
-  cocked_die: "dado inclinado / cocked die", dice_lost: "dados desligados / dice unit lost",
-  camera_bumped: "câmera mexida / camera bumped",
-};
 const single = document.body.classList.contains("single");
 const here = single ? decodeURIComponent(location.pathname).split("/").slice(2, 4).join("/") : null;
 window.gamaoLatency = [];          // [when, seconds from a board's verdict to this page] (bench/bench_club.py)
 const seenRuled = new Map();
+let delay = 0;
 
-function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value; return e; }
-function verdictText(v) {
-  if (!v) return "";
-  const m = v.message || {};
-  return m.pt && m.en ? `${m.pt} / ${m.en}` : (m.pt || m.en || v.verdict);
-}
-function players(b) { const p = b.players || {}; return `${p.light || "claras"} × ${p.dark || "escuras"}`; }
+function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value ?? ""; return e; }
+function verdictText(v) { if (!v) return ""; const m = v.message || {}; return m[LANG] || m.pt || m.en || v.verdict; }
+function name(b, side) { const p = b.players || {}; return p[side] || T[side]; }
 function score(b) { const s = b.score || {}; return `${s.light ?? 0}–${s.dark ?? 0}` + (b.length ? ` / ${b.length}` : ""); }
+function clock(sec) { if (sec == null) return ""; const s = Math.max(0, Math.round(sec)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }
+function when(t) { return t ? new Date(t * 1000).toLocaleTimeString(LANG === "pt" ? "pt-BR" : "en-GB", { hour: "2-digit", minute: "2-digit" }) : ""; }
+const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+
+function sideLine(b, side) {
+  const st = b.state || {};
+  const row = document.createElement("div");
+  row.className = `side ${side}` + (st.turn === side && !["match_over", "waiting"].includes(b.phase) ? " turn" : "");
+  row.append(text("span", "dot", side === "light" ? "○" : "●"), text("span", "who", name(b, side)));
+  const c = st.clock;
+  if (c) row.append(text("span", "clock" + (c.running === side ? " running" : ""), clock(c[side])));
+  return row;
+}
 
 function card(b) {
   const key = `${b.club}/${b.board}`;
@@ -34,71 +81,151 @@ function card(b) {
   if (!el) {
     el = document.createElement("article");
     el.className = "card"; el.dataset.key = key; el.tabIndex = 0;
-    el.addEventListener("click", () => { location.href = `/board/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`; });
+    if (!PUBLIC) el.addEventListener("click", () => { location.href = `/board/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`; });  // the language is remembered
     const list = [...boards.keys()].sort();
-    const grid = $("grid");
-    const after = list.indexOf(key) + 1 < list.length ? document.querySelector(`[data-key="${CSS.escape(list[list.indexOf(key) + 1])}"]`) : null;
-    grid.insertBefore(el, after);
+    const next = list[list.indexOf(key) + 1];
+    $("grid").insertBefore(el, next ? document.querySelector(`[data-key="${CSS.escape(next)}"]`) : null);
   }
-  el.classList.toggle("attention", (b.attention || []).length > 0);
+  const attention = b.attention || [];
+  el.classList.toggle("attention", attention.length > 0);
   el.classList.toggle("offline", !b.online);
   const top = document.createElement("div"); top.className = "top";
   top.append(text("span", "name", b.label || b.board), text("span", "score", score(b)));
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   if (b.state) drawBoard(svg, b.state);
-  el.replaceChildren(top, text("div", "players", players(b)), svg,
-    text("div", "line", `${PHASE[b.phase] || b.phase}${b.online ? "" : " · desligada / offline"}`),
-    text("div", "why", (b.attention || []).map((w) => WHY[w] || w).join(" · ")),
-    text("div", "verdict", verdictText(b.last_verdict)));
+  const st = b.state || {};
+  const d = st.dice && st.dice.values ? st.dice.values.map((v) => DIE[v] || v).join(" ") : "";
+  const moved = b.moved ? Math.round(Date.now() / 1000 - b.moved) : null;
+  const line = text("div", "line", `${T.phase[b.phase] || b.phase}${b.online ? "" : " · " + T.offline}`);
+  line.append(text("span", "dice", d));
+  el.replaceChildren(top, sideLine(b, "light"), sideLine(b, "dark"), svg, line,
+    text("div", "why", attention.map((w) => T.why[w] || w).join(" · ")),
+    text("div", "verdict", verdictText(b.last_verdict)),
+    text("div", "ago", moved != null && b.phase !== "match_over" ? `${T.lastMove} ${T.ago(moved)}` : ""));
   el.dataset.phase = b.phase; el.dataset.score = score(b);
 }
 
 function one(b) {
-  $("title").textContent = `${b.label || b.board} · ${players(b)} · ${score(b)}`;
+  $("title").textContent = `${b.label || b.board} · ${name(b, "light")} × ${name(b, "dark")} · ${score(b)}`;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   if (b.state) drawBoard(svg, b.state);
   const side = document.createElement("div");
-  side.append(text("p", "score", score(b)), text("p", "", PHASE[b.phase] || b.phase),
-    text("p", "why", (b.attention || []).map((w) => WHY[w] || w).join(" · ")), text("p", "verdict", verdictText(b.last_verdict)));
+  side.append(sideLine(b, "light"), sideLine(b, "dark"), text("p", "score", score(b)), text("p", "", T.phase[b.phase] || b.phase),
+    text("p", "why", (b.attention || []).map((w) => T.why[w] || w).join(" · ")), text("p", "verdict", verdictText(b.last_verdict)),
+    text("p", "rolls", ""));
   $("one").replaceChildren(svg, side);
   $("one").classList.toggle("attention", (b.attention || []).length > 0);
-  fetch(`/api/boards/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`).then((r) => r.json()).then((d) => {
-    $("moves").replaceChildren(...(d.state?.moves || []).map((m) => text("li", "", `${m.side} ${(m.roll || []).join("")}: ${m.play}`)));
+  const base = `/api/boards/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`;
+  fetch(base).then((r) => r.json()).then((d) => {
+    $("moves").replaceChildren(...(d.state?.moves || []).map((m) =>
+      text("li", "", `${T[m.side] || m.side} ${(m.roll || []).join("")}: ${m.play}`)));
+  }).catch(() => {});
+  fetch(`${base}/dice`).then((r) => (r.ok ? r.json() : null)).then((d) => {
+    if (!d) return;
+    const el = side.querySelector(".rolls");
+    el.textContent = T.rolls(d.rolls);
+    if (d.stats && d.stats.dice) el.textContent += ` · ${T.diceStats}: ` + d.stats.dice.map((x, i) => `${i + 1}: χ² ${Number(x.chi2).toFixed(1)} p ${Number(x.p).toFixed(2)}`).join(" · ");
   }).catch(() => {});
 }
 
-async function results() {
+function cell(tr, value, cls) { tr.append(text("td", cls || "", value)); }
+
+async function night() {
   if (single) return;
-  const rows = await (await fetch("/api/results")).json();
-  $("results").tBodies[0].replaceChildren(...rows.map((r) => {
+  const n = await (await fetch("/api/night")).json();
+  const all = await (await fetch("/api/results")).json();
+  const rows = all.map((r) => {
     const tr = document.createElement("tr");
-    const games = (r.games || []).map((g) => `${g.winner === "light" ? "C" : "E"}+${g.points}`).join(" ");
     const a = document.createElement("a");
     a.href = `/api/results/${encodeURIComponent(r.club)}/${encodeURIComponent(r.board)}/${r.match}.mat`; a.textContent = ".mat";
-    const td = document.createElement("td"); td.append(a);
-    tr.append(text("td", "", r.board), text("td", "", r.players.light || ""), text("td", "", r.players.dark || ""),
-      text("td", "", `${r.score.light}–${r.score.dark}`), text("td", "", r.length), text("td", "", games),
-      text("td", "", r.status === "closed" ? "encerrada / closed" : "terminada / finished"), td);
+    const winner = r.status === "closed" ? T.closed : (r.winner_name || T[r.winner] || "");
+    cell(tr, r.board); cell(tr, winner, "winner");
+    cell(tr, `${r.players.light || T.light} × ${r.players.dark || T.dark}`); cell(tr, `${r.score.light}–${r.score.dark}`);
+    cell(tr, r.length); cell(tr, when(r.started)); cell(tr, when(r.finished));
+    cell(tr, r.rating_change ? `+${r.rating_change.winner.toFixed(1)} / ${r.rating_change.loser.toFixed(1)}` : "");
+    const td = document.createElement("td"); td.append(a); tr.append(td);
+    return tr;
+  });
+  $("results").tBodies[0].replaceChildren(...rows);
+  $("noresults").hidden = rows.length > 0;
+  $("standings").tBodies[0].replaceChildren(...n.standings.map((s) => {
+    const tr = document.createElement("tr");
+    cell(tr, s.name); cell(tr, s.played); cell(tr, s.won); cell(tr, s.lost); cell(tr, `${s.points_for}–${s.points_against}`);
+    cell(tr, s.rating != null ? s.rating.toFixed(0) : "");
     return tr;
   }));
+  $("ratings").tBodies[0].replaceChildren(...n.ratings.map((s) => {
+    const tr = document.createElement("tr");
+    cell(tr, s.name); cell(tr, s.rating.toFixed(1)); cell(tr, s.experience); cell(tr, s.matches);
+    return tr;
+  }));
+}
+
+async function status() {
+  try {
+    const s = await (await fetch("/api/status")).json();
+    delay = s.delay || 0;
+    if (!single) {
+      $("refused").textContent = s.refused_total ? T.refused(s.refused_total) : "";
+      $("delay").textContent = T.delay(delay);
+    }
+  } catch { /* the director is restarting */ }
+}
+
+function labels() {
+  document.title = T.title;
+  if (single) { $("back").title = T.back; $("moves-title").textContent = T.moves; return; }
+  $("h1").textContent = T.title;
+  $("results-title").textContent = T.results; $("standings-title").textContent = T.standings; $("rating-title").textContent = T.rating;
+  $("noresults").textContent = T.none;
+  $("results").tHead.rows[0].replaceChildren(...["board", "winner", "players", "score", "length", "started", "finished", "rating", "record"].map((k) => text("th", "", T.cols[k])));
+  $("standings").tHead.rows[0].replaceChildren(...["name", "played", "won", "lost", "points", "rating"].map((k) => text("th", "", T.scols[k])));
+  $("ratings").tHead.rows[0].replaceChildren(...["name", "rating", "experience", "played"].map((k) => text("th", "", T.scols[k])));
+  $("setdelay").textContent = T.setDelay;
+  $("publiclink").textContent = T.publicScreen; $("publiclink").href = `/?public=1&lang=${LANG}`;
+  document.body.classList.toggle("public", PUBLIC);
+  $("setdelay").addEventListener("click", async () => {
+    const seconds = prompt(T.askDelay, String(delay)); if (seconds == null) return;
+    const pin = prompt(T.askPin); if (!pin) return;
+    const r = await fetch("/api/settings", { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
+      body: JSON.stringify({ delay: Number(seconds) }) });
+    if (!r.ok) alert((await r.json()).message); status();
+  });
+}
+for (const a of document.querySelectorAll("[data-lang]")) {
+  a.classList.toggle("on", a.dataset.lang === LANG);
+  a.addEventListener("click", (e) => {
+    e.preventDefault();
+    try { localStorage.setItem("gamao-director-lang", a.dataset.lang); } catch { /* private window */ }
+    const p = new URLSearchParams(location.search); p.set("lang", a.dataset.lang); location.search = p.toString();
+  });
+}
+
+function show(data) {
+  const now = Date.now() / 1000;
+  for (const b of data.boards) {
+    const key = `${b.club}/${b.board}`;
+    boards.set(key, b);
+    if (b.ruled && seenRuled.get(key) !== b.ruled) { seenRuled.set(key, b.ruled); window.gamaoLatency.push([now, now - b.ruled]); }
+    if (single) { if (key === here) one(b); } else card(b);
+  }
+  document.body.dataset.boards = String(boards.size);
+  if (data.results !== resultsVersion) { resultsVersion = data.results; night(); }
 }
 
 let resultsVersion = -1;
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  ws.onopen = () => { $("status").textContent = "ao vivo / live"; $("status").classList.remove("off"); };
+  ws.onopen = () => { $("status").textContent = T.live; $("status").classList.remove("off"); };
   ws.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
-    const now = Date.now() / 1000;
-    for (const b of data.boards) {
-      const key = `${b.club}/${b.board}`;
-      boards.set(key, b);
-      if (b.ruled && seenRuled.get(key) !== b.ruled) { seenRuled.set(key, b.ruled); window.gamaoLatency.push([now, now - b.ruled]); }
-      if (single) { if (key === here) one(b); } else card(b);
-    }
-    document.body.dataset.boards = String(boards.size);
-    if (data.results !== resultsVersion) { resultsVersion = data.results; results(); }
+    // the public screen runs `delay` seconds behind (no help for a player glancing at it mid-game)
+    if (PUBLIC && delay > 0) setTimeout(() => show(data), delay * 1000); else show(data);
   };
-  ws.onclose = () => { $("status").textContent = "sem conexão com o diretor; tentando de novo… / reconnecting…"; $("status").classList.add("off"); setTimeout(connect, 1000); };
+  ws.onclose = () => { $("status").textContent = T.reconnecting; $("status").classList.add("off"); setTimeout(connect, 1000); };
 }
-connect();
+labels();
+$("status").textContent = T.connecting;
+status().then(connect);
+setInterval(status, 10_000);
+setInterval(() => { if (!single) for (const b of boards.values()) card(b); }, 15_000);  // "há 2 min" moves on

@@ -15,6 +15,7 @@ from club.archive import match_summary
 from club.config import Broker, ClubConfig
 from club.director import Director, feed, wait_for
 from club.mosquitto import LocalBroker
+from club.pairing import Pairing
 from club.publisher import BoardPublisher
 from core.referee import Referee
 from kiosk.demo import DemoRunner
@@ -62,8 +63,11 @@ def broker(tmp_path: Path) -> Iterator[LocalBroker]:
     if not mosquitto.available():
         pytest.skip(f"Mosquitto is not installed at {mosquitto.MOSQUITTO}: `apt-get install -y mosquitto` "
                     "(./dev test does it) to run the club tests")
-    users = {"director": "dir-secret", **{b: f"pw-{b}" for b in names(20)}}
-    b = LocalBroker(tmp_path / "broker", users=users).start()
+    # The broker as `gamao director broker-config` writes it for twenty paired boards (club/pairing.py).
+    pairing = Pairing(tmp_path / "director")
+    for name in names(20):
+        pairing.pair(name, CLUB)
+    b = LocalBroker.paired(tmp_path / "broker", pairing).start()
     yield b
     b.stop()
 
@@ -72,7 +76,8 @@ class Board:
     """One simulated board: journal + referee service + club publisher, playing a corpus match."""
 
     def __init__(self, broker: LocalBroker, name: str, folder: Path, match: str = "3pt",
-                 speed: float = 1e6, url: str | None = None, record: Any = None) -> None:
+                 speed: float = 1e6, url: str | None = None, record: Any = None, key: bytes | None = None,
+                 ca: str | None = None) -> None:
         self.name = name
         self.record = record
         self.folder = folder
@@ -80,7 +85,8 @@ class Board:
         self.match = match
         self.speed = speed
         self.service = RefereeService(folder / "journal.sqlite")
-        config = ClubConfig(broker=Broker.parse(url or broker.url_for(name)), club=CLUB, board=name)
+        config = ClubConfig(broker=Broker.parse(url or broker.url_for(name), ca_file=ca), club=CLUB, board=name,
+                            key=key if key is not None else getattr(broker, "keys", {}).get(name))
         self.publisher = BoardPublisher(config, self.service, folder).start()
         self.runner: DemoRunner | None = None
         self.thread: threading.Thread | None = None
@@ -101,6 +107,7 @@ class Board:
     def close(self) -> None:
         if self.runner is not None:
             self.runner.close()
+        self.publisher.close(timeout=0.5)
         self.service.close()
 
 
@@ -160,7 +167,8 @@ def make_director(broker: LocalBroker, tmp_path: Path) -> Iterator[Any]:
     made: list[Director] = []
 
     def make(folder: Path | None = None) -> Director:
-        d = Director(Broker.parse(broker.url_for("director")), folder or tmp_path / "director", club=CLUB).start()
+        d = Director(Broker.parse(broker.url_for("director")), folder or tmp_path / "director", club=CLUB,
+                     pairing=broker.pairing).start()
         made.append(d)
         assert wait_for(d.connected.is_set, 10), "the director did not connect to the broker"
         return d

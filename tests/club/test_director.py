@@ -34,7 +34,7 @@ def test_the_director_asks_a_board_again_for_what_it_never_received(broker, tmp_
     try:
         assert wait_for(board.done, 30) and board.publisher.wait_idle(10)
         director = Director(Broker.parse(broker.url_for("director")), tmp_path / "d", club=CLUB,
-                            client_id="a-director-the-broker-never-saw").start()
+                            client_id="a-director-the-broker-never-saw", pairing=broker.pairing).start()
         try:
             assert wait_for(lambda: caught_up(director, [board]), 30)
             assert check_director(director, [board]) == 133
@@ -57,7 +57,7 @@ def test_verdicts_lost_by_a_killed_director_are_asked_for_again(broker, tmp_path
     try:
         assert wait_for(board.done, 30) and board.publisher.wait_idle(10)
         director = Director(Broker.parse(broker.url_for("director")), folder, club=CLUB,
-                            client_id="the-director").start()
+                            client_id="the-director", pairing=broker.pairing).start()
         try:
             assert wait_for(lambda: caught_up(director, [board]), 30)
         finally:
@@ -68,7 +68,7 @@ def test_verdicts_lost_by_a_killed_director_are_asked_for_again(broker, tmp_path
         db.close()
         assert lost == 2
         director = Director(Broker.parse(broker.url_for("director")), folder, club=CLUB,
-                            client_id="the-director").start()
+                            client_id="the-director", pairing=broker.pairing).start()
         try:
             match = board.journal.matches()[-1]["id"]
             assert wait_for(lambda: {5, 40} <= set(director.archive.verdict_indexes(CLUB, "mesa01", match)), 30)
@@ -159,7 +159,7 @@ def _gamao(*args: str, **kw) -> subprocess.Popen[bytes]:
 def test_the_director_command_serves_the_boards(broker, tmp_path: Path) -> None:
     port = free_port()
     proc = _gamao("director", "--broker", broker.url_for("director"), "--port", str(port), "--club", CLUB,
-                  "--data-dir", str(tmp_path / "d"), "--pin", "2468")
+                  "--data-dir", str(tmp_path / "director"), "--pin", "2468")  # the paired boards
     board = Board(broker, "mesa01", tmp_path / "mesa01", match="2pt")
     try:
         url = f"http://127.0.0.1:{port}"

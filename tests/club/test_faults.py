@@ -5,6 +5,7 @@ R13 match score)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -146,8 +147,10 @@ class _Killed:
 
 def _demo(broker, name: str, folder: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    credentials = folder.with_suffix(".json")  # what `gamao director pair NAME --json` printed
+    credentials.write_text(json.dumps(broker.pairing.boards()[name]))
     cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", broker.url_for(name),
-           "--club", CLUB, "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
+           "--credentials", str(credentials), "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
            "--match", "2pt", "--speed", str(SPEED), "--exit-when-done"]
     return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 

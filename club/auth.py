@@ -1,0 +1,122 @@
+"""A board speaks only for itself: every message of a board carries an HMAC-SHA256 under the board's own key.
+
+The key is issued when the board is paired with the director (club/pairing.py, `gamao director pair NAME`)
+and never travels over the broker. A board's message is its JSON object with two more members, ``seq`` (a
+counter that only goes up, across restarts) and ``mac`` (last)::
+
+    {"board":"mesa01", ..., "seq":42,"mac":"<64 hex digits>"}
+
+The MAC is over the topic, a newline, and the exact bytes of the object without its ``mac`` member (the
+payload's bytes up to ``,"mac":`` closed with ``}``): no canonical JSON to agree on, and the topic is part of
+what is signed, so a message cannot be moved to another board's (or club's) topic.
+
+>>> key = bytes(32)
+>>> p = sign("gamao/porto/mesa01/state", b'{"online":true,"seq":7}', key)
+>>> open_signed("gamao/porto/mesa01/state", p, key)
+{'online': True, 'seq': 7}
+>>> open_signed("gamao/porto/mesa02/state", p, key)
+Traceback (most recent call last):
+...
+club.auth.AuthError: forged
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from typing import Any
+
+MAC_TAIL = re.compile(rb',"mac":"([0-9a-f]{64})"\}$')
+TAIL_LEN = len(b',"mac":"') + 64 + len(b'"}')
+MAX_SEQ = 2**53
+WINDOW = 65536  # how far behind the newest counter an event's copy may still arrive (QoS 1, several topics)
+
+
+class AuthError(ValueError):
+    """Why a message was refused: ``unsigned`` (no MAC), ``forged`` (wrong MAC), ``malformed``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def mac_of(topic: str, body: bytes, key: bytes) -> str:
+    return hmac.new(key, topic.encode() + b"\n" + body, hashlib.sha256).hexdigest()
+
+
+def sign(topic: str, body: bytes, key: bytes) -> bytes:
+    """`body`: a JSON object's bytes (ending with ``}``, at least one member, ``seq`` among them)."""
+    if not body.endswith(b"}") or body.rstrip() == b"{}":
+        raise ValueError("sign() needs a non-empty JSON object")
+    return body[:-1] + b',"mac":"' + mac_of(topic, body, key).encode() + b'"}'
+
+
+def open_signed(topic: str, payload: bytes, key: bytes) -> dict[str, Any]:
+    """The message's object (without ``mac``) if its MAC is right; AuthError otherwise. Checks the MAC before
+    parsing anything."""
+    m = MAC_TAIL.search(payload[-TAIL_LEN - 1:])
+    if m is None:
+        raise AuthError("unsigned")
+    body = payload[:-TAIL_LEN] + b"}"
+    if not hmac.compare_digest(mac_of(topic, body, key).encode(), m.group(1)):
+        raise AuthError("forged")
+    try:
+        msg = json.loads(body)
+    except ValueError:
+        raise AuthError("malformed") from None
+    if not isinstance(msg, dict):
+        raise AuthError("malformed")
+    seq = msg.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < MAX_SEQ:
+        raise AuthError("malformed")
+    return msg
+
+
+class ReplayGuard:
+    """One board's counters at the director: a copy already seen, or far older than the newest, is a replay.
+
+    Events and verdicts: accepted once each, in any order within `WINDOW` of the newest counter (QoS 1 copies
+    of several topics may cross). State: only newer than the last accepted state, or that very message again
+    (the broker hands the retained state to a director that subscribes again), or the board's last will of
+    its current connection (registered with the broker when it connected, so its counter is older).
+    """
+
+    def __init__(self, high: int = -1, state_seq: int = -1, state_mac: str = "", will: int | None = None) -> None:
+        self.high = high
+        self.seen: set[int] = set()
+        self.state_seq = state_seq
+        self.state_mac = state_mac
+        self.will = will
+
+    def copy(self, seq: int) -> bool:
+        """An event or verdicts message; False for a replay."""
+        if seq <= self.high - WINDOW or seq in self.seen:
+            return False
+        self.seen.add(seq)
+        if seq > self.high:
+            self.high = seq
+            if len(self.seen) > 2 * WINDOW:
+                self.seen = {s for s in self.seen if s > self.high - WINDOW}
+        return True
+
+    def state(self, seq: int, mac: str, online: bool) -> str | None:
+        """A state message: "new", "again" (the same retained message) or None for a replay."""
+        if seq > self.state_seq:
+            kind = "new"
+        elif seq == self.state_seq and hmac.compare_digest(mac, self.state_mac):
+            return "again"
+        elif not online and self.will is not None and seq == self.will:
+            kind = "new"
+            self.will = None  # a will fires once
+        else:
+            return None
+        self.state_seq, self.state_mac = max(seq, self.state_seq), mac
+        self.high = max(self.high, seq)
+        return kind
+
+
+def payload_mac(payload: bytes) -> str:
+    m = MAC_TAIL.search(payload[-TAIL_LEN - 1:])
+    return m.group(1).decode() if m else ""
