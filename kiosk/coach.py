@@ -57,23 +57,39 @@ TOURNAMENT = ("the coach is off in tournament mode: no hints, ratings or reviews
               "start a match without tournament rules to use it")
 
 
+# The marks of a play's size. "xg": Galaxy's and eXtreme Gammon's, an error from 0.020 and a blunder from 0.080
+# (normalised equity; doubtful is not marked); "gnubg": the installed gnubg's own (doubtful, bad, very bad).
+MARKS = ("xg", "gnubg")
+XG_MARKS = Thresholds(doubtful=0.020, bad=0.020, very_bad=0.080)
+
+
 @dataclass(frozen=True)
 class CoachSettings:
     """Per match. tutor: which plays get a warning before they are committed (off, very bad only, bad, doubtful).
-    live_plies: the engine's depth for ratings and ranked plays while the game is live; tutor_plies: the depth
-    the tutor check tries first, within tutor_budget seconds, before falling back to live_plies."""
+    live_plies: the engine's depth for ratings and ranked plays while the game is live; the tutor judges at
+    live_plies at once (the first verdict), then looks again at tutor_plies within tutor_budget seconds and
+    confirms or withdraws its warning. marks: "xg" (0.020 error / 0.080 blunder) or "gnubg" (its own marks).
+    takeback: both players agreed before the match that a mistake may be taken back after the roll (R23)."""
 
     tutor: str = "bad"
     live_plies: int = 0
     tutor_plies: int = 2
     tutor_budget: float = 2.0
     timeout: float = 10.0
+    marks: str = "xg"
+    takeback: bool = False
 
     def __post_init__(self) -> None:
         if self.tutor not in TUTOR_LEVELS:
             raise ValueError(f"unknown tutor setting {self.tutor!r}: use one of {', '.join(TUTOR_LEVELS)}")
         if not (0 <= self.live_plies <= 4 and 0 <= self.tutor_plies <= 4):
             raise ValueError("plies must be 0 to 4")
+        if self.marks not in MARKS:
+            raise ValueError(f"unknown marks {self.marks!r}: use one of {', '.join(MARKS)}")
+
+    def marks_of(self, engine: Thresholds) -> Thresholds:
+        """The thresholds that name a play's size: XG's, or the engine's own."""
+        return XG_MARKS if self.marks == "xg" else engine
 
     def threshold(self, thresholds: Thresholds) -> float | None:
         return {"off": None, "very_bad": thresholds.very_bad, "bad": thresholds.bad,

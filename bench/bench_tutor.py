@@ -1,0 +1,121 @@
+"""The tutor's warning before the opponent can roll: settled board -> the coach's push carrying the warning.
+
+    .venv/bin/python bench/bench_tutor.py                    # this checkout, one whole corpus match
+    .venv/bin/python bench/bench_tutor.py --root OLD_TREE    # the same bench against another tree (the "before")
+    .venv/bin/python bench/bench_tutor.py --json
+
+A whole corpus match is fed to the real referee service (real SQLite journal) as the board would be read:
+each roll, then the settled board after the play (stable), with the coach on and its tutor on every play
+(the most eager level, ``doubtful``) with GNU Backgammon (the Debian gnubg) as its engine, at the coach's
+default depths. After each settled board the bench waits (as players do) until the coach is idle, then
+``--think`` seconds of moving before the next roll. Timed, from the ``submit`` of the settled board:
+
+- warning: the first coach push (what /ws/coach sends to the page) whose ``tutor`` warns about that board;
+- verdict (this tree only when it has it): the first push whose ``tutor_check`` names that board: the
+  coach's first judgement, warning or not (the screen's and the dice unit's "wait" ends there);
+- final: the push whose ``tutor_check`` is final (the deeper look confirmed or withdrew it).
+
+Measured on the development machine (2 cores shared with 6 other helpers' jobs), gnubg 1.07, match
+``--file 0`` of the corpus, same run, before = commit 992ed30:
+    (see the figures in the branch's report; this machine is too loaded for fixed numbers)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", help="the tree to bench (default: this checkout)")
+    parser.add_argument("--file", type=int, default=0, help="which match of the referee streams' subset(8)")
+    parser.add_argument("--think", type=float, default=0.2, help="seconds between the coach's idle and the next roll")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    here = Path(__file__).resolve().parents[1]
+    root = Path(args.root).resolve() if args.root else here
+    sys.path.insert(0, str(root))
+    if root != here:
+        sys.path.insert(1, str(here))  # the corpus streams come from this checkout's tests
+
+    from engine.gnubg import GnubgEngine
+    from kiosk.coach import CoachService, CoachSettings
+    from kiosk.service import RefereeService
+    from tests.core.referee.referee_streams import load, match_stream, subset
+
+    path = subset(8)[args.file]
+    stream, _ = match_stream(load(path), seed=1, halfway=True, unstable=False)
+    pushes: list[tuple[float, dict[str, Any]]] = []
+    lock = threading.Lock()
+
+    def seen(snap: dict[str, Any]) -> None:
+        with lock:
+            pushes.append((time.perf_counter(), snap))
+
+    warn_ms: list[float] = []
+    verdict_ms: list[float] = []
+    final_ms: list[float] = []
+    withdrawn = confirmed = checked = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        service = RefereeService(Path(tmp) / "journal.sqlite")
+        coach = CoachService(service, lambda: GnubgEngine(plies=0), CoachSettings(tutor="doubtful"),
+                             data_dir=Path(tmp)).start()
+        coach.subscribe(seen)
+        for tagged in stream:
+            event, tag = tagged.event, tagged.tag
+            if tag.get("kind") == "roll":
+                time.sleep(args.think)
+            with lock:
+                start_index = len(pushes)
+            t0 = time.perf_counter()
+            try:
+                service.submit(event)
+            except ValueError:
+                pass
+            if tag.get("kind") != "final":
+                continue
+            coach.idle(timeout=30)
+            shown = (service.state().get("position") or {}).get("position_id")
+            with lock:
+                after = pushes[start_index:]
+            checked += 1
+            first_warn = next((t for t, s in after if (s.get("tutor") or {}).get("shown") == shown), None)
+            if first_warn is not None:
+                warn_ms.append(1000 * (first_warn - t0))
+            checks = [(t, s["tutor_check"]) for t, s in after
+                      if (s.get("tutor_check") or {}).get("shown") == shown]
+            if checks:
+                verdict_ms.append(1000 * (checks[0][0] - t0))
+                last = next(((t, c) for t, c in checks if c.get("final")), None)
+                if last is not None:
+                    final_ms.append(1000 * (last[0] - t0))
+                    first, end = checks[0][1], last[1]
+                    if first.get("warn") and not end.get("warn"):
+                        withdrawn += 1
+                    elif first.get("warn") and end.get("warn"):
+                        confirmed += 1
+        coach.close()
+        service.close()
+
+    def figures(xs: list[float]) -> dict[str, float | int]:
+        if not xs:
+            return {"n": 0}
+        return {"n": len(xs), "median_ms": round(statistics.median(xs), 1), "worst_ms": round(max(xs), 1)}
+
+    report = {"root": str(root), "match": path.name, "settled_boards": checked, "warning": figures(warn_ms),
+              "first_verdict": figures(verdict_ms), "final_verdict": figures(final_ms),
+              "warnings_withdrawn": withdrawn, "warnings_confirmed": confirmed}
+    print(json.dumps(report) if args.json else json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
