@@ -27,8 +27,9 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from core.coach.cube import cube_sentences
-from core.coach.explain import explain_play
+from core.coach.cube import cube_sentences, cube_words
+from core.coach.explain import explain_play, gain_words
+from core.coach.words import headline, numbers_words, play_words, size_of
 from core.errors import GamaoError
 from core.match.formats.mat import read_mat
 from core.match.replay import replay
@@ -42,6 +43,7 @@ State = dict[str, Any]
 EngineFactory = Callable[[], Engine]
 TUTOR_LEVELS = ("off", "very_bad", "bad", "doubtful")
 RETRY_ENGINE_AFTER = 60.0
+TOP_PLAYS = 5
 
 
 class CoachRefused(Exception):
@@ -105,16 +107,14 @@ def default_engine() -> Engine:
     return GnubgEngine(plies=0)
 
 
+def _result_of(warning: dict[str, Any], before: Position, dice: tuple[int, int]) -> str:
+    """The better play's result (Position ID for the mover) from the warning's notation."""
+    side = before.turn
+    return before.play(dice, warning["best"]["play"]).position_id(side)
+
+
 def _msg(pt: str, en: str) -> dict[str, str]:
     return {"pt": pt, "en": en}
-
-
-def _loss_text(loss: float, lang: str) -> str:
-    text = f"{loss:.3f}"
-    return text.replace(".", ",") if lang == "pt" else text
-
-
-LABEL_WORDS = {"doubtful": ("duvidosa", "doubtful"), "bad": ("ruim", "bad"), "very_bad": ("muito ruim", "very bad")}
 
 
 class CoachService:
@@ -147,6 +147,8 @@ class CoachService:
         self.rating: dict[str, Any] | None = None
         self.cube: dict[str, Any] | None = None
         self.plays: dict[str, Any] | None = None
+        self.judging: str | None = None  # the board (Position ID) the tutor is judging: the screen says "wait"
+        self.tutor_check: dict[str, Any] | None = None  # the tutor's last verdict: {"shown", "plies", "warn", "final"}
         self.busy = False
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -258,6 +260,7 @@ class CoachService:
                     "The coach knows backgammon only: it is off in this variant.")}
             return {"version": self._version, "enabled": True, "engine": self.engine_info(),
                     "settings": asdict(self.settings_for()), "busy": self.busy,
+                    "wait": self.judging is not None, "tutor_check": self.tutor_check,
                     "tutor": self.tutor, "rating": self.rating, "cube": self.cube, "plays": self.plays}
 
     def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
@@ -281,13 +284,13 @@ class CoachService:
             dice = tuple(turn["dice"])
             cached = self._cache.get((turn["position_id"], dice, turn["match_id"], self.settings_for().live_plies))
             self.plays = self._plays_view(pos, dice, cached)
-            if cached is None:
-                self._jobs["plays"] = dict(turn)
-                self._wake.notify()
+            self._jobs["plays"] = dict(turn)  # ranked (or from the cache) with the top plays' sentences
+            self._wake.notify()
             self._changed()
             return self.plays
 
-    def _plays_view(self, pos: Position, dice: tuple[int, ...], ranked: list[RankedPlay] | None) -> dict[str, Any]:
+    def _plays_view(self, pos: Position, dice: tuple[int, ...], ranked: list[RankedPlay] | None,
+                    top: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         side = pos.turn
         if ranked is not None:
             rows = [{**rp.as_json(), "board": layout(position_of(rp.result, side))} for rp in ranked]
@@ -295,7 +298,32 @@ class CoachService:
             rows = [{"play": lp.play.text(), "result": lp.result.position_id(side), "equity": None, "loss": None,
                      "label": None, "board": layout(lp.result)} for lp in pos.legal_plays(dice)]
         return {"side": side.value, "position_id": pos.position_id(side), "dice": list(dice),
-                "ranked": ranked is not None, "plays": rows}
+                "ranked": ranked is not None, "top": top or [], "plays": rows}
+
+    def _top(self, pos: Position, dice: tuple[int, int], ranked: list[RankedPlay], settings: CoachSettings,
+             thresholds: Thresholds | None) -> list[dict[str, Any]]:
+        """The best plays (at most TOP_PLAYS), each with its size in words and one sentence: for the best,
+        what it gains over the second; for the others, what the best gains over them."""
+        side = pos.turn
+        marks = (thresholds.doubtful, thresholds.bad, thresholds.very_bad) if thresholds else (0.03, 0.06, 0.12)
+        best = position_of(ranked[0].result, side)
+        out = []
+        for i, rp in enumerate(ranked[:TOP_PLAYS]):
+            size = size_of(rp.loss, settings.marks, marks) or "good"
+            if i == 0:
+                other = position_of(ranked[1].result, side) if len(ranked) > 1 else None
+                gain = gain_words(explain_play(pos, dice, other, best)) if other is not None else None
+                sentence = ({"pt": f"A melhor jogada: {gain['pt']}.", "en": f"The best play: it {gain['en']}."}
+                            if gain else play_words("best"))
+            else:
+                gain = gain_words(explain_play(pos, dice, position_of(rp.result, side), best))
+                words = play_words(size)
+                sentence = {"pt": f"{words['pt'].capitalize()}: a melhor {gain['pt']}.",
+                            "en": f"{words['en'].capitalize()}: the best {gain['en']}."}
+            out.append({"rank": i + 1, "play": rp.play, "size": size, "sentence": sentence,
+                        "numbers": numbers_words(rp.loss, rp.equity),
+                        "board": layout(position_of(rp.result, side))})
+        return out
 
     def request_cube(self) -> dict[str, Any]:
         """Cube advice for the player on roll before the roll (or the answer while a double is offered)."""
@@ -410,7 +438,12 @@ class CoachService:
                     self._jobs["cube"] = {"side": turn, "position_id": start["position_id"],
                                           "match_id": start.get("match_id"), "stage": "before", "auto": True}
                     self._wake.notify()
-        # The tutor's warning stands only while the warned play is what the board shows.
+        # The tutor judges (and warns) only while the board shows the play it is judging.
+        if self.judging is not None:
+            shown = (state.get("position") or {}).get("position_id")
+            if phase != "moving" or shown != self.judging:
+                self.judging = None
+                changed = True
         if self.tutor is not None:
             shown = (state.get("position") or {}).get("position_id")
             if phase != "moving" or shown != self.tutor["shown"]:
@@ -431,7 +464,9 @@ class CoachService:
             shown = (state.get("position") or {}).get("position_id")
             if shown and v.get("side") == self._turn["side"]:
                 self._jobs["tutor"] = {**self._turn, "dice": list(v.get("dice") or self._turn["dice"]), "shown": shown}
+                self.judging = shown  # "wait": the screen and the dice unit ask the opponent to hold the roll
                 self._wake.notify()
+                return True
             return False
         if kind == "play" and self._turn and v.get("side") == self._turn["side"] and v.get("play"):
             self._commit(v, state)
@@ -466,6 +501,7 @@ class CoachService:
             record.status = "illegal"
         self._records.setdefault(match, []).append(record)
         self.tutor = None
+        self.judging = None
         self._jobs.pop("tutor", None)
         self.rating = {"key": record.key, "side": record.side, "dice": list(record.dice), "play": record.play,
                        "status": record.status, "label": None, "loss": None}
@@ -558,45 +594,102 @@ class CoachService:
             return None
 
     def _do_tutor(self, job: dict[str, Any]) -> None:
+        """The first verdict at once from the fastest look (live_plies, 0 by default), then, while the board
+        still shows the play, a deeper look (tutor_plies within tutor_budget) that confirms or withdraws it."""
         settings = self.settings_for()
         side = Side(job["side"])
         dice = (int(job["dice"][0]), int(job["dice"][1]))
-        shown = job["shown"]  # the board as it stands, encoded for the mover like the ranked results
         try:
             before = position_of(job["position_id"], side)
         except (GamaoError, ValueError):
+            self._tutor_done(job)
             return
         thresholds = self._thresholds()
-        limit = settings.threshold(thresholds) if thresholds else None
-        if limit is None:
+        limit = settings.threshold(settings.marks_of(thresholds)) if thresholds else None
+        if thresholds is None or limit is None:
+            self._tutor_done(job)
             return
-        ranked = None
-        if settings.tutor_plies != settings.live_plies:
-            ranked = self._rank(job["position_id"], dice, job["match_id"], settings.tutor_plies, settings.tutor_budget)
-        plies = settings.tutor_plies if ranked is not None else settings.live_plies
-        if ranked is None:
-            ranked = self._rank(job["position_id"], dice, job["match_id"], settings.live_plies, settings.timeout)
+        deeper = settings.tutor_plies > settings.live_plies
+        first = self._rank(job["position_id"], dice, job["match_id"], settings.live_plies, settings.timeout)
+        warning = self._warning(job, before, dice, first, settings.live_plies, limit, settings, thresholds)
+        if not self._publish_tutor(job, warning, settings.live_plies, final=not deeper or first is None):
+            return
+        if warning is not None:
+            self._add_reason(job, before, dice, warning)
+        if not deeper or first is None:
+            return
+        deep = self._rank(job["position_id"], dice, job["match_id"], settings.tutor_plies, settings.tutor_budget)
+        if deep is None:  # the deeper look ran out of time: the first verdict stands
+            self._publish_tutor(job, warning, settings.live_plies, final=True)
+            return
+        again = self._warning(job, before, dice, deep, settings.tutor_plies, limit, settings, thresholds)
+        if again is not None and warning is not None and again["best"]["play"] == warning["best"]["play"]:
+            again["reason"] = warning.get("reason")
+        if self._publish_tutor(job, again, settings.tutor_plies, final=True) and again is not None and not again.get("reason"):
+            self._add_reason(job, before, dice, again)
+
+    def _warning(self, job: dict[str, Any], before: Position, dice: tuple[int, int], ranked: list[RankedPlay] | None,
+                 plies: int, limit: float, settings: CoachSettings, thresholds: Thresholds) -> dict[str, Any] | None:
         if not ranked:
-            return
-        made = next((rp for rp in ranked if rp.result == shown), None)
-        if made is None or made.loss is None or made.loss < limit:
-            return
+            return None
+        made = next((rp for rp in ranked if rp.result == job["shown"]), None)
+        if made is None or made.loss is None or made.loss < limit or made.loss <= 0:
+            return None
         best = ranked[0]
-        label = thresholds.label(made.loss) if thresholds else made.label
-        pt_label, en_label = LABEL_WORDS.get(label or "", ("", ""))
-        warning = {
-            "side": side.value, "dice": list(dice), "play": made.play, "loss": made.loss, "label": label,
-            "plies": plies, "shown": job["shown"], "best": {"play": best.play, "equity": best.equity},
+        side = Side(job["side"])
+        marks = settings.marks_of(thresholds)
+        size = size_of(made.loss, settings.marks, (thresholds.doubtful, thresholds.bad, thresholds.very_bad)) or "error"
+        words = play_words(size)
+        return {
+            "side": side.value, "dice": list(dice), "play": made.play, "loss": made.loss, "label": marks.label(made.loss),
+            "size": size, "plies": plies, "final": False, "shown": job["shown"],
+            "best": {"play": best.play, "equity": best.equity},
             "best_board": layout(position_of(best.result, side)), "before": layout(before),
-            "message": _msg(
-                f"Esta jogada perde {_loss_text(made.loss, 'pt')} ({pt_label}): volte as peças e pense de novo?",
-                f"This play loses {_loss_text(made.loss, 'en')} ({en_label}): put the checkers back and think again?"),
+            "message": _msg(f"Espere! Esta jogada é {words['pt']}: volte as peças e pense de novo?",
+                            f"Wait! This play is {words['en']}: put the checkers back and think again?"),
+            "numbers": numbers_words(made.loss, made.equity, best.equity), "reason": None,
+            "takeback": settings.takeback,
         }
+
+    def _publish_tutor(self, job: dict[str, Any], warning: dict[str, Any] | None, plies: int, final: bool) -> bool:
+        """Show the tutor's verdict if the board still shows the judged play (False: it moved on, nothing shown)."""
         with self._lock:
-            # Only if the board still shows that play and the turn has not moved on meanwhile.
             current = (self._state.get("position") or {}).get("position_id")
-            if self._state.get("phase") == "moving" and current == job["shown"] and not self.off():
-                self.tutor = warning
+            if self._state.get("phase") != "moving" or current != job["shown"] or self.off():
+                if self.judging == job["shown"]:
+                    self.judging = None
+                    self._changed()
+                return False
+            if warning is not None:
+                warning["final"] = final
+            withdrawn = self.tutor is not None and warning is None
+            self.tutor = warning
+            self.tutor_check = {"shown": job["shown"], "plies": plies, "warn": warning is not None, "final": final,
+                                "withdrawn": withdrawn}
+            self.judging = None if final else job["shown"]
+            self._changed()
+            return True
+
+    def _tutor_done(self, job: dict[str, Any]) -> None:
+        with self._lock:
+            if self.judging == job["shown"]:
+                self.judging = None
+                self.tutor_check = {"shown": job["shown"], "plies": None, "warn": False, "final": True,
+                                    "withdrawn": False}
+                self._changed()
+
+    def _add_reason(self, job: dict[str, Any], before: Position, dice: tuple[int, int], warning: dict[str, Any]) -> None:
+        """The decisive reason of the warning (what the better play gains), said after the verdict."""
+        side = Side(job["side"])
+        try:
+            why = explain_play(before, dice, position_of(job["shown"], side),
+                               position_of(_result_of(warning, before, dice), side))
+        except (GamaoError, ValueError, StopIteration):
+            return
+        reason = {lang: why.sentences[lang][0] for lang in ("pt", "en")}
+        with self._lock:
+            if self.tutor is warning:
+                self.tutor = {**warning, "reason": reason}
                 self._changed()
 
     def _do_plays(self, job: dict[str, Any]) -> None:
@@ -609,7 +702,12 @@ class CoachService:
                     self.plays["engine"] = self.engine_info()
                     self._changed()
                 return
-            self.plays = self._plays_view(position_of(job["position_id"], Side(job["side"])), dice, ranked)
+        pos = position_of(job["position_id"], Side(job["side"]))
+        top = self._top(pos, dice, ranked, settings, self._thresholds()) if ranked else []
+        with self._lock:
+            if self.plays is None or self.plays["position_id"] != job["position_id"]:
+                return
+            self.plays = self._plays_view(pos, dice, ranked, top)
             self._changed()
 
     def _do_cube(self, job: dict[str, Any]) -> None:
@@ -625,7 +723,8 @@ class CoachService:
                 advice = engine.cube_advice(pid, job.get("match_id"), plies=settings.live_plies,
                                             timeout=settings.timeout)
                 result.update(advice.as_json())
-                result["message"] = cube_sentences(advice.action, advice.equities)
+                result["message"] = cube_words(advice.action, advice.equities)
+                result["numbers"] = cube_sentences(advice.action, advice.equities)
             except (EngineError, ValueError) as exc:
                 with self._lock:
                     self._engine_error = str(exc)
@@ -660,12 +759,23 @@ class CoachService:
             why = explain_play(before, record.dice, position_of(record.after, side), position_of(record.best_after, side))
             explanation = why.as_json()
         record.explanation = explanation
+        words = self._rating_words(record, settings)
         with self._lock:
             if self.rating is not None and self.rating.get("key") == record.key and not self.off():
-                self.rating = {**self.rating, "status": record.status, "label": record.label, "loss": record.loss,
+                self.rating = {**self.rating, **words, "status": record.status, "label": record.label, "loss": record.loss,
                                "equity": record.equity, "best": record.best, "explanation": explanation,
                                "best_board": layout(position_of(record.best_after, side)) if record.best_after else None}
                 self._changed()
+
+    def _rating_words(self, record: PlayRecord, settings: CoachSettings) -> dict[str, Any]:
+        """The rated play called by its size in words; the numbers apart, for the "números" touch."""
+        if record.status != "rated":
+            return {"size": None, "headline": None, "numbers": None}
+        t = self._thresholds()
+        marks = (t.doubtful, t.bad, t.very_bad) if t else (0.03, 0.06, 0.12)
+        size = size_of(record.loss, settings.marks, marks) or "good"
+        return {"size": size, "headline": headline(record.play, size),
+                "numbers": numbers_words(record.loss, record.equity)}
 
     # ----- for tests and benchmarks ---------------------------------------------------------------------------------------
     def idle(self, timeout: float = 10.0) -> bool:

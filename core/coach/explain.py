@@ -183,6 +183,16 @@ LONG_RUN = {
 }
 
 
+def gain_words(why: Explanation) -> dict[str, str]:
+    """What the better play gains, as a short phrase (its decisive reason), or that it gains in the long run."""
+    head = why.headline
+    if head.get("long_run"):
+        return {"pt": "ganha no longo prazo", "en": "wins in the long run"}
+    p = next(c for c in why.claims if c.kind == head["kind"] and c.which == "played")
+    b = next(c for c in why.claims if c.kind == head["kind"] and c.which == "best")
+    return {"pt": _gain(b, p, "pt"), "en": _gain(b, p, "en")}
+
+
 def _despite(p: Claim, b: Claim, gain: tuple[Claim, Claim] | None, lang: str) -> str:
     """The play made looks better on one count: why the better play is better all the same."""
     looks = _gain(p, b, lang)

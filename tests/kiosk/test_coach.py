@@ -36,6 +36,7 @@ def referee(tmp_path: Path) -> Iterator[RefereeService]:
 
 def _coach(referee: RefereeService, engine: FakeEngine | None, tmp_path: Path, **settings: object) -> CoachService:
     factory = (lambda: engine) if engine is not None else None
+    settings.setdefault("marks", "gnubg")  # the engine's own marks (these tests name its labels)
     return CoachService(referee, factory, CoachSettings(**settings), data_dir=tmp_path).start()  # type: ignore[arg-type]
 
 
@@ -49,8 +50,11 @@ def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_ba
         warning = coach.snapshot()["tutor"]
         assert warning is not None and warning["play"] == bad and warning["label"] == "bad"
         assert warning["best"]["play"] == ranked_opening()[0].play
-        assert warning["message"]["en"].startswith(f"This play loses {warning['loss']:.3f} (bad): put the checkers back")
-        assert warning["message"]["pt"].startswith("Esta jogada perde ")
+        # Words first: the size, no number; the numbers apart, for the "números" touch.
+        assert warning["message"]["en"] == "Wait! This play is an error: put the checkers back and think again?"
+        assert warning["message"]["pt"] == "Espere! Esta jogada é um erro: volte as peças e pense de novo?"
+        assert "0" not in warning["message"]["pt"] and f"{warning['loss']:.3f}".replace(".", ",") in warning["numbers"]["pt"]
+        assert warning["final"] and warning["plies"] == 2 and coach.snapshot()["wait"] is False  # confirmed deeper
         referee.submit(board(START))  # the checkers put back
         assert coach.idle()
         assert coach.snapshot()["tutor"] is None
@@ -296,7 +300,8 @@ def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
         assert coach.idle()
         cube = coach.snapshot()["cube"]
         assert cube["side"] == "dark" and cube["tutor"] is True and cube["action"] == "double_take"
-        assert cube["message"]["en"].startswith("Double, take: doubling gains")
+        assert cube["message"]["en"] == "Double, take: it is time to double. The opponent should take."
+        assert cube["numbers"]["en"].startswith("Double, take: doubling gains")  # the numbers on request
         referee.submit({"event": "roll", "dice": [4, 3]})
         assert coach.idle()
         assert coach.snapshot()["cube"] is None  # rolled: the advice is gone
@@ -319,5 +324,97 @@ def test_a_variant_game_turns_the_coach_off(referee, tmp_path) -> None:
         with pytest.raises(CoachRefused, match="knows backgammon only") as refused:
             coach.request_plays()
         assert refused.value.status == 403
+    finally:
+        coach.close()
+
+
+class DeepDisagrees(FakeEngine):
+    """At 0 plies the fake engine's ranking; deeper, the play made is the best (the deeper look withdraws the
+    warning), answering only when ``release`` is set so a test can look at the board meanwhile."""
+
+    def __init__(self, made: str, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.made = made
+        self.release = threading.Event()
+
+    def rank_plays(self, position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        ranked = super().rank_plays(position_id, dice, match_id, plies, timeout)
+        if not plies:
+            return ranked
+        self.release.wait(5)
+        mine = next(rp for rp in ranked if rp.play == self.made)
+        return [type(mine)(play=mine.play, result=mine.result, equity=1.0, loss=0.0, label=None)] + [
+            type(rp)(play=rp.play, result=rp.result, equity=0.0, loss=1.0, label="very_bad")
+            for rp in ranked if rp.play != self.made]
+
+
+def _wait_for(coach: CoachService, check, seconds: float = 5.0) -> dict:  # type: ignore[no-untyped-def]
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        snap = coach.snapshot()
+        if check(snap):
+            return snap
+        time.sleep(0.01)
+    raise AssertionError(f"not seen within {seconds} s: {coach.snapshot()}")
+
+
+def test_r23_the_first_verdict_comes_at_0_plies_and_the_deeper_look_withdraws_it(referee, tmp_path) -> None:
+    """Issue 24: the tutor warns at once from the fastest look, says "wait" while it looks deeper, and the
+    deeper look withdraws the warning (the play made is the best at 2 plies)."""
+    bad = play_with_label("very_bad")
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
+    try:
+        opening(referee)
+        referee.submit(board(after(bad)))
+        first = _wait_for(coach, lambda s: s["tutor"] is not None)
+        assert first["tutor"]["plies"] == 0 and first["tutor"]["final"] is False
+        assert first["wait"] is True and first["tutor_check"]["final"] is False  # still judging: "wait"
+        engine.release.set()
+        last = _wait_for(coach, lambda s: (s["tutor_check"] or {}).get("final"))
+        assert last["tutor"] is None and last["tutor_check"]["withdrawn"] is True and last["wait"] is False
+        assert last["tutor_check"]["plies"] == 2
+    finally:
+        engine.release.set()
+        coach.close()
+
+
+def test_r23_the_roll_during_the_deeper_look_leaves_the_first_verdict(referee, tmp_path) -> None:
+    """The opponent rolls while the tutor looks deeper: the play is committed (R23), the deeper answer is
+    dropped, nothing is left waiting."""
+    bad = play_with_label("very_bad")
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
+    try:
+        opening(referee)
+        referee.submit(board(after(bad)))
+        _wait_for(coach, lambda s: s["tutor"] is not None)
+        referee.submit({"event": "roll", "dice": [5, 2]})
+        engine.release.set()
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["tutor"] is None and snap["wait"] is False and snap["rating"]["play"] == bad
+    finally:
+        engine.release.set()
+        coach.close()
+
+
+def test_xg_marks_call_a_play_by_its_size(referee, tmp_path) -> None:
+    """The default marks are Galaxy's and XG's: an error above 0.020, a blunder above 0.080."""
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", marks="xg", tutor_plies=0)
+    try:
+        opening(referee)
+        ranked = ranked_opening()
+        play = next(rp for rp in ranked if 0.02 < (rp.loss or 0) <= 0.08)
+        referee.submit(board(after(play.play)))
+        assert coach.idle()
+        warning = coach.snapshot()["tutor"]
+        assert warning["size"] == "error" and warning["label"] == "bad"
+        referee.submit({"event": "roll", "dice": [5, 2]})
+        assert coach.idle()
+        rating = coach.snapshot()["rating"]
+        assert rating["size"] == "error" and rating["headline"]["pt"] == f"{play.play}: um erro."
+        assert "," not in rating["headline"]["pt"] and rating["numbers"]["pt"].startswith("perde 0,0")
     finally:
         coach.close()

@@ -57,7 +57,8 @@ def test_cube_advice_before_a_roll(client, referee) -> None:
     assert client.app.state.coach.idle()
     cube = client.get("/api/coach").json()["cube"]
     assert cube["pending"] is False and cube["action"] == "no_double"
-    assert cube["message"]["en"].startswith("No double, take: too early")
+    assert cube["message"]["en"].startswith("No double, take: it is too early")
+    assert cube["numbers"]["en"].startswith("No double, take: too early")
     assert cube["message"]["pt"].startswith("Sem dobra, aceita: ainda é cedo")
 
 
