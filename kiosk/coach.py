@@ -125,6 +125,9 @@ class CoachService:
         self.service = service
         self._engine_factory = engine_factory
         self._engine: Engine | None = None
+        # The tutor's deeper looks run on an engine of their own: a deep look abandoned at its budget restarts
+        # that one, never the engine of the next first verdict.
+        self._deep: Engine | None = None
         self._engine_error: str | None = None
         self._engine_tried = -1e9
         self._defaults = settings or CoachSettings()
@@ -175,9 +178,9 @@ class CoachService:
             self._wake.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        if self._engine is not None:
+        for engine in {id(e): e for e in (self._engine, self._deep) if e is not None}.values():
             try:
-                self._engine.close()
+                engine.close()
             except Exception:
                 log.exception("closing the engine failed")
 
@@ -561,13 +564,22 @@ class CoachService:
             log.warning("coach engine unavailable: %s", exc)
         return self._engine
 
+    def _deep_engine(self) -> Engine | None:
+        if self._deep is None and self._engine_or_none() is not None and self._engine_factory is not None:
+            try:
+                self._deep = self._engine_factory()
+            except (EngineError, ImportError, OSError) as exc:
+                log.warning("the tutor's second engine is unavailable (%s): deep looks share the first", exc)
+                self._deep = self._engine
+        return self._deep
+
     def _rank(self, pid: str, dice: tuple[int, int], match_id: str | None, plies: int,
-              timeout: float) -> list[RankedPlay] | None:
+              timeout: float, deep: bool = False) -> list[RankedPlay] | None:
         key = (pid, dice, match_id, plies)
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
-        engine = self._engine_or_none()
+        engine = self._deep_engine() if deep else self._engine_or_none()
         if engine is None:
             return None
         try:
@@ -618,7 +630,8 @@ class CoachService:
             self._add_reason(job, before, dice, warning)
         if not deeper or first is None:
             return
-        deep = self._rank(job["position_id"], dice, job["match_id"], settings.tutor_plies, settings.tutor_budget)
+        deep = self._rank(job["position_id"], dice, job["match_id"], settings.tutor_plies, settings.tutor_budget,
+                          deep=True)
         if deep is None:  # the deeper look ran out of time: the first verdict stands
             self._publish_tutor(job, warning, settings.live_plies, final=True)
             return
@@ -745,6 +758,10 @@ class CoachService:
         side = Side(record.side)
         before = position_of(record.before, side)
         ranked = self._rank(record.before, record.dice, record.match_id, settings.live_plies, settings.timeout)
+        with self._lock:
+            if "tutor" in self._jobs:  # a board to judge came meanwhile: the tutor first, this rating after
+                self._ratings.appendleft(record)
+                return
         record.choices = len(ranked) if ranked else len(before.legal_plays(record.dice))
         if ranked:
             made = next((rp for rp in ranked if rp.result == record.after), None)
