@@ -359,7 +359,19 @@ class CoachService:
             key = self._match() if match == "current" else match
             live = list(self._records.get(key, []))
         records = self._with_recorded(key, live)
-        return {**review_of(records, key, game), "engine": self.engine_info()}
+        out = {**review_of(records, key, game), "engine": self.engine_info()}
+        settings = self.settings_for(key)
+        t = self._engine.thresholds() if self._engine is not None and self._thresholds_known() else None
+        marks = (t.doubtful, t.bad, t.very_bad) if t else (0.03, 0.06, 0.12)
+        for row in out["plays"]:  # each play called by its size with the match's marks, the numbers apart
+            size = size_of(row["loss"], settings.marks, marks) if row["status"] == "rated" else None
+            row["size"] = size
+            row["headline"] = headline(row["play"], size) if size else None
+        return out
+
+    def _thresholds_known(self) -> bool:
+        """The engine's thresholds are at hand without a request (gnubg reads them when it starts)."""
+        return getattr(self._engine, "_thresholds", True) is not None
 
     def _with_recorded(self, key: str, live: list[PlayRecord]) -> list[PlayRecord]:
         """The live records completed from the match's record in the journal (plays the coach did not see)."""

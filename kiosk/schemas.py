@@ -281,3 +281,5 @@ class CoachSettingsIn(Strict):
     tutor: Literal["off", "very_bad", "bad", "doubtful"] | None = None
     live_plies: int | None = Field(None, ge=0, le=4)
     tutor_plies: int | None = Field(None, ge=0, le=4)
+    marks: Literal["xg", "gnubg"] | None = None  # XG's 0.020/0.080 marks or gnubg's own (issue 24)
+    takeback: bool | None = None  # both players agreed a mistake may be taken back after the roll (R23)

@@ -1,45 +1,52 @@
-// The coach on the kiosk page: the tutor's warning, the last play's rating and explanation, cube advice, and
-// every legal play of the roll drawn one at a time. Its state comes from /ws/coach (docs/CONTRACTS.md,
-// "The coach"); it is hidden in tournament mode, where the coach's endpoints refuse.
+// The coach on the kiosk page: "wait" while the tutor judges the play on the board, the tutor's warning in words,
+// the last play called by its size with its reasons (the numbers behind the "números" touch), cube advice, the
+// top plays with a sentence each (every legal play one touch further), and the coach's settings in its own
+// panel. Its state comes from /ws/coach (docs/CONTRACTS.md, "The coach" and issue 24); it is hidden in
+// tournament mode, where the coach's endpoints refuse.
 import { drawBoard } from "./board.js";
 
 export const COACH_TEXT = {
   pt: {
-    plays: "Jogadas possíveis", cube: "Conselho de cubo", review: "Revisão", tutor: "Tutor", close: "Fechar",
-    prev: "◀", next: "▶", best: "Melhor jogada", bestIs: (p) => `Melhor: ${p}`,
-    levels: { off: "desligado", very_bad: "só muito ruins", bad: "ruins", doubtful: "duvidosas" },
-    labels: { doubtful: "duvidosa", bad: "ruim", very_bad: "muito ruim" },
-    rated: (p, label, loss) => (label ? `${p}: jogada ${label}, perde ${loss}` : `${p}: boa jogada${loss ? `, perde ${loss}` : ""}`),
-    bestPlay: (p) => `${p}: a melhor jogada`, pending: (p) => `${p}: avaliando…`,
+    plays: "Melhores jogadas", all: (n) => `Todas as ${n} jogadas`, cube: "Conselho de cubo", review: "Revisão",
+    tutor: "Tutor", close: "Fechar", numbers: "Números", settings: "⚙ Treinador", guide: "Guia do professor",
+    marks: "Marcas", prev: "◀", next: "▶", best: "Melhor jogada", bestIs: (p) => `Melhor: ${p}`,
+    levels: { off: "desligado", very_bad: "só erros graves", bad: "erros", doubtful: "tudo" },
+    wait: "Aguarde: o treinador está olhando a jogada…",
+    bestPlay: (p) => `${p}: a melhor jogada.`, pending: (p) => `${p}: avaliando…`,
     unranked: (p) => `${p}: sem avaliação (sem motor de análise)`, illegal: (p) => `${p}: jogada ilegal, sem avaliação`,
     forced: (p) => `${p}: jogada forçada`,
     ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "sem motor de análise: jogadas sem ordem",
     equity: (e, l) => `equidade ${e}, perde ${l}`, noEngine: "Sem motor de análise", thinking: "Pensando…",
+    withdrawn: "Olhando melhor: a jogada está boa.", deeper: "olhando mais fundo…",
     pin: "PIN",
   },
   en: {
-    plays: "Legal plays", cube: "Cube advice", review: "Review", tutor: "Tutor", close: "Close",
+    plays: "Best plays", all: (n) => `All ${n} plays`, cube: "Cube advice", review: "Review", tutor: "Tutor",
+    close: "Close", numbers: "Numbers", settings: "⚙ Coach", guide: "Teacher's guide", marks: "Marks",
     prev: "◀", next: "▶", best: "Best play", bestIs: (p) => `Best: ${p}`,
-    levels: { off: "off", very_bad: "very bad only", bad: "bad", doubtful: "doubtful" },
-    labels: { doubtful: "doubtful", bad: "bad", very_bad: "very bad" },
-    rated: (p, label, loss) => (label ? `${p}: ${label} play, loses ${loss}` : `${p}: good play${loss ? `, loses ${loss}` : ""}`),
-    bestPlay: (p) => `${p}: the best play`, pending: (p) => `${p}: rating…`,
+    levels: { off: "off", very_bad: "blunders only", bad: "errors", doubtful: "everything" },
+    wait: "Wait: the coach is looking at the play…",
+    bestPlay: (p) => `${p}: the best play.`, pending: (p) => `${p}: rating…`,
     unranked: (p) => `${p}: not rated (no engine)`, illegal: (p) => `${p}: illegal play, not rated`,
     forced: (p) => `${p}: forced play`,
     ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "no engine: plays not ranked",
     equity: (e, l) => `equity ${e}, loses ${l}`, noEngine: "No engine", thinking: "Thinking…",
+    withdrawn: "On a closer look: the play is fine.", deeper: "looking deeper…",
     pin: "PIN",
   },
 };
 
 const $ = (id) => document.getElementById(id);
-let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null;
+let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null, numbers = false;
 window.__coach = { updates: 0, snapshot: null };
 
 const num = (x, lang) => (x == null ? "" : (lang === "pt" ? x.toFixed(3).replace(".", ",") : x.toFixed(3)));
 function tt() { return COACH_TEXT[page.lang] || COACH_TEXT.pt; }
 function tournament() { return Boolean(page.state?.match?.rules?.tournament); }
 function boardState(layout) { return { position: layout, cube: page.state?.cube || {}, match: page.state?.match || {} }; }
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+function words(x) { return x ? (x[page.lang] || x.en || "") : ""; }
+function numbersLine(x) { const n = el("div", "numbers", words(x)); n.hidden = !numbers || !words(x); return n; }
 
 function drawView(layout, caption, kind) {
   const view = $("coach-view");
@@ -57,46 +64,77 @@ function showPlay() {
   shown = Math.max(0, Math.min(shown, plays.plays.length - 1));
   const p = plays.plays[shown], t = tt();
   let caption = t.ranked(shown + 1, plays.plays.length, p.play || "—");
-  if (plays.ranked && p.equity != null) caption += ` · ${t.equity(num(p.equity, page.lang), num(p.loss, page.lang))}`;
+  if (plays.ranked && p.equity != null && numbers) caption += ` · ${t.equity(num(p.equity, page.lang), num(p.loss, page.lang))}`;
   else if (!plays.ranked) caption += ` · ${t.unrankedList}`;
   drawView(p.board, caption, "plays");
   $("coach-view").dataset.index = String(shown);
   $("coach-view").dataset.ranked = String(Boolean(plays.ranked));
 }
 
+function renderTop() {
+  const box = $("coach-top"), plays = coach?.plays, t = tt();
+  const open = viewing === "top" || viewing === "plays";
+  box.hidden = !open || !plays;
+  if (box.hidden) return;
+  box.dataset.ranked = String(Boolean(plays.ranked));
+  const rows = (plays.top || []).map((row, i) => {
+    const b = el("button", "top-play");
+    b.type = "button"; b.dataset.rank = String(row.rank); b.dataset.size = row.size || "";
+    b.append(el("span", "top-head", `${row.rank}. ${row.play}`), el("span", "top-why", words(row.sentence)), numbersLine(row.numbers));
+    b.addEventListener("click", () => { viewing = "top"; drawView(row.board, `${row.rank}. ${row.play}`, "top"); $("coach-view").dataset.index = String(i); });
+    return b;
+  });
+  const all = el("button", "top-all", t.all(plays.plays.length));
+  all.type = "button"; all.dataset.testid = "coach-all"; all.setAttribute("data-testid", "coach-all");
+  all.addEventListener("click", () => { viewing = "plays"; shown = 0; showPlay(); });
+  const pending = plays.ranked && !(plays.top || []).length ? [el("div", "caption", t.thinking)] : [];
+  box.replaceChildren(...rows, ...pending, all);
+}
+
+function renderWait() {
+  const box = $("coach-wait");
+  box.hidden = !coach?.wait;
+  box.textContent = coach?.wait ? `⏳ ${tt().wait}` : "";
+}
+
 function renderTutor() {
-  const box = $("tutor"), w = coach?.tutor;
+  const box = $("tutor"), w = coach?.tutor, t = tt();
   box.hidden = !w;
-  box.textContent = w ? `⚠ ${w.message[page.lang] || w.message.en}` : "";
-  if (w) drawView(w.best_board, tt().bestIs(w.best.play), "tutor");
-  else if ($("coach-view").dataset.kind === "tutor") closeView();
+  if (w) {
+    const head = el("div", "tutor-head", `⚠ ${words(w.message)}`);
+    const parts = [head];
+    if (w.reason) parts.push(el("div", "tutor-reason", words(w.reason)));
+    if (!w.final) parts.push(el("div", "tutor-deeper", t.deeper));
+    parts.push(numbersLine(w.numbers));
+    box.replaceChildren(...parts);
+    box.dataset.final = String(Boolean(w.final)); box.dataset.size = w.size || "";
+    drawView(w.best_board, t.bestIs(w.best.play), "tutor");
+  } else {
+    box.replaceChildren();
+    if ($("coach-view").dataset.kind === "tutor") closeView();
+  }
 }
 
 function renderRating() {
   const box = $("rating"), r = coach?.rating, t = tt();
   box.hidden = !r;
   if (!r) return;
-  const label = r.label ? t.labels[r.label] : null;
   let head;
-  if (r.status === "rated") head = r.best === r.play || (!r.loss && !r.explanation) ? t.bestPlay(r.play) : t.rated(r.play, label, num(r.loss, page.lang));
+  if (r.status === "rated") head = r.best === r.play || r.size === "best" ? t.bestPlay(r.play) : (words(r.headline) || r.play);
   else head = (t[r.status] || t.pending)(r.play);
-  box.dataset.status = r.status; box.dataset.label = r.label || "";
-  const h = document.createElement("div"); h.className = "rating-head"; h.textContent = head;
-  const list = document.createElement("ul");
-  for (const s of r.explanation?.sentences?.[page.lang] || []) {
-    const li = document.createElement("li"); li.textContent = s; list.append(li);
-  }
-  box.replaceChildren(h, list);
-  if (r.best && r.status === "rated" && r.best !== r.play) {
-    const b = document.createElement("div"); b.className = "rating-best"; b.textContent = t.bestIs(r.best); box.append(b);
-  }
+  box.dataset.status = r.status; box.dataset.label = r.label || ""; box.dataset.size = r.size || "";
+  const list = el("ul");
+  for (const s of r.explanation?.sentences?.[page.lang] || []) list.append(el("li", "", s));
+  box.replaceChildren(el("div", "rating-head", head), list);
+  if (r.best && r.status === "rated" && r.best !== r.play) box.append(el("div", "rating-best", t.bestIs(r.best)));
+  box.append(numbersLine(r.numbers));
 }
 
 function renderCube() {
   const box = $("cube-advice"), c = coach?.cube;
   box.hidden = !c;
   if (!c) return;
-  box.textContent = c.pending ? tt().thinking : `${c.tutor ? "⚠ " : ""}${c.message?.[page.lang] || ""}`;
+  box.replaceChildren(el("div", "", c.pending ? tt().thinking : `${c.tutor ? "⚠ " : ""}${words(c.message)}`), numbersLine(c.numbers));
   box.dataset.action = c.action || "";
 }
 
@@ -108,12 +146,15 @@ export function renderCoach(state, lang) {
   if (off) { closeView(); return; }
   $("coach-plays").textContent = t.plays; $("coach-cube").textContent = t.cube;
   $("review-link").textContent = t.review; $("coach-close").textContent = t.close;
-  $("lbl-tutor").textContent = t.tutor;
+  $("coach-numbers").textContent = t.numbers; $("coach-numbers").setAttribute("aria-pressed", String(numbers));
+  $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
+  $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
   const sel = $("coach-tutor");
   for (const opt of sel.options) opt.textContent = t.levels[opt.value];
   if (coach?.settings && document.activeElement !== sel) sel.value = coach.settings.tutor;
+  if (coach?.settings?.marks && document.activeElement !== $("coach-marks")) $("coach-marks").value = coach.settings.marks;
   $("coach-engine").textContent = coach?.engine && !coach.engine.available ? t.noEngine : "";
-  renderTutor(); renderRating(); renderCube();
+  renderWait(); renderTutor(); renderRating(); renderCube(); renderTop();
   if (viewing === "plays") showPlay();
 }
 
@@ -135,29 +176,36 @@ function connect() {
   ws.onclose = () => setTimeout(connect, 1000);
 }
 
+async function putSettings(body) {
+  const r = await fetch("/api/coach/settings", { method: "PUT", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
+  const data = await r.json().catch(() => ({}));
+  $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+}
+
 export function startCoach() {
   $("coach-plays").addEventListener("click", async () => {
+    if (viewing === "top" || viewing === "plays") { viewing = null; closeView(); renderTop(); return; }
     const plays = await post("/api/coach/plays");
     if (!plays) return;
     // The ranked list may have been pushed before this answer arrived: keep it rather than the unranked one.
     const pushed = coach?.plays;
     const same = pushed && pushed.position_id === plays.position_id && pushed.dice.join() === plays.dice.join();
     if (!(same && pushed.ranked)) coach = { ...(coach || {}), plays };
-    viewing = "plays"; shown = 0; showPlay();
+    shown = 0;
+    if (plays.ranked || same) { viewing = "top"; renderTop(); } else { viewing = "plays"; showPlay(); renderTop(); }
   });
   $("coach-cube").addEventListener("click", async () => {
     const cube = await post("/api/coach/cube");
     // The advice may have been pushed before this acknowledgement arrived: keep it.
     if (cube && (!coach?.cube || coach.cube.pending)) { coach = { ...(coach || {}), cube }; renderCube(); }
   });
+  $("coach-numbers").addEventListener("click", () => { numbers = !numbers; if (page.state) renderCoach(page.state, page.lang); });
+  $("coach-settings-open").addEventListener("click", () => { $("coach-settings").hidden = !$("coach-settings").hidden; });
   $("coach-prev").addEventListener("click", () => { if (viewing === "plays") { shown -= 1; showPlay(); } });
   $("coach-next").addEventListener("click", () => { if (viewing === "plays") { shown += 1; showPlay(); } });
-  $("coach-close").addEventListener("click", closeView);
-  $("coach-tutor").addEventListener("change", async (ev) => {
-    const r = await fetch("/api/coach/settings", { method: "PUT", body: JSON.stringify({ tutor: ev.target.value }),
-      headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
-    const data = await r.json().catch(() => ({}));
-    $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
-  });
+  $("coach-close").addEventListener("click", () => { const was = viewing; closeView(); if (was === "plays" || was === "top") { viewing = "top"; renderTop(); } });
+  $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));
+  $("coach-marks").addEventListener("change", (ev) => putSettings({ marks: ev.target.value }));
   connect();
 }
