@@ -87,7 +87,7 @@ function renderTop() {
   const all = el("button", "top-all", t.all(plays.plays.length));
   all.type = "button"; all.dataset.testid = "coach-all"; all.setAttribute("data-testid", "coach-all");
   all.addEventListener("click", () => { viewing = "plays"; shown = 0; showPlay(); });
-  const pending = plays.ranked && !(plays.top || []).length ? [el("div", "caption", t.thinking)] : [];
+  const pending = !(plays.top || []).length ? [el("div", "caption", t.thinking)] : [];
   box.replaceChildren(...rows, ...pending, all);
 }
 
@@ -193,7 +193,7 @@ export function startCoach() {
     const same = pushed && pushed.position_id === plays.position_id && pushed.dice.join() === plays.dice.join();
     if (!(same && pushed.ranked)) coach = { ...(coach || {}), plays };
     shown = 0;
-    if (plays.ranked || same) { viewing = "top"; renderTop(); } else { viewing = "plays"; showPlay(); renderTop(); }
+    if (plays.ranked || (same && pushed.ranked) || coach?.engine?.available) { viewing = "top"; renderTop(); } else { viewing = "plays"; showPlay(); renderTop(); }
   });
   $("coach-cube").addEventListener("click", async () => {
     const cube = await post("/api/coach/cube");
