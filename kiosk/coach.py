@@ -59,6 +59,9 @@ TOURNAMENT = ("the coach is off in tournament mode: no hints, ratings or reviews
               "start a match without tournament rules to use it")
 
 
+SWITCHED_OFF = ("the coach is switched off in this kiosk's settings (coach = false in the config file); "
+                "set coach = true and restart the kiosk to use it")
+
 # The marks of a play's size. "xg": Galaxy's and eXtreme Gammon's, an error from 0.020 and a blunder from 0.080
 # (normalised equity; doubtful is not marked); "gnubg": the installed gnubg's own (doubtful, bad, very bad).
 MARKS = ("xg", "gnubg")
@@ -121,8 +124,9 @@ class CoachService:
     """The coach beside a KioskService. ``start()`` subscribes and starts the worker; ``close()`` stops both."""
 
     def __init__(self, service: Any, engine_factory: EngineFactory | None = default_engine,
-                 settings: CoachSettings | None = None, data_dir: Path | None = None) -> None:
+                 settings: CoachSettings | None = None, data_dir: Path | None = None, enabled: bool = True) -> None:
         self.service = service
+        self.enabled = enabled  # the kiosk's `coach` setting: false switches it off in every match
         self._engine_factory = engine_factory
         self._engine: Engine | None = None
         # The tutor's deeper looks run on an engine of their own: a deep look abandoned at its budget restarts
@@ -234,10 +238,12 @@ class CoachService:
             return (variant.get("name") if isinstance(variant, dict) else variant) or None
 
     def off(self) -> bool:
-        """The coach is off: tournament mode, or a variant game."""
-        return self.tournament() or self.variant() is not None
+        """The coach is off: switched off in the kiosk's settings, tournament mode, or a variant game."""
+        return not self.enabled or self.tournament() or self.variant() is not None
 
     def off_message(self) -> str:
+        if not self.enabled:
+            return SWITCHED_OFF
         if self.tournament():
             return TOURNAMENT
         return (f"the coach knows backgammon only: GNU Backgammon has no {self.variant()}; the referee still "
@@ -254,6 +260,10 @@ class CoachService:
     def snapshot(self) -> dict[str, Any]:
         """The coach's public state (GET /api/coach, pushed on /ws/coach)."""
         with self._lock:
+            if not self.enabled:
+                return {"version": self._version, "enabled": False, "message": _msg(
+                    "O treinador está desligado nas configurações deste quiosque.",
+                    "The coach is switched off in this kiosk's settings.")}
             if self.tournament():
                 return {"version": self._version, "enabled": False, "message": _msg(
                     "Modo torneio: o treinador está desligado.", "Tournament mode: the coach is off.")}
@@ -534,6 +544,7 @@ class CoachService:
 
     # ----- the worker ----------------------------------------------------------------------------------------------------
     def _run(self) -> None:
+        self._warm()
         while True:
             with self._lock:
                 while not self._stop and not self._inbox and not self._jobs and not self._ratings:
@@ -558,6 +569,18 @@ class CoachService:
             finally:
                 with self._lock:
                     self.busy = False
+
+    def _warm(self) -> None:
+        """Start the engines now (gnubg loads its nets) so the first board to judge does not wait for them."""
+        try:
+            if self._engine_or_none() is not None:
+                self._thresholds()
+                deep = self._deep_engine()
+                start = getattr(deep, "start", None)
+                if deep is not self._engine and callable(start):
+                    start()
+        except Exception:  # the first request tries again and reports it
+            log.exception("warming the coach's engine failed")
 
     def _engine_or_none(self) -> Engine | None:
         if self._engine is not None or self._engine_factory is None:

@@ -76,8 +76,11 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
 
             appliance = Appliance(settings, app.state.service).start()
             app.state.camera = appliance.camera
-        coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir).start()
+        coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
+                             enabled=settings.coach).start()
         app.state.coach = coach
+        if appliance is not None:
+            appliance.follow_coach(coach)  # the dice unit's and the panel's "wait" while the tutor judges
         try:
             yield
         finally:
