@@ -156,6 +156,8 @@ class CoachService:
         self.plays: dict[str, Any] | None = None
         self.judging: str | None = None  # the board (Position ID) the tutor is judging: the screen says "wait"
         self.tutor_check: dict[str, Any] | None = None  # the tutor's last verdict: {"shown", "plies", "warn", "final"}
+        self.takeback: dict[str, Any] | None = None  # {"side", "play"}: may be taken back now (settings.takeback)
+        self._offer: dict[str, Any] | None = None  # the last committed play, while a takeback could apply
         self.busy = False
         self._stop = False
         self._thread: threading.Thread | None = None
@@ -273,7 +275,7 @@ class CoachService:
                     "The coach knows backgammon only: it is off in this variant.")}
             return {"version": self._version, "enabled": True, "engine": self.engine_info(),
                     "settings": asdict(self.settings_for()), "busy": self.busy,
-                    "wait": self.judging is not None, "tutor_check": self.tutor_check,
+                    "wait": self.judging is not None, "tutor_check": self.tutor_check, "takeback": self.takeback,
                     "tutor": self.tutor, "rating": self.rating, "cube": self.cube, "plays": self.plays}
 
     def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
@@ -337,6 +339,25 @@ class CoachService:
                         "numbers": numbers_words(rp.loss, rp.equity),
                         "board": layout(position_of(rp.result, side))})
         return out
+
+    def request_takeback(self) -> dict[str, Any]:
+        """Take the last play back after the opponent's roll, as both players agreed before the match (the
+        ``takeback`` setting, R23's "unless both agree"): the referee's undo; its record keeps what stands."""
+        with self._lock:
+            self._catch_up()
+            self._refuse_in_tournament()
+            offer = self.takeback
+            if offer is None:
+                raise CoachRefused(409, "there is no play to take back now: only a play the coach warned about or "
+                                        "rated an error, while the opponent has only rolled, with the takeback "
+                                        "setting on")
+        self.service.submit({"event": "button", "name": "undo"})
+        with self._lock:
+            self._catch_up()
+            self.takeback = None
+            self._offer = None
+            self._changed()
+        return {"taken_back": offer}
 
     def request_cube(self) -> dict[str, Any]:
         """Cube advice for the player on roll before the roll (or the answer while a double is offered)."""
@@ -463,6 +484,13 @@ class CoachService:
                     self._jobs["cube"] = {"side": turn, "position_id": start["position_id"],
                                           "match_id": start.get("match_id"), "stage": "before", "auto": True}
                     self._wake.notify()
+        if self._offer is not None:
+            shown = (state.get("position") or {}).get("position_id")
+            if phase not in ("moving", "awaiting_roll") or turn == self._offer["side"] or shown != self._offer["shown"]:
+                self._offer = None
+                if self.takeback is not None:
+                    self.takeback = None
+                    changed = True
         # The tutor judges (and warns) only while the board shows the play it is judging.
         if self.judging is not None:
             shown = (state.get("position") or {}).get("position_id")
@@ -525,9 +553,16 @@ class CoachService:
         if not record.legal:
             record.status = "illegal"
         self._records.setdefault(match, []).append(record)
+        warned = self.tutor is not None and self.tutor.get("play") == record.play
         self.tutor = None
         self.judging = None
         self._jobs.pop("tutor", None)
+        # The teaching setting (R23's "unless both agree"): a warned play, or one rated an error, may be taken
+        # back while the opponent has only rolled (the board still shows the play).
+        self._offer = {"key": record.key, "side": record.side, "play": record.play,
+                       "shown": (state.get("position") or {}).get("position_id")}
+        self.takeback = ({"side": record.side, "play": record.play}
+                         if warned and self.settings_for().takeback else None)
         self.rating = {"key": record.key, "side": record.side, "dice": list(record.dice), "play": record.play,
                        "status": record.status, "label": None, "loss": None}
         if record.legal:
@@ -813,6 +848,10 @@ class CoachService:
         record.explanation = explanation
         words = self._rating_words(record, settings)
         with self._lock:
+            offer = self._offer
+            if (settings.takeback and offer is not None and offer["key"] == record.key
+                    and words.get("size") in ("error", "blunder")):
+                self.takeback = {"side": record.side, "play": record.play}
             if self.rating is not None and self.rating.get("key") == record.key and not self.off():
                 self.rating = {**self.rating, **words, "status": record.status, "label": record.label, "loss": record.loss,
                                "equity": record.equity, "best": record.best, "explanation": explanation,

@@ -59,6 +59,11 @@ def coach_plays(coach: CoachDep) -> dict[str, Any]:
     return _call(coach.request_plays)
 
 
+@router.post("/api/coach/takeback", summary="Take the last play back after the roll (the takeback setting: both agreed)")
+def coach_takeback(coach: CoachDep) -> dict[str, Any]:
+    return _call(coach.request_takeback)
+
+
 @router.post("/api/coach/cube", summary="Cube advice for the player on roll, or the answer to a double")
 def coach_cube(coach: CoachDep) -> dict[str, Any]:
     return _call(coach.request_cube)

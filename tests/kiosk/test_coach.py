@@ -418,3 +418,64 @@ def test_xg_marks_call_a_play_by_its_size(referee, tmp_path) -> None:
         assert "," not in rating["headline"]["pt"] and rating["numbers"]["pt"].startswith("perde 0,0")
     finally:
         coach.close()
+
+
+def test_r23_unless_both_agree_a_warned_play_is_taken_back_after_the_roll_and_the_record_keeps_what_stood(
+        referee, tmp_path) -> None:
+    """The teaching setting: both players agreed before the match that a mistake may be taken back after the
+    roll (R23's "unless both agree"). The warned play is committed by the roll, taken back (the referee's
+    undo), played again; the record has only the play that stood."""
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0, takeback=True)
+    try:
+        opening(referee)
+        bad = play_with_label("very_bad")
+        best = ranked_opening()[0].play
+        referee.submit(board(after(bad)))
+        assert coach.idle() and coach.snapshot()["tutor"] is not None
+        referee.submit({"event": "roll", "dice": [6, 4]})  # dark rolls: the play stands (R23)...
+        assert coach.idle()
+        assert coach.snapshot()["takeback"] == {"side": "light", "play": bad}
+        assert coach.request_takeback()["taken_back"]["play"] == bad  # ...unless both agree
+        state = referee.state()
+        assert state["phase"] == "moving" and state["turn"] == "light" and state["moves"] == []
+        assert coach.snapshot()["takeback"] is None
+        referee.submit(board(after(best)))
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        assert coach.idle()
+        assert [m["play"] for m in referee.state()["moves"]] == [best]
+        record = referee.export("current", "mat")
+        assert f"31: {best}" in record and bad not in record  # the record keeps what stood
+        with pytest.raises(CoachRefused) as refused:
+            coach.request_takeback()
+        assert refused.value.status == 409
+    finally:
+        coach.close()
+
+
+def test_no_takeback_without_the_agreement(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0)
+    try:
+        opening(referee)
+        referee.submit(board(after(play_with_label("very_bad"))))
+        assert coach.idle()
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        assert coach.idle() and coach.snapshot()["takeback"] is None
+        with pytest.raises(CoachRefused):
+            coach.request_takeback()
+        assert referee.state()["turn"] == "dark"
+    finally:
+        coach.close()
+
+
+def test_the_coach_switched_off_in_the_kiosk_settings(referee, tmp_path) -> None:
+    """The `coach` setting apart from tournament mode: off, the coach says so and refuses (403)."""
+    coach = CoachService(referee, lambda: fake_engine(), CoachSettings(), data_dir=tmp_path, enabled=False).start()
+    try:
+        opening(referee)
+        snap = coach.snapshot()
+        assert snap["enabled"] is False and "desligado nas configurações" in snap["message"]["pt"]
+        with pytest.raises(CoachRefused) as refused:
+            coach.request_plays()
+        assert refused.value.status == 403 and "coach = false" in refused.value.message
+    finally:
+        coach.close()
