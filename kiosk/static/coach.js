@@ -18,6 +18,7 @@ export const COACH_TEXT = {
     ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "sem motor de análise: jogadas sem ordem",
     equity: (e, l) => `equidade ${e}, perde ${l}`, noEngine: "Sem motor de análise", thinking: "Pensando…",
     withdrawn: "Olhando melhor: a jogada está boa.", deeper: "olhando mais fundo…",
+    takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
     pin: "PIN",
   },
   en: {
@@ -32,6 +33,7 @@ export const COACH_TEXT = {
     ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "no engine: plays not ranked",
     equity: (e, l) => `equity ${e}, loses ${l}`, noEngine: "No engine", thinking: "Thinking…",
     withdrawn: "On a closer look: the play is fine.", deeper: "looking deeper…",
+    takeback: (p) => `Take ${p} back (agreed before the match)`,
     pin: "PIN",
   },
 };
@@ -128,6 +130,12 @@ function renderRating() {
   box.replaceChildren(el("div", "rating-head", head), list);
   if (r.best && r.status === "rated" && r.best !== r.play) box.append(el("div", "rating-best", t.bestIs(r.best)));
   box.append(numbersLine(r.numbers));
+  if (coach?.takeback) {
+    const b = el("button", "takeback", t.takeback(coach.takeback.play));
+    b.type = "button"; b.setAttribute("data-testid", "coach-takeback");
+    b.addEventListener("click", () => post("/api/coach/takeback"));
+    box.append(b);
+  }
 }
 
 function renderCube() {
