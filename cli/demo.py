@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
         return 1
     app = create_app(settings, service=service, camera=runner.camera)
+    app.state.versus = versus.versus if versus is not None else None  # shown on the page (GET /api/versus)
     pin = DEMO_PIN
     if app.state.pins.is_set():
         pin = f"the one already set in {data}"

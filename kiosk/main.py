@@ -86,6 +86,10 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
         finally:
             app.state.coach = None
             coach.close()
+            versus, app.state.versus = getattr(app.state, "versus", None), None
+            if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
+                versus.close()
+                versus.brain.engine.close()
             if appliance is not None:
                 appliance.close()
             if owned is not None:

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
 from kiosk.coach import CoachRefused, CoachService
 from kiosk.dependencies import require_pin
 from kiosk.routers.ws import open_page_socket, push_latest
-from kiosk.schemas import CoachSettingsIn
+from kiosk.schemas import CoachSettingsIn, VersusIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     403: {"description": "Tournament mode: the coach is off"},
@@ -101,3 +101,47 @@ async def push_coach(websocket: WebSocket) -> None:
     # Only the kiosk's own pages, with the same input limits as /ws; always the newest snapshot is sent.
     if await open_page_socket(websocket, "coach WebSocket", coach, "the coach is not running", log):
         await push_latest(websocket, coach.subscribe, coach.snapshot, lambda _pushed: coach.snapshot())
+
+
+# ----- playing against GNU Backgammon on the board (kiosk/versus.py, issue 24) ------------------------------------
+@router.get("/api/versus", summary="The match against GNU Backgammon: its level, side, the play to make, a correction")
+def versus_state(request: Request) -> dict[str, Any]:
+    versus = getattr(request.app.state, "versus", None)
+    return {"active": False} if versus is None else {"active": True, **versus.snapshot()}
+
+
+@router.post("/api/versus", dependencies=[Depends(require_pin)],
+             summary="Start a match against GNU Backgammon at a named level on a side")
+def start_versus(body: VersusIn, request: Request) -> dict[str, Any]:
+    from core.rules.position import Side
+    from engine.base import EngineUnavailable
+    from engine.gnubg import GnubgEngine, find_gnubg
+    from kiosk.versus import Brain, Versus, engine_name
+
+    try:
+        find_gnubg()
+    except EngineUnavailable as exc:
+        raise HTTPException(503, str(exc)) from None
+    old = getattr(request.app.state, "versus", None)
+    if old is not None:
+        old.close()
+        old.brain.engine.close()
+    side = Side(body.side)
+    players = {side.value: engine_name(body.level), side.other.value: body.player}
+    try:
+        request.app.state.service.submit({"event": "new_match", "length": body.length, "players": players})
+    except ValueError as exc:
+        raise HTTPException(409, str(exc)) from None
+    versus = Versus(request.app.state.service, Brain(GnubgEngine(plies=0, timeout=120), body.level), side).start()
+    request.app.state.versus = versus
+    return {"active": True, **versus.snapshot()}
+
+
+@router.delete("/api/versus", dependencies=[Depends(require_pin)], summary="Stop playing against GNU Backgammon")
+def stop_versus(request: Request) -> dict[str, Any]:
+    versus = getattr(request.app.state, "versus", None)
+    if versus is not None:
+        versus.close()
+        versus.brain.engine.close()
+        request.app.state.versus = None
+    return {"active": False}

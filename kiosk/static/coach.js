@@ -19,6 +19,8 @@ export const COACH_TEXT = {
     equity: (e, l) => `equidade ${e}, perde ${l}`, noEngine: "Sem motor de análise", thinking: "Pensando…",
     withdrawn: "Olhando melhor: a jogada está boa.", deeper: "olhando mais fundo…",
     takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
+    engineRoll: (n) => `${n}: role os dados por ele.`, enginePlays: (n, p) => `${n} joga ${p}: mova as peças dele como as setas mostram.`,
+    engineNone: (n) => `${n} não tem jogada.`,
     pin: "PIN",
   },
   en: {
@@ -34,12 +36,14 @@ export const COACH_TEXT = {
     equity: (e, l) => `equity ${e}, loses ${l}`, noEngine: "No engine", thinking: "Thinking…",
     withdrawn: "On a closer look: the play is fine.", deeper: "looking deeper…",
     takeback: (p) => `Take ${p} back (agreed before the match)`,
+    engineRoll: (n) => `${n}: roll the dice for it.`, enginePlays: (n, p) => `${n} plays ${p}: move its checkers as the arrows show.`,
+    engineNone: (n) => `${n} has no play.`,
     pin: "PIN",
   },
 };
 
 const $ = (id) => document.getElementById(id);
-let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null, numbers = false;
+let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null, numbers = false, versus = null;
 window.__coach = { updates: 0, snapshot: null };
 
 const num = (x, lang) => (x == null ? "" : (lang === "pt" ? x.toFixed(3).replace(".", ",") : x.toFixed(3)));
@@ -146,8 +150,76 @@ function renderCube() {
   box.dataset.action = c.action || "";
 }
 
+// ----- playing against GNU Backgammon (kiosk/versus.py): its play in words and as arrows on the board -----
+const SVGNS = "http://www.w3.org/2000/svg";
+function spot(svg, p) {
+  if (p === "bar" || p === "off") {
+    const rect = svg.querySelector(p === "bar" ? "rect.bar" : "rect.tray");
+    const b = rect.getBBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  }
+  const poly = svg.querySelector(`polygon[data-point="${p}"]`);
+  if (!poly) return null;
+  const b = poly.getBBox(), top = p >= 13;
+  return { x: b.x + b.width / 2, y: top ? b.y + b.height * 0.35 : b.y + b.height * 0.65 };
+}
+
+function drawArrows(moves) {
+  const svg = $("board");
+  svg?.querySelectorAll(".versus-arrows").forEach((x) => x.remove());
+  if (!svg || !moves?.length) return;
+  const g = document.createElementNS(SVGNS, "g");
+  g.setAttribute("class", "versus-arrows"); g.setAttribute("data-testid", "versus-arrows");
+  const defs = document.createElementNS(SVGNS, "defs");
+  defs.innerHTML = '<marker id="versus-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#ffcc33"/></marker>';
+  g.append(defs);
+  moves.forEach((m, i) => {
+    const a = spot(svg, m.from), b = spot(svg, m.to);
+    if (!a || !b) return;
+    // Arrows of the same row would lie on one another: each one a little further from the edge.
+    const shift = (i % 4) * 34 * (a.y > 380 ? -1 : 1);
+    a.y += shift; b.y += shift;
+    const line = document.createElementNS(SVGNS, "line");
+    for (const [k, v] of Object.entries({ x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#ffcc33", "stroke-width": 10,
+      "stroke-linecap": "round", "marker-end": "url(#versus-head)", opacity: 0.9 })) line.setAttribute(k, v);
+    g.append(line);
+  });
+  svg.append(g);
+}
+
+function renderVersus() {
+  const box = $("versus"), t = tt();
+  if (!box) return;
+  box.hidden = !versus?.active;
+  $("board")?.querySelectorAll(".versus-arrows").forEach((x) => x.remove());
+  if (!versus?.active) return;
+  const s = page.state, mine = s?.turn === versus.side, i = versus.instruction;
+  let text = versus.name;
+  if (mine && s.phase === "awaiting_roll") text = t.engineRoll(versus.name);
+  else if (mine && i?.play) text = t.enginePlays(versus.name, i.play);
+  else if (mine && i && !i.play) text = t.engineNone(versus.name);
+  box.replaceChildren(el("div", "versus-head", text));
+  if (versus.correction) box.append(el("div", "versus-fix", words(versus.correction)));
+  box.dataset.side = versus.side;
+  if (mine && s.phase === "moving" && i?.moves) drawArrows(i.moves);
+}
+
+async function pollVersus() {
+  try {
+    const r = await fetch("/api/versus");
+    if (r.ok) {
+      const next = await r.json();
+      const changed = JSON.stringify(next) !== JSON.stringify(versus);
+      versus = next; window.__coach.versus = next;
+      if (changed && page.state) renderCoach(page.state, page.lang);
+    }
+  } catch (e) { /* the kiosk restarts: try again */ }
+  setTimeout(pollVersus, versus?.active ? 500 : 3000);
+}
+
 export function renderCoach(state, lang) {
   page = { state, lang };
+  renderVersus();
   const section = $("coach"), t = tt();
   const off = tournament() || coach?.enabled === false;
   section.hidden = off;
@@ -216,4 +288,5 @@ export function startCoach() {
   $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));
   $("coach-marks").addEventListener("change", (ev) => putSettings({ marks: ev.target.value }));
   connect();
+  pollVersus();
 }

@@ -108,3 +108,38 @@ def test_levels_map_to_gnubgs_players() -> None:
     noisy = Brain(fake_engine(), "beginner", seed=3)
     pid = START.position_id(Side.LIGHT)
     assert noisy.play(pid, (3, 1), None) == noisy.play(pid, (3, 1), None)  # deterministic noise
+
+
+def test_the_page_shows_the_engines_play_in_words_and_as_arrows_at_800x480(tmp_path: Path) -> None:
+    """The kiosk page in real Chromium: whose roll it is for the engine, then its play in words with an arrow per
+    checker move drawn on the board; a wrong board brings the correction."""
+    from kiosk.config import Settings
+    from kiosk.main import create_app
+    from kiosk.server import BackgroundServer
+    from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, coach_engine=fake_engine)
+    versus = Versus(service, Brain(fake_engine(), "expert"), Side.LIGHT, speak=lambda text: None).start()
+    app.state.versus = versus
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+            service.submit({"event": "new_match", "length": 3, "players": {"light": versus.name, "dark": "Ana"}})
+            service.submit(board(START))
+            service.submit({"event": "roll", "dice": [6, 4]})  # the engine (light) starts with 6-4
+            assert versus.idle()
+            play = versus.snapshot()["instruction"]["play"]
+            page.goto(f"{server.url}/?lang=pt")
+            page.wait_for_selector("[data-testid=versus-arrows] line", state="attached", timeout=10000)
+            assert page.inner_text("[data-testid=versus] .versus-head") == (
+                f"GNU Backgammon (expert) joga {play}: mova as peças dele como as setas mostram.")
+            assert page.locator("[data-testid=versus-arrows] line").count() == len(versus.snapshot()["instruction"]["moves"])
+            screenshot(page, "versus-pt-800x480")
+            wrong = next(lp for lp in START.legal_plays((6, 4)) if lp.play.text() != play)
+            service.submit(board(wrong.result))
+            page.wait_for_selector("[data-testid=versus] .versus-fix", timeout=10000)
+            assert page.inner_text("[data-testid=versus] .versus-fix").startswith("Mova a peça")
+    finally:
+        versus.close()
+        service.close()
