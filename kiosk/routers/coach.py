@@ -5,11 +5,15 @@ Every route answers 403 in tournament mode. Reading needs no PIN; changing the s
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 from dataclasses import asdict
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
+from fastapi.responses import HTMLResponse
 
 from kiosk.coach import CoachRefused, CoachService
 from kiosk.dependencies import require_pin
@@ -145,3 +149,75 @@ def stop_versus(request: Request) -> dict[str, Any]:
         versus.brain.engine.close()
         request.app.state.versus = None
     return {"active": False}
+
+
+# ----- the teacher's guide (docs/guia-do-professor.md), linked from the coach's panel ---------------------------
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guia-do-professor.md"
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", text)
+
+
+def guide_html(markdown: str) -> str:
+    """The guide's Markdown (headings, paragraphs, lists, tables, code blocks) as a page for the kiosk."""
+    out: list[str] = []
+    lines = markdown.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        if line.startswith("```"):
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith("```"):
+                j += 1
+            out.append("<pre>" + html.escape("\n".join(x.strip() for x in lines[i + 1:j])) + "</pre>")
+            i = j + 1
+            continue
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            out.append(f"<h{level}>{_inline(line[level:].strip())}</h{level}>")
+        elif line.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                if not all(set(c) <= {"-", ":"} for c in cells):
+                    rows.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in cells) + "</tr>")
+                i += 1
+            out.append("<table>" + "".join(rows) + "</table>")
+            continue
+        elif re.match(r"^(- |\d+\. )", line):
+            tag = "ul" if line.startswith("- ") else "ol"
+            items: list[str] = []
+            while i < len(lines) and lines[i].strip() and not lines[i].strip().startswith(("```", "|", "#")):
+                item = lines[i].strip()
+                if re.match(r"^(- |\d+\. )", item):
+                    items.append(re.sub(r"^(- |\d+\. )", "", item))
+                elif items:
+                    items[-1] += " " + item
+                i += 1
+            out.append(f"<{tag}>" + "".join(f"<li>{_inline(x)}</li>" for x in items) + f"</{tag}>")
+            continue
+        elif line:
+            para = [line]
+            while i + 1 < len(lines) and lines[i + 1].strip() and not re.match(r"^(#|- |\d+\. |\||```)",
+                                                                                lines[i + 1].strip()):
+                i += 1
+                para.append(lines[i].strip())
+            out.append(f"<p>{_inline(' '.join(para))}</p>")
+        i += 1
+    return ("<!doctype html><html lang=\"pt-BR\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+            "content=\"width=device-width, initial-scale=1\"><title>Guia do professor</title>"
+            "<link rel=\"stylesheet\" href=\"/static/style.css\"><link rel=\"stylesheet\" href=\"/static/coach.css\">"
+            "</head><body class=\"guide-page\"><a class=\"guide-back\" href=\"/\">← Voltar</a>"
+            + "".join(out) + "</body></html>")
+
+
+@router.get("/guia", response_class=HTMLResponse, summary="The teacher's and beginner's guide (Brazilian Portuguese)")
+def guide() -> HTMLResponse:
+    try:
+        text = GUIDE.read_text(encoding="utf-8")
+    except OSError:
+        raise HTTPException(404, "the guide (docs/guia-do-professor.md) is not in this installation") from None
+    return HTMLResponse(guide_html(text))
