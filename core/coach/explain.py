@@ -151,8 +151,12 @@ def _gain(c: Claim, other: Claim, lang: str) -> str:
         n = c.numbers["count"]
         return (f"captura {n} peça{'s' if n > 1 else ''}" if pt else f"hits {n} checker{'s' if n > 1 else ''}")
     if kind == "shots":
-        return (f"deixa só {c.numbers['shots']} de 36 lances que capturam, contra {other.numbers['shots']}" if pt else
-                f"leaves only {c.numbers['shots']} of 36 hitting rolls, against {other.numbers['shots']}")
+        mine, theirs = c.numbers["shots"], other.numbers["shots"]
+        if mine == 0:
+            return (f"não deixa nenhum lance que capture, em vez de {theirs} de 36" if pt else
+                    f"leaves no hitting roll, instead of {theirs} of 36")
+        return (f"deixa só {mine} de 36 lances que capturam, em vez de {theirs}" if pt else
+                f"leaves only {mine} of 36 hitting rolls, instead of {theirs}")
     if kind == "made":
         return f"fecha {_points(c.points, 'pt', '')}" if pt else f"makes {_points(c.points, 'en', '')}"
     if kind == "broke":

@@ -78,16 +78,21 @@ function showPlay() {
 }
 
 function renderTop() {
-  const box = $("coach-top"), plays = coach?.plays, t = tt();
-  const open = viewing === "top" || viewing === "plays";
-  box.hidden = !open || !plays;
+  const box = $("coach-top"), plays = coach?.plays, t = tt(), view = $("coach-view");
+  // The top plays fill the board's overlay (the board's room on the 7-inch screen); a touched play is drawn there.
+  const open = viewing === "top" && Boolean(plays);
+  box.hidden = !open;
+  if (open) {
+    view.hidden = false; view.dataset.kind = "top-list";
+    $("coach-caption").textContent = t.plays;
+  } else if (view.dataset.kind === "top-list") { view.hidden = true; view.dataset.kind = ""; }
   if (box.hidden) return;
   box.dataset.ranked = String(Boolean(plays.ranked));
   const rows = (plays.top || []).map((row, i) => {
     const b = el("button", "top-play");
     b.type = "button"; b.dataset.rank = String(row.rank); b.dataset.size = row.size || "";
     b.append(el("span", "top-head", `${row.rank}. ${row.play}`), el("span", "top-why", words(row.sentence)), numbersLine(row.numbers));
-    b.addEventListener("click", () => { viewing = "top"; drawView(row.board, `${row.rank}. ${row.play}`, "top"); $("coach-view").dataset.index = String(i); });
+    b.addEventListener("click", () => { viewing = "top-board"; box.hidden = true; drawView(row.board, `${row.rank}. ${row.play}`, "top"); $("coach-view").dataset.index = String(i); });
     return b;
   });
   const all = el("button", "top-all", t.all(plays.plays.length));
@@ -264,8 +269,9 @@ async function putSettings(body) {
 }
 
 export function startCoach() {
+  $("coach-view").insertBefore($("coach-top"), $("coach-board"));
   $("coach-plays").addEventListener("click", async () => {
-    if (viewing === "top" || viewing === "plays") { viewing = null; closeView(); renderTop(); return; }
+    if (viewing === "top" || viewing === "plays" || viewing === "top-board") { viewing = null; closeView(); renderTop(); return; }
     const plays = await post("/api/coach/plays");
     if (!plays) return;
     // The ranked list may have been pushed before this answer arrived: keep it rather than the unranked one.
@@ -284,7 +290,10 @@ export function startCoach() {
   $("coach-settings-open").addEventListener("click", () => { $("coach-settings").hidden = !$("coach-settings").hidden; });
   $("coach-prev").addEventListener("click", () => { if (viewing === "plays") { shown -= 1; showPlay(); } });
   $("coach-next").addEventListener("click", () => { if (viewing === "plays") { shown += 1; showPlay(); } });
-  $("coach-close").addEventListener("click", () => { const was = viewing; closeView(); if (was === "plays" || was === "top") { viewing = "top"; renderTop(); } });
+  $("coach-close").addEventListener("click", () => {
+    const was = viewing; closeView();
+    if (was === "plays" || was === "top-board") { viewing = "top"; renderTop(); } else { viewing = null; renderTop(); }
+  });
   $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));
   $("coach-marks").addEventListener("change", (ev) => putSettings({ marks: ev.target.value }));
   connect();

@@ -50,7 +50,7 @@ function renderSummary() {
     + `<th>${tt.doubtful}</th><th>${tt.bad}</th><th>${tt.very_bad}</th></tr>`;
   const row = (x, s, scope, name) => `<tr data-side="${s}" data-scope="${scope}"><th>${name}</th>`
     + `<td class="pr">${prText(x)}</td><td class="level">${levelText(x)}</td><td>${x.plays}</td>`
-    + `<td class="rate">${x.error_rate.toFixed(1)}</td><td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
+    + `<td class="rate">${lang === "pt" ? x.error_rate.toFixed(1).replace(".", ",") : x.error_rate.toFixed(1)}</td><td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
   const rows = ["light", "dark"].map((s) => row(data.summary[s], s, "match", `${tt[s]} · ${tt.match}`));
   const game = data.game_summary ? ["light", "dark"].map((s) => row(data.game_summary[s], s, "game", `${tt[s]} · ${tt.thisGame}`)) : [];
   table.innerHTML = head + rows.join("") + game.join("");

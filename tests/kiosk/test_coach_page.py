@@ -92,6 +92,8 @@ def test_the_top_plays_with_a_sentence_each_then_every_legal_play_one_at_a_time(
         assert page.inner_text("[data-testid=coach-caption]").startswith(f"2/16: {ranked[1].play} · equity")
         assert page.get_attribute("[data-testid=coach-view]", "data-index") == "1"
         screenshot(page, "coach-en-legal-plays")
+        page.click("#coach-close")  # back to the top plays
+        assert page.get_attribute("[data-testid=coach-view]", "data-kind") == "top-list"
         page.click("#coach-close")
         assert not page.is_visible("[data-testid=coach-view]")
 
@@ -258,3 +260,32 @@ def test_the_coach_leaves_the_controls_on_the_small_screen(live, width: int, hei
             box = page.locator(button).bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (button, box)
         assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+
+
+def test_the_coach_screens_at_800x480_in_brazilian_portuguese(live) -> None:
+    """Issue 24's screens on the Pi's 7-inch screen (saved for docs/screens): the tutor's warning in words with
+    its reason, a rated play with its sentences, the top plays, and the review with PR and the BMAB level."""
+    url, referee = live
+    opening(referee)
+    bad = play_with_label("very_bad")
+    with chromium_page(800, 480) as page:
+        _open(page, url, "pt")
+        referee.submit(board(after(bad)))
+        page.wait_for_selector("[data-testid=tutor] .tutor-reason", timeout=5000)
+        assert page.inner_text("[data-testid=tutor] .tutor-head").startswith("⚠ Espere! Esta jogada é")
+        assert page.is_visible("[data-testid=tutor]") and page.is_visible("[data-testid=coach-view]")
+        screenshot(page, "screen-tutor-warning")
+        referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it (R23)
+        page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)
+        assert page.locator("[data-testid=rating] li").count() >= 2
+        screenshot(page, "screen-rated-play")
+        page.click("[data-testid=coach-plays]")
+        page.wait_for_selector("[data-testid=coach-top] .top-play", timeout=5000)
+        assert page.locator("[data-testid=coach-top] .top-play").count() == 5
+        page.locator("[data-testid=coach-top]").scroll_into_view_if_needed()
+        screenshot(page, "screen-top-plays")
+        page.goto(f"{url}/review?lang=pt")
+        page.wait_for_function("window.__review.loaded > 0")
+        assert page.inner_text("[data-testid=review-summary]").startswith("PR (XG)") or "PR (XG)" in page.inner_text(
+            "[data-testid=review-summary]")
+        screenshot(page, "screen-review-pr")

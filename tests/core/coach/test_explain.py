@@ -250,9 +250,9 @@ def test_a_safer_looking_play_is_told_what_the_better_play_gains() -> None:
     why = explain_play(before, (5, 2), played, best)
     assert why.headline == {"kind": "hit", "favours": "best", "weight": 0.12, "long_run": False}
     assert why.sentences["pt"][0] == "Sua jogada não captura nenhuma peça; a melhor jogada captura 1 peça na casa 22."
-    assert why.sentences["pt"][1] == ("Sua jogada parece mais segura (deixa só 15 de 36 lances que capturam, contra 31), "
+    assert why.sentences["pt"][1] == ("Sua jogada parece mais segura (deixa só 15 de 36 lances que capturam, em vez de 31), "
                                       "mas a melhor vale mais porque captura 1 peça.")
-    assert why.sentences["en"][1].startswith("Your play looks safer (leaves only 15 of 36 hitting rolls, against 31)")
+    assert why.sentences["en"][1].startswith("Your play looks safer (leaves only 15 of 36 hitting rolls, instead of 31)")
 
 
 def test_a_safer_play_with_no_counted_gain_for_the_better_one_is_the_long_run() -> None:
