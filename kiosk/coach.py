@@ -34,8 +34,9 @@ from core.errors import GamaoError
 from core.match.formats.mat import read_mat
 from core.match.replay import replay
 from core.rules.position import Position, Side
+from engine.analysis import analyse_record
 from engine.base import Engine, EngineError, EngineUnavailable, RankedPlay, Thresholds
-from kiosk.coach_records import PlayRecord, layout, plays_of, position_of, review_of
+from kiosk.coach_records import PlayRecord, layout, merge_cube, plays_of, position_of, review_of
 from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,7 @@ class CoachService:
         self._cache: dict[tuple[str, tuple[int, int], str | None, int], list[RankedPlay]] = {}
         self._subs: Subscribers[[dict[str, Any]]] = Subscribers(log, "a coach subscriber")
         self._records: dict[str, list[PlayRecord]] = {}
+        self._cube_reviews: dict[str, tuple[str, Any]] = {}  # match -> (its .mat text, its MatchAnalysis)
         self._seen: set[tuple[Any, ...]] = set()
         self._turn: dict[str, Any] | None = None  # {side, position_id, match_id, dice}
         self._state: State = {}
@@ -398,7 +400,27 @@ class CoachService:
             size = size_of(row["loss"], settings.marks, marks) if row["status"] == "rated" else None
             row["size"] = size
             row["headline"] = headline(row["play"], size) if size else None
+        self._with_cube(key, out)
         return out
+
+    def _with_cube(self, key: str, out: dict[str, Any]) -> None:
+        """The cube decisions (XG's count) added to the review's PR, from the match's record rated by the worker
+        in the background (``cube_pending`` until then)."""
+        try:
+            text = self.service.export(key, "mat")
+        except (KeyError, ValueError):
+            return
+        with self._lock:
+            done = self._cube_reviews.get(key)
+            if done is None or done[0] != text:
+                self._jobs["cube_review"] = {"key": key, "text": text}
+                self._wake.notify()
+        out["cube_pending"] = done is None or done[0] != text
+        if done is None:
+            return
+        analysis = done[1]
+        merge_cube(out["summary"], analysis.summary)
+        merge_cube(out["game_summary"], analysis.games.get(int(out["game"] or 0), {}))
 
     def _thresholds_known(self) -> bool:
         """The engine's thresholds are at hand without a request (gnubg reads them when it starts)."""
@@ -588,7 +610,7 @@ class CoachService:
                     return
                 self._catch_up()
                 job = None
-                for name in ("tutor", "cube", "plays"):
+                for name in ("tutor", "cube", "plays", "cube_review"):
                     if name in self._jobs:
                         job = (name, self._jobs.pop(name))
                         break
@@ -774,6 +796,20 @@ class CoachService:
             if self.tutor is warning:
                 self.tutor = {**warning, "reason": reason}
                 self._changed()
+
+    def _do_cube_review(self, job: dict[str, Any]) -> None:
+        engine = self._engine_or_none()
+        if engine is None:
+            return
+        try:
+            record = read_mat(job["text"])
+            analysis = analyse_record(record, engine, plies=self.settings_for(job["key"]).live_plies, cube=True)
+        except (EngineError, GamaoError, ValueError) as exc:
+            log.warning("the review's cube decisions of match %s could not be rated: %s", job["key"], exc)
+            return
+        with self._lock:
+            self._cube_reviews[job["key"]] = (job["text"], analysis)
+            self._changed()
 
     def _do_plays(self, job: dict[str, Any]) -> None:
         settings = self.settings_for()

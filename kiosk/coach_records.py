@@ -122,6 +122,19 @@ def _summary(records: list[PlayRecord]) -> dict[str, dict[str, Any]]:
         pr = performance_rating(total, len(mine))
         summary[side] = {"plays": len(mine), "error_rate": round(1000 * total / len(mine), 1) if mine else 0.0,
                          **{label: sum(1 for r in mine if r.label == label) for label in LABELS},
-                         "pr": round(pr, 2), "decisions": len(mine), "cube_decisions": 0,
+                         "error": round(total, 6), "pr": round(pr, 2), "decisions": len(mine), "cube_decisions": 0,
                          "level": level(pr) if mine else None, "level_words": words(level(pr)) if mine else None}
     return summary
+
+
+def merge_cube(summary: dict[str, dict[str, Any]], cube: dict[Any, Any]) -> None:
+    """Add a match analysis' cube decisions (engine.analysis.SideSummary per Side) to a review summary's PR."""
+    for side, row in summary.items():
+        theirs = next((v for k, v in cube.items() if getattr(k, "value", k) == side), None)
+        if theirs is None or not theirs.cube_decisions:
+            continue
+        checker_error = row["error"]
+        row["cube_decisions"] = theirs.cube_decisions
+        row["decisions"] = row["plays"] + theirs.cube_decisions
+        pr = performance_rating(checker_error + theirs.cube_error, row["decisions"])
+        row["pr"], row["level"], row["level_words"] = round(pr, 2), level(pr), words(level(pr))

@@ -113,7 +113,7 @@ async function load(game) {
   render();
   window.__review.loaded += 1;
   // Plays read back from the journal are rated by the coach's worker: look again until all are done.
-  if (data.pending > 0) setTimeout(() => load(data.game), 1000);
+  if (data.pending > 0 || data.cube_pending) setTimeout(() => load(data.game), 1000);
 }
 
 function render() { renderStatic(); if (data) { renderSummary(); renderStep(); } }

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.rules.position import Side
 from engine.base import EngineUnavailable
 from engine.fake import FakeEngine
 from kiosk.coach import CoachRefused, CoachService, CoachSettings
@@ -477,5 +478,37 @@ def test_the_coach_switched_off_in_the_kiosk_settings(referee, tmp_path) -> None
         with pytest.raises(CoachRefused) as refused:
             coach.request_plays()
         assert refused.value.status == 403 and "coach = false" in refused.value.message
+    finally:
+        coach.close()
+
+
+def test_the_reviews_pr_counts_the_cube_decisions_as_xg_does(referee, tmp_path) -> None:
+    """Issue 24: the review's PR per player adds every double, take and pass (and the no-doubles XG counts),
+    rated in the background from the match's record; PR = 500 x (checker + cube errors) / decisions."""
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="off")
+    try:
+        opening(referee)
+        referee.submit(board(after("8/5 6/5")))
+        referee.submit({"event": "button", "name": "end_turn"})
+        referee.submit({"event": "cube", "action": "double", "side": "dark"})
+        referee.submit({"event": "cube", "action": "take", "side": "light"})
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        dark = START.play((3, 1), "8/5 6/5").with_turn(Side.DARK)
+        referee.submit(board(dark.play((6, 4), "24/14")))
+        referee.submit({"event": "roll", "dice": [2, 1]})
+        assert coach.idle()
+        first = coach.review()
+        assert coach.idle(30)
+        review = coach.review()
+        assert first["cube_pending"] is True and review["cube_pending"] is False
+        for side, decided in (("dark", "double"), ("light", "take")):
+            s = review["summary"][side]
+            assert s["cube_decisions"] >= 1, (side, decided, s)
+            assert s["decisions"] == s["plays"] + s["cube_decisions"]
+        analysis = coach._cube_reviews[referee.state()["match"]["id"]][1]
+        for side in (Side.LIGHT, Side.DARK):
+            s, a = review["summary"][side.value], analysis.summary[side]
+            assert abs(s["pr"] - 500 * (s["error"] + a.cube_error) / s["decisions"]) <= 0.01
+        assert review["game_summary"]["dark"]["cube_decisions"] >= 1
     finally:
         coach.close()
