@@ -124,8 +124,8 @@ def start_versus(body: VersusIn, request: Request) -> dict[str, Any]:
 
     try:
         find_gnubg()
-    except EngineUnavailable as exc:
-        raise HTTPException(503, str(exc)) from None
+    except EngineUnavailable as exc:  # not the request's fault, and nothing a retry mends: say what to install
+        raise HTTPException(409, str(exc)) from None
     old = getattr(request.app.state, "versus", None)
     if old is not None:
         old.close()
