@@ -38,6 +38,8 @@ def main() -> int:
     parser.add_argument("--root", help="the tree to bench (default: this checkout)")
     parser.add_argument("--file", type=int, default=0, help="which match of the referee streams' subset(8)")
     parser.add_argument("--think", type=float, default=0.2, help="seconds between the coach's idle and the next roll")
+    parser.add_argument("--marks", choices=["gnubg", "xg"], default="gnubg",
+                        help="the tree's marks when it has them (default gnubg's, as before issue 24)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
@@ -66,7 +68,9 @@ def main() -> int:
     withdrawn = confirmed = checked = 0
     with tempfile.TemporaryDirectory() as tmp:
         service = RefereeService(Path(tmp) / "journal.sqlite")
-        coach = CoachService(service, lambda: GnubgEngine(plies=0), CoachSettings(tutor="doubtful"),
+        # The same warning threshold before and after: gnubg's doubtful mark (0.03; the old tree has no marks).
+        marks = {"marks": args.marks} if "marks" in CoachSettings.__dataclass_fields__ else {}
+        coach = CoachService(service, lambda: GnubgEngine(plies=0), CoachSettings(tutor="doubtful", **marks),
                              data_dir=Path(tmp)).start()
         coach.subscribe(seen)
         for tagged in stream:
