@@ -105,7 +105,7 @@ function renderTop() {
 function renderWait() {
   const box = $("coach-wait");
   box.hidden = !coach?.wait;
-  box.textContent = coach?.wait ? `⏳ ${tt().wait}` : "";
+  box.textContent = coach?.wait ? tt().wait : "";
 }
 
 function renderTutor() {

@@ -289,3 +289,38 @@ def test_the_coach_screens_at_800x480_in_brazilian_portuguese(live) -> None:
         assert page.inner_text("[data-testid=review-summary]").startswith("PR (XG)") or "PR (XG)" in page.inner_text(
             "[data-testid=review-summary]")
         screenshot(page, "screen-review-pr")
+
+
+def test_r23_the_screen_says_wait_while_the_tutor_judges(tmp_path: Path) -> None:
+    """Issue 24: the first verdict shows at once; while the deeper look runs the screen says "Aguarde"; when it
+    ends the wait goes (the warning confirmed here)."""
+    import threading
+
+    chromium_or_skip()
+    release = threading.Event()
+    engine = fake_engine()
+    rank = engine.rank_plays
+
+    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        if plies:
+            release.wait(10)
+        return rank(position_id, dice, match_id, plies, timeout)
+
+    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    referee = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=referee, coach_engine=lambda: engine)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+            opening(referee)
+            _open(page, server.url, "pt")
+            referee.submit(board(after(play_with_label("very_bad"))))
+            page.wait_for_selector("[data-testid=coach-wait]:not([hidden])", timeout=5000)
+            assert page.inner_text("[data-testid=coach-wait]") == "Aguarde: o treinador está olhando a jogada…"
+            page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)  # the first verdict
+            assert page.get_attribute("[data-testid=tutor]", "data-final") == "false"
+            release.set()
+            page.wait_for_selector("[data-testid=coach-wait]", state="hidden", timeout=10000)
+            assert page.get_attribute("[data-testid=tutor]", "data-final") == "true"
+    finally:
+        release.set()
+        referee.close()
