@@ -133,6 +133,9 @@ class CoachService:
         # The tutor's deeper looks run on an engine of their own: a deep look abandoned at its budget restarts
         # that one, never the engine of the next first verdict.
         self._deep: Engine | None = None
+        self._deep_job: tuple[Any, ...] | None = None  # the newest board to look at deeper
+        self._deep_thread: threading.Thread | None = None
+        self._deep_busy = False
         self._engine_error: str | None = None
         self._engine_tried = -1e9
         self._defaults = settings or CoachSettings()
@@ -141,6 +144,7 @@ class CoachService:
         self._load_settings()
         self._lock = threading.RLock()
         self._wake = threading.Condition(self._lock)
+        self._deep_wake = threading.Condition(self._lock)  # the deeper looks' thread waits on its own condition
         self._inbox: deque[State] = deque()
         self._jobs: dict[str, Any] = {}  # tutor / cube / plays: only the newest of each matters
         self._ratings: deque[PlayRecord] = deque()
@@ -184,8 +188,10 @@ class CoachService:
         with self._lock:
             self._stop = True
             self._wake.notify_all()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._deep_wake.notify_all()
+        for thread in (self._thread, self._deep_thread):
+            if thread is not None:
+                thread.join(timeout=5)
         for engine in {id(e): e for e in (self._engine, self._deep) if e is not None}.values():
             try:
                 engine.close()
@@ -722,14 +728,48 @@ class CoachService:
             self._add_reason(job, before, dice, warning)
         if not deeper or first is None:
             return
+        # The deeper look runs on a thread of its own (and its own gnubg): the worker stays free for the next
+        # board's first verdict (checkers put back and played again) and for the ratings.
+        with self._lock:
+            self._deep_job = (job, before, dice, warning, limit, settings, thresholds)
+            if self._deep_thread is None:
+                self._deep_thread = threading.Thread(target=self._deep_run, name="coach-deep", daemon=True)
+                self._deep_thread.start()
+            self._deep_wake.notify()
+
+    def _deep_run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._stop and self._deep_job is None:
+                    self._deep_wake.wait()
+                if self._stop:
+                    return
+                work, self._deep_job = self._deep_job, None
+                self._deep_busy = True
+            try:
+                self._deep_look(*work)
+            except Exception:
+                log.exception("the tutor's deeper look failed")
+            finally:
+                with self._lock:
+                    self._deep_busy = False
+
+    def _deep_look(self, job: dict[str, Any], before: Position, dice: tuple[int, int], warning: dict[str, Any] | None,
+                   limit: float, settings: CoachSettings, thresholds: Thresholds) -> None:
+        with self._lock:
+            current = (self._state.get("position") or {}).get("position_id")
+            if self._state.get("phase") != "moving" or current != job["shown"]:
+                return  # the board moved on (the roll came, the checkers were put back): nothing to deepen
         deep = self._rank(job["position_id"], dice, job["match_id"], settings.tutor_plies, settings.tutor_budget,
                           deep=True)
         if deep is None:  # the deeper look ran out of time: the first verdict stands
             self._publish_tutor(job, warning, settings.live_plies, final=True)
             return
         again = self._warning(job, before, dice, deep, settings.tutor_plies, limit, settings, thresholds)
-        if again is not None and warning is not None and again["best"]["play"] == warning["best"]["play"]:
-            again["reason"] = warning.get("reason")
+        with self._lock:
+            shown = self.tutor
+        if again is not None and shown is not None and again["best"]["play"] == shown["best"]["play"]:
+            again["reason"] = shown.get("reason")
         if self._publish_tutor(job, again, settings.tutor_plies, final=True) and again is not None and not again.get("reason"):
             self._add_reason(job, before, dice, again)
 
@@ -910,7 +950,8 @@ class CoachService:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             with self._lock:
-                if not self._inbox and not self._jobs and not self._ratings and not self.busy:
+                if (not self._inbox and not self._jobs and not self._ratings and not self.busy
+                        and self._deep_job is None and not self._deep_busy):
                     return True
             time.sleep(0.01)
         return False

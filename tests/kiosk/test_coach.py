@@ -512,3 +512,23 @@ def test_the_reviews_pr_counts_the_cube_decisions_as_xg_does(referee, tmp_path) 
         assert review["game_summary"]["dark"]["cube_decisions"] >= 1
     finally:
         coach.close()
+
+
+def test_r23_a_new_board_gets_its_first_verdict_while_the_deeper_look_of_the_last_one_runs(referee, tmp_path) -> None:
+    """The deeper look has a thread (and an engine) of its own: the player puts the checkers back and plays
+    another bad play; its warning comes from the fast look at once, without waiting for the deep one."""
+    bad = play_with_label("very_bad")
+    other = next(rp.play for rp in ranked_opening() if rp.label == "very_bad" and rp.play != bad)
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
+    try:
+        opening(referee)
+        referee.submit(board(after(bad)))
+        _wait_for(coach, lambda s: (s["tutor"] or {}).get("play") == bad)
+        referee.submit(board(START))
+        referee.submit(board(after(other)))  # the deep look of the first board is still held
+        snap = _wait_for(coach, lambda s: (s["tutor"] or {}).get("play") == other, seconds=3)
+        assert snap["tutor"]["plies"] == 0 and not engine.release.is_set()
+    finally:
+        engine.release.set()
+        coach.close()
