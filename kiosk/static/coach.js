@@ -21,6 +21,10 @@ export const COACH_TEXT = {
     takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
     engineRoll: (n) => `${n}: role os dados por ele.`, enginePlays: (n, p) => `${n} joga ${p}: mova as peças dele como as setas mostram.`,
     engineNone: (n) => `${n} não tem jogada.`,
+    versusGo: "Jogar contra o GNU Backgammon", versusStop: "Parar o jogo contra o GNU Backgammon",
+    versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
+    versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
+                    expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
     pin: "PIN",
   },
   en: {
@@ -38,6 +42,10 @@ export const COACH_TEXT = {
     takeback: (p) => `Take ${p} back (agreed before the match)`,
     engineRoll: (n) => `${n}: roll the dice for it.`, enginePlays: (n, p) => `${n} plays ${p}: move its checkers as the arrows show.`,
     engineNone: (n) => `${n} has no play.`,
+    versusGo: "Play against GNU Backgammon", versusStop: "Stop playing against GNU Backgammon",
+    versusSides: { dark: "it plays dark", light: "it plays light" },
+    versusLevels: { beginner: "beginner", casual: "casual", intermediate: "intermediate", advanced: "advanced",
+                    expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
     pin: "PIN",
   },
 };
@@ -234,6 +242,9 @@ export function renderCoach(state, lang) {
   $("coach-numbers").textContent = t.numbers; $("coach-numbers").setAttribute("aria-pressed", String(numbers));
   $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
   $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
+  for (const opt of $("versus-level").options) opt.textContent = t.versusLevels[opt.value];
+  for (const opt of $("versus-side").options) opt.textContent = t.versusSides[opt.value];
+  $("versus-go").textContent = versus?.active ? t.versusStop : t.versusGo;
   const sel = $("coach-tutor");
   for (const opt of sel.options) opt.textContent = t.levels[opt.value];
   if (coach?.settings && document.activeElement !== sel) sel.value = coach.settings.tutor;
@@ -293,6 +304,14 @@ export function startCoach() {
   $("coach-close").addEventListener("click", () => {
     const was = viewing; closeView();
     if (was === "plays" || was === "top-board") { viewing = "top"; renderTop(); } else { viewing = null; renderTop(); }
+  });
+  $("versus-go").addEventListener("click", async () => {
+    const body = versus?.active ? undefined : JSON.stringify({ level: $("versus-level").value, side: $("versus-side").value });
+    const r = await fetch("/api/versus", { method: versus?.active ? "DELETE" : "POST", body,
+      headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
+    const data = await r.json().catch(() => ({}));
+    $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+    if (r.ok) { versus = data; if (page.state) renderCoach(page.state, page.lang); }
   });
   $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));
   $("coach-marks").addEventListener("change", (ev) => putSettings({ marks: ev.target.value }));
