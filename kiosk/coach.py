@@ -136,6 +136,7 @@ class CoachService:
         self._deep_job: tuple[Any, ...] | None = None  # the newest board to look at deeper
         self._deep_thread: threading.Thread | None = None
         self._deep_busy = False
+        self._explain_jobs: deque[tuple[PlayRecord, Position]] = deque()  # ratings waiting for their sentences
         self._engine_error: str | None = None
         self._engine_tried = -1e9
         self._defaults = settings or CoachSettings()
@@ -732,24 +733,32 @@ class CoachService:
         # board's first verdict (checkers put back and played again) and for the ratings.
         with self._lock:
             self._deep_job = (job, before, dice, warning, limit, settings, thresholds)
-            if self._deep_thread is None:
-                self._deep_thread = threading.Thread(target=self._deep_run, name="coach-deep", daemon=True)
-                self._deep_thread.start()
+            self._start_background()
             self._deep_wake.notify()
+
+    def _start_background(self) -> None:
+        """The background thread: the tutor's deeper looks first, then the ratings' explanations. Lock held."""
+        if self._deep_thread is None:
+            self._deep_thread = threading.Thread(target=self._deep_run, name="coach-background", daemon=True)
+            self._deep_thread.start()
 
     def _deep_run(self) -> None:
         while True:
             with self._lock:
-                while not self._stop and self._deep_job is None:
+                while not self._stop and self._deep_job is None and not self._explain_jobs:
                     self._deep_wake.wait()
                 if self._stop:
                     return
-                work, self._deep_job = self._deep_job, None
+                if self._deep_job is not None:
+                    work, self._deep_job = self._deep_job, None
+                    task = self._deep_look
+                else:
+                    work, task = self._explain_jobs.popleft(), self._explain
                 self._deep_busy = True
             try:
-                self._deep_look(*work)
+                task(*work)
             except Exception:
-                log.exception("the tutor's deeper look failed")
+                log.exception("the coach's background work failed")
             finally:
                 with self._lock:
                     self._deep_busy = False
@@ -917,11 +926,8 @@ class CoachService:
                 record.best, record.best_after = best.play, best.result
         if record.status != "rated":
             record.status = "forced" if record.choices <= 1 else "unranked"
-        explanation = None
-        if record.status == "rated" and record.best_after and record.best_after != record.after:
-            why = explain_play(before, record.dice, position_of(record.after, side), position_of(record.best_after, side))
-            explanation = why.as_json()
-        record.explanation = explanation
+        explain = record.status == "rated" and bool(record.best_after) and record.best_after != record.after
+        record.explanation = None
         words = self._rating_words(record, settings)
         with self._lock:
             offer = self._offer
@@ -930,8 +936,22 @@ class CoachService:
                 self.takeback = {"side": record.side, "play": record.play}
             if self.rating is not None and self.rating.get("key") == record.key and not self.off():
                 self.rating = {**self.rating, **words, "status": record.status, "label": record.label, "loss": record.loss,
-                               "equity": record.equity, "best": record.best, "explanation": explanation,
+                               "equity": record.equity, "best": record.best, "explanation": None,
                                "best_board": layout(position_of(record.best_after, side)) if record.best_after else None}
+                self._changed()
+            if explain:  # the sentences on the background thread: the worker stays free for the tutor
+                self._explain_jobs.append((record, before))
+                self._start_background()
+                self._deep_wake.notify()
+
+    def _explain(self, record: PlayRecord, before: Position) -> None:
+        side = Side(record.side)
+        assert record.best_after is not None
+        why = explain_play(before, record.dice, position_of(record.after, side), position_of(record.best_after, side))
+        record.explanation = why.as_json()
+        with self._lock:
+            if self.rating is not None and self.rating.get("key") == record.key and not self.off():
+                self.rating = {**self.rating, "explanation": record.explanation}
                 self._changed()
 
     def _rating_words(self, record: PlayRecord, settings: CoachSettings) -> dict[str, Any]:
@@ -951,7 +971,7 @@ class CoachService:
         while time.monotonic() < end:
             with self._lock:
                 if (not self._inbox and not self._jobs and not self._ratings and not self.busy
-                        and self._deep_job is None and not self._deep_busy):
+                        and self._deep_job is None and not self._deep_busy and not self._explain_jobs):
                     return True
             time.sleep(0.01)
         return False

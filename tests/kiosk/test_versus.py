@@ -143,3 +143,43 @@ def test_the_page_shows_the_engines_play_in_words_and_as_arrows_at_800x480(tmp_p
     finally:
         versus.close()
         service.close()
+
+
+def test_the_player_picks_the_level_and_side_on_the_page_and_starts_the_match(tmp_path: Path) -> None:
+    """The coach's settings panel: level, side, PIN, and the start button; the match names the engine; the
+    same button stops it."""
+    import json
+    import urllib.request
+
+    from kiosk.config import Settings
+    from kiosk.main import create_app
+    from kiosk.server import BackgroundServer
+    from tests.kiosk.browser import chromium_or_skip, chromium_page
+
+    _gnubg().close()
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, coach_engine=fake_engine)
+    app.state.pins.set("4321")
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+            page.goto(f"{server.url}/?lang=pt")
+            page.wait_for_function("window.__coach && window.__coach.updates > 0")
+            page.click("[data-testid=coach-settings-open]")
+            page.select_option("[data-testid=versus-level]", "beginner")
+            page.select_option("[data-testid=versus-side]", "light")
+            page.fill("#coach-pin", "4321")
+            page.click("[data-testid=versus-go]")
+            page.wait_for_function("window.__coach.versus && window.__coach.versus.active", timeout=10000)
+            got = json.loads(urllib.request.urlopen(f"{server.url}/api/versus", timeout=5).read())
+            assert got["active"] and got["level"] == "beginner" and got["side"] == "light"
+            assert service.state()["match"]["players"] == {"light": "GNU Backgammon (beginner)", "dark": "Jogador"}
+            assert page.inner_text("[data-testid=versus-go]") == "Parar o jogo contra o GNU Backgammon"
+            page.click("[data-testid=versus-go]")
+            page.wait_for_function("window.__coach.versus && !window.__coach.versus.active", timeout=10000)
+    finally:
+        versus = getattr(app.state, "versus", None)
+        if versus is not None:
+            versus.close()
+            versus.brain.engine.close()
+        service.close()
