@@ -15,15 +15,27 @@ default depths. After each settled board the bench waits (as players do) until t
   coach's first judgement, warning or not (the screen's and the dice unit's "wait" ends there);
 - final: the push whose ``tutor_check`` is final (the deeper look confirmed or withdrew it).
 
-Measured on the development machine (2 cores shared with 6 other helpers' jobs), gnubg 1.07, match
-``--file 0`` of the corpus, same run, before = commit 992ed30:
-    (see the figures in the branch's report; this machine is too loaded for fixed numbers)
+Measured on the development machine (2 cores shared with other jobs: load average 35-40 during the runs),
+gnubg 1.07, the corpus match BoardLord v Llabba (7 points, 133 settled boards), tutor on every play with gnubg's
+doubtful mark, the runs back to back (`--root` = a copy of commit 992ed30, before issue 24):
+
+                      warnings  warning median / worst   first verdict median / worst   final median / worst
+    before (992ed30)         3        2345 / 2402 ms               (none: no such push)          -
+    after                    7          18 /   29 ms                   25 / 1098 ms            677 / 2608 ms
+    after, --marks xg       16          29 / 1440 ms                   24 /  405 ms            634 / 2524 ms
+
+"warning" is the first push carrying a warning for that board (after: from the 0-ply look, or from the 2-ply
+look when only it warns: the xg worst); "first verdict" is any verdict, warning or not, on every board (the
+end of the first "wait"). The worst cases are the machine's load (the bench runs at nice 10 beside some 35
+runnable processes); the medians are the coach's own time. Before, the tutor's only look was 2 plies within
+a 2 s budget, and the warning came after it (or after the fallback to 0 plies).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -114,7 +126,7 @@ def main() -> int:
             return {"n": 0}
         return {"n": len(xs), "median_ms": round(statistics.median(xs), 1), "worst_ms": round(max(xs), 1)}
 
-    report = {"root": str(root), "match": path.name, "settled_boards": checked, "warning": figures(warn_ms),
+    report = {"root": str(root), "match": path.name, "load_average": [round(x, 1) for x in os.getloadavg()], "settled_boards": checked, "warning": figures(warn_ms),
               "first_verdict": figures(verdict_ms), "final_verdict": figures(final_ms),
               "warnings_withdrawn": withdrawn, "warnings_confirmed": confirmed}
     print(json.dumps(report) if args.json else json.dumps(report, indent=1))
