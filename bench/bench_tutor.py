@@ -85,6 +85,8 @@ def main() -> int:
         coach = CoachService(service, lambda: GnubgEngine(plies=0), CoachSettings(tutor="doubtful", **marks),
                              data_dir=Path(tmp)).start()
         coach.subscribe(seen)
+        time.sleep(0.5)
+        coach.idle(timeout=120)  # gnubg started and its nets loaded (the kiosk starts long before the first play)
         for tagged in stream:
             event, tag = tagged.event, tagged.tag
             if tag.get("kind") == "roll":
@@ -128,7 +130,8 @@ def main() -> int:
 
     report = {"root": str(root), "match": path.name, "load_average": [round(x, 1) for x in os.getloadavg()], "settled_boards": checked, "warning": figures(warn_ms),
               "first_verdict": figures(verdict_ms), "final_verdict": figures(final_ms),
-              "warnings_withdrawn": withdrawn, "warnings_confirmed": confirmed}
+              "warnings_withdrawn": withdrawn, "warnings_confirmed": confirmed,
+              "slowest_first_verdicts_ms": [round(x) for x in sorted(verdict_ms)[-5:]]}
     print(json.dumps(report) if args.json else json.dumps(report, indent=1))
     return 0
 

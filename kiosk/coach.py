@@ -635,16 +635,28 @@ class CoachService:
                     self.busy = False
 
     def _warm(self) -> None:
-        """Start the engines now (gnubg loads its nets) so the first board to judge does not wait for them."""
+        """Start the engine now (gnubg loads its nets) so the first board to judge does not wait for it; the
+        deeper looks' engine starts on the background thread."""
+        with self._lock:
+            self.busy = True
         try:
             if self._engine_or_none() is not None:
                 self._thresholds()
-                deep = self._deep_engine()
-                start = getattr(deep, "start", None)
-                if deep is not self._engine and callable(start):
-                    start()
+                with self._lock:
+                    self._explain_jobs.append(("warm",))  # type: ignore[arg-type]
+                    self._start_background()
+                    self._deep_wake.notify()
         except Exception:  # the first request tries again and reports it
             log.exception("warming the coach's engine failed")
+        finally:
+            with self._lock:
+                self.busy = False
+
+    def _warm_deep(self) -> None:
+        deep = self._deep_engine()
+        start = getattr(deep, "start", None)
+        if deep is not self._engine and callable(start):
+            start()
 
     def _engine_or_none(self) -> Engine | None:
         if self._engine is not None or self._engine_factory is None:
@@ -754,6 +766,8 @@ class CoachService:
                     task = self._deep_look
                 else:
                     work, task = self._explain_jobs.popleft(), self._explain
+                    if work == ("warm",):
+                        work, task = (), self._warm_deep
                 self._deep_busy = True
             try:
                 task(*work)
