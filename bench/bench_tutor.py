@@ -15,20 +15,22 @@ default depths. After each settled board the bench waits (as players do) until t
   coach's first judgement, warning or not (the screen's and the dice unit's "wait" ends there);
 - final: the push whose ``tutor_check`` is final (the deeper look confirmed or withdrew it).
 
-Measured on the development machine (2 cores shared with other jobs: load average 35-40 during the runs),
+Measured on the development machine (2 cores shared with other jobs: load average 27-41 during the runs),
 gnubg 1.07, the corpus match BoardLord v Llabba (7 points, 133 settled boards), tutor on every play with gnubg's
-doubtful mark, the runs back to back (`--root` = a copy of commit 992ed30, before issue 24):
+doubtful mark, the three runs back to back at nice 10 (`--root` = a copy of commit 992ed30, before issue 24):
 
-                      warnings  warning median / worst   first verdict median / worst   final median / worst
-    before (992ed30)         3        2345 / 2402 ms               (none: no such push)          -
-    after                    7          18 /   29 ms                   25 / 1098 ms            677 / 2608 ms
-    after, --marks xg       16          29 / 1440 ms                   24 /  405 ms            634 / 2524 ms
+                      warnings  warning median / worst   first verdict median / worst (5 slowest)   final median / worst
+    before (992ed30)         3        2743 / 3041 ms      (no such push)                              -
+    after                    7          25 /   64 ms       25 / 306 ms (56, 61, 64, 99, 306)          623 / 3435 ms
+    after, --marks xg       15          28 /  148 ms       26 / 275 ms (95, 98, 115, 118, 275)        669 / 2454 ms
 
 "warning" is the first push carrying a warning for that board (after: from the 0-ply look, or from the 2-ply
-look when only it warns: the xg worst); "first verdict" is any verdict, warning or not, on every board (the
-end of the first "wait"). The worst cases are the machine's load (the bench runs at nice 10 beside some 35
-runnable processes); the medians are the coach's own time. Before, the tutor's only look was 2 plies within
-a 2 s budget, and the warning came after it (or after the fallback to 0 plies).
+look when only it warns); "first verdict" is any verdict, warning or not, on every board (the end of the
+screen's first "wait"); "final" is the deeper look's verdict (2 plies within the 2 s budget, a gnubg process of
+its own; over budget it is killed and restarted, which the worst shows). The outliers are the machine's load;
+the medians are the coach's own time. Before, the tutor's only look was 2 plies within a 2 s budget, falling
+back to 0 plies, and the warning came after it. Of the 0-ply warnings, the deeper look withdrew 4 of 7 (gnubg's
+marks) and 5 of 14 (XG's).
 """
 
 from __future__ import annotations
