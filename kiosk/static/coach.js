@@ -65,12 +65,17 @@ function numbersLine(x) { const n = el("div", "numbers", words(x)); n.hidden = !
 function drawView(layout, caption, kind) {
   const view = $("coach-view");
   view.hidden = false;
+  $("coach-settings").hidden = true; $("coach-top").hidden = kind !== "top-list";
+  if (viewing === "settings") viewing = null;
   view.dataset.kind = kind;
   drawBoard($("coach-board"), boardState(layout));
   $("coach-caption").textContent = caption;
 }
 
-function closeView() { viewing = null; $("coach-view").hidden = true; $("coach-view").dataset.kind = ""; }
+function closeView() {
+  viewing = null; $("coach-view").hidden = true; $("coach-view").dataset.kind = "";
+  if ($("coach-settings")) $("coach-settings").hidden = true;
+}
 
 function showPlay() {
   const plays = coach?.plays;
@@ -281,6 +286,8 @@ async function putSettings(body) {
 
 export function startCoach() {
   $("coach-view").insertBefore($("coach-top"), $("coach-board"));
+  // The coach's settings open in the board's overlay too: room for 48 px controls on the 7-inch screen.
+  $("coach-view").insertBefore($("coach-settings"), $("coach-board"));
   $("coach-plays").addEventListener("click", async () => {
     if (viewing === "top" || viewing === "plays" || viewing === "top-board") { viewing = null; closeView(); renderTop(); return; }
     const plays = await post("/api/coach/plays");
@@ -298,7 +305,13 @@ export function startCoach() {
     if (cube && (!coach?.cube || coach.cube.pending)) { coach = { ...(coach || {}), cube }; renderCube(); }
   });
   $("coach-numbers").addEventListener("click", () => { numbers = !numbers; if (page.state) renderCoach(page.state, page.lang); });
-  $("coach-settings-open").addEventListener("click", () => { $("coach-settings").hidden = !$("coach-settings").hidden; });
+  $("coach-settings-open").addEventListener("click", () => {
+    const open = viewing !== "settings";
+    closeView(); $("coach-top").hidden = true;
+    viewing = open ? "settings" : null;
+    $("coach-settings").hidden = !open;
+    if (open) { const view = $("coach-view"); view.hidden = false; view.dataset.kind = "settings"; $("coach-caption").textContent = tt().settings; }
+  });
   $("coach-prev").addEventListener("click", () => { if (viewing === "plays") { shown -= 1; showPlay(); } });
   $("coach-next").addEventListener("click", () => { if (viewing === "plays") { shown += 1; showPlay(); } });
   $("coach-close").addEventListener("click", () => {
