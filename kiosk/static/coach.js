@@ -21,6 +21,7 @@ export const COACH_TEXT = {
     takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
     engineRoll: (n) => `${n}: role os dados por ele.`, enginePlays: (n, p) => `${n} joga ${p}: mova as peças dele como as setas mostram.`,
     engineNone: (n) => `${n} não tem jogada.`,
+    takebackSetting: "Os dois combinaram: um erro pode voltar depois do lance",
     versusGo: "Jogar contra o GNU Backgammon", versusStop: "Parar o jogo contra o GNU Backgammon",
     versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
     versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
@@ -42,6 +43,7 @@ export const COACH_TEXT = {
     takeback: (p) => `Take ${p} back (agreed before the match)`,
     engineRoll: (n) => `${n}: roll the dice for it.`, enginePlays: (n, p) => `${n} plays ${p}: move its checkers as the arrows show.`,
     engineNone: (n) => `${n} has no play.`,
+    takebackSetting: "Both agreed: a mistake may be taken back after the roll",
     versusGo: "Play against GNU Backgammon", versusStop: "Stop playing against GNU Backgammon",
     versusSides: { dark: "it plays dark", light: "it plays light" },
     versusLevels: { beginner: "beginner", casual: "casual", intermediate: "intermediate", advanced: "advanced",
@@ -247,6 +249,8 @@ export function renderCoach(state, lang) {
   $("coach-numbers").textContent = t.numbers; $("coach-numbers").setAttribute("aria-pressed", String(numbers));
   $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
   $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
+  $("lbl-takeback").textContent = t.takebackSetting;
+  if (coach?.settings && document.activeElement !== $("coach-takeback")) $("coach-takeback").checked = Boolean(coach.settings.takeback);
   for (const opt of $("versus-level").options) opt.textContent = t.versusLevels[opt.value];
   for (const opt of $("versus-side").options) opt.textContent = t.versusSides[opt.value];
   $("versus-go").textContent = versus?.active ? t.versusStop : t.versusGo;
@@ -328,6 +332,7 @@ export function startCoach() {
   });
   $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));
   $("coach-marks").addEventListener("change", (ev) => putSettings({ marks: ev.target.value }));
+  $("coach-takeback").addEventListener("change", (ev) => putSettings({ takeback: ev.target.checked }));
   connect();
   pollVersus();
 }

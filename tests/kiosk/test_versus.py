@@ -169,6 +169,9 @@ def test_the_player_picks_the_level_and_side_on_the_page_and_starts_the_match(tm
             page.select_option("[data-testid=versus-level]", "beginner")
             page.select_option("[data-testid=versus-side]", "light")
             page.fill("#coach-pin", "4321")
+            page.check("[data-testid=coach-takeback-setting]")  # the teaching agreement (R23), with the PIN
+            page.wait_for_function("window.__coach.snapshot.settings && window.__coach.snapshot.settings.takeback",
+                                   timeout=10000)
             page.click("[data-testid=versus-go]")
             page.wait_for_function("window.__coach.versus && window.__coach.versus.active", timeout=10000)
             got = json.loads(urllib.request.urlopen(f"{server.url}/api/versus", timeout=5).read())
