@@ -4,7 +4,9 @@ The match is replayed with our rules (positions, scores, cubes, Crawford); each 
 ranked by gnubg at ``--plies`` with the match state of that moment, and the play made gets its loss and
 gnubg's label. ``--json`` writes one line per checker play, then a summary line per side: unforced plays,
 error rate (thousandths of normalised equity per unforced play, gnubg's "Error rate mEMG", as a positive
-number) and the counts of doubtful, bad and very bad plays. ``--export OUT.sgf`` also writes the match with
+number) and the counts of doubtful, bad and very bad plays, and XG's Performance Rating (``pr``, with its BMAB
+``level`` and the ``decisions`` it divides by: unforced checker plays plus the cube decisions XG counts, each
+listed under ``cube``), per side for the match and per game (docs/CONTRACTS.md, issue 24). ``--export OUT.sgf`` also writes the match with
 the analysis as gnubg's SGF carries it (gnubg loads it with its analysis). Needs gnubg (``sudo apt install
 gnubg``).
 """
@@ -38,6 +40,7 @@ def _fail(message: str, status: int = 2) -> int:
 def run(args: argparse.Namespace) -> int:
     from cli.replay import load
     from core import MatchFileError
+    from core.coach.pr import level
     from engine.analysis import PlayRating, analyse_record, export_sgf
     from engine.base import EngineError, EngineUnavailable
     from engine.gnubg import GnubgEngine, find_gnubg
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     engine = GnubgEngine(timeout=args.timeout)
     try:
-        analysis = analyse_record(record, engine, plies=args.plies, progress=show)
+        analysis = analyse_record(record, engine, plies=args.plies, progress=show, cube=True)
     except EngineUnavailable as exc:
         return _fail(str(exc))
     except EngineError as exc:
@@ -90,5 +93,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         for side, s in analysis.summary.items():
             print(f"{side.value}: {s.plays} unforced plays, error rate {s.error_rate:.1f} "
-                  f"(doubtful {s.labels['doubtful']}, bad {s.labels['bad']}, very bad {s.labels['very_bad']})")
+                  f"(doubtful {s.labels['doubtful']}, bad {s.labels['bad']}, very bad {s.labels['very_bad']}); "
+                  f"PR {s.pr:.2f} ({level(s.pr).replace('_', ' ')}) over {s.decisions} decisions "
+                  f"({s.cube_decisions} of the cube)")
     return 0

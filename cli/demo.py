@@ -29,6 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "own kind, instead of the recorded match (a Russian game's camera first sees "
                              "backgammon's start, to learn the checkers' colours)")
     parser.add_argument("--no-dice", action="store_true", help="send rolls straight in (no dice simulator)")
+    parser.add_argument("--versus", choices=["gnubg"],
+                        help="play a 3-point match against GNU Backgammon on the simulated board (kiosk/versus.py): "
+                             "the demo's own player plays the other side, rolls for both and moves the engine's "
+                             "checkers as it says")
+    parser.add_argument("--level", default="expert",
+                        choices=["beginner", "casual", "intermediate", "advanced", "expert", "worldclass",
+                                 "supremo", "grandmaster"], help="GNU Backgammon's level with --versus (default expert)")
+    parser.add_argument("--versus-side", choices=["light", "dark"], default="dark",
+                        help="GNU Backgammon's side with --versus (default dark)")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop when the match is over (by default the match starts again, so the screen "
                              "always shows a game in progress)")
@@ -127,14 +136,27 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.demo_chouette import ChouetteDemo
 
         chouette = ChouetteDemo()
+    versus = None
+    if args.versus:
+        from engine.base import EngineUnavailable
+        from kiosk.versus import VersusDemo
+
+        try:
+            versus = VersusDemo(service, args.level, args.versus_side, say=lambda text: print(f"  {text}", flush=True))
+        except EngineUnavailable as exc:
+            print(f"gamao demo: --versus gnubg: {exc}", file=sys.stderr)
+            service.close()
+            return 2
     try:
         runner = DemoRunner(service, match=args.match, record=record, speed=args.speed, vision=not args.no_vision,
                             dice=not args.no_dice, say=lambda text: print(f"  {text}", flush=True),
-                            steps=chouette.steps if chouette else None, variant=args.variant)
+                            steps=chouette.steps if chouette else (versus.steps if versus else None),
+                            variant=args.variant)
     except (RuntimeError, OSError) as exc:
         print(f"gamao demo: the simulated hardware did not start: {exc}", file=sys.stderr)
         return 1
     app = create_app(settings, service=service, camera=runner.camera)
+    app.state.versus = versus.versus if versus is not None else None  # shown on the page (GET /api/versus)
     pin = DEMO_PIN
     if app.state.pins.is_set():
         pin = f"the one already set in {data}"
@@ -168,6 +190,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         runner.close()
         server.stop()
+        if versus is not None:
+            versus.close()
     if runner.camera is not None:
         cam = runner.camera
         print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)

@@ -214,6 +214,18 @@ class Panel:
             return
         self.verdict_shown = name
 
+    def show_wait(self, on: bool) -> None:
+        """The coach's "wait" (issue 24): the verdict lights blink amber, no buzz, while the tutor judges the play
+        on the board; off again, the last verdict's lights come back."""
+        if on:
+            self._verdict_lights(green="blink", red="blink")
+            return
+        shown = self.verdict_shown
+        lights = (("on", "off") if shown in GREEN else ("blink", "off") if shown in GREEN_BLINK
+                  else ("on", "on") if shown in AMBER else ("blink", "blink") if shown in AMBER_BLINK
+                  else ("off", "blink") if shown in RED_BLINK else ("off", "off"))
+        self._verdict_lights(green=lights[0], red=lights[1])  # no second buzz
+
     def clear_verdict(self) -> None:
         self._verdict_key = None
         self._verdict_lights(green="off", red="off")

@@ -193,6 +193,8 @@ class Appliance:
         self.panel: Any = None
         self._unsubscribe: Callable[[], None] | None = None
         self._write_failed = False
+        self._coach_wait = False
+        self._coach_unsubscribe: Any = None
 
     def submit(self, event: dict[str, Any]) -> bool | None:
         """Hand one event to the service; False when it could not be recorded (disk full), so the source sends
@@ -261,7 +263,27 @@ class Appliance:
         elif verdicts:
             self.panel.show_verdict(verdicts[-1])
 
+    def follow_coach(self, coach: Any) -> None:
+        """While the coach's tutor judges the play on the board (its snapshot's ``wait``), the dice unit blinks
+        and the panel's verdict light blinks amber: the opponent waits before rolling (issue 24)."""
+        def on_coach(snapshot: dict[str, Any]) -> None:
+            wait = bool(snapshot.get("wait"))
+            if wait == self._coach_wait:
+                return
+            self._coach_wait = wait
+            if self.dice is not None:
+                from firmware_bridge.protocol import unit_led_for_verdict
+
+                verdicts = (self.service.state().get("verdicts") or []) if hasattr(self.service, "state") else []
+                self.dice.send_led("BLINK" if wait else (verdicts and unit_led_for_verdict(verdicts[-1])) or "ON")
+            if self.panel is not None:
+                self.panel.show_wait(wait)
+
+        self._coach_unsubscribe = coach.subscribe(on_coach)
+
     def close(self) -> None:
+        if self._coach_unsubscribe is not None:
+            self._coach_unsubscribe()
         if self._unsubscribe is not None:
             self._unsubscribe()
         for part in (self.camera, self.dice, self.panel):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from core.coach.pr import level, performance_rating, words
 from core.errors import IllegalPlayError
 from core.match.record import DOUBLE, MOVE, TAKE, MatchRecord
 from core.rules.matchid import MatchIdState
@@ -105,11 +106,35 @@ def review_of(records: list[PlayRecord], key: str, game: int | None) -> dict[str
     if game is None:
         game = games[-1] if games else 0
     rows = [r for r in records if r.game == game]
+    summary = _summary([r for r in records])
+    return {"match": key, "game": game, "games": games, "plays": [r.as_json() for r in rows],
+            "pending": sum(1 for r in records if r.status == "pending"), "summary": summary,
+            "game_summary": _summary(rows)}
+
+
+def _summary(records: list[PlayRecord]) -> dict[str, dict[str, Any]]:
+    """Per player: rated plays with a choice, gnubg's error rate, the label counts, and XG's PR over those
+    decisions (the live review rates checker plays only: ``cube_decisions`` is 0) with its BMAB level."""
     summary: dict[str, dict[str, Any]] = {}
     for side in ("light", "dark"):
         mine = [r for r in records if r.side == side and r.status == "rated" and r.choices > 1]
         total = sum(r.loss or 0.0 for r in mine)
+        pr = performance_rating(total, len(mine))
         summary[side] = {"plays": len(mine), "error_rate": round(1000 * total / len(mine), 1) if mine else 0.0,
-                         **{label: sum(1 for r in mine if r.label == label) for label in LABELS}}
-    return {"match": key, "game": game, "games": games, "plays": [r.as_json() for r in rows],
-            "pending": sum(1 for r in records if r.status == "pending"), "summary": summary}
+                         **{label: sum(1 for r in mine if r.label == label) for label in LABELS},
+                         "error": round(total, 6), "pr": round(pr, 2), "decisions": len(mine), "cube_decisions": 0,
+                         "level": level(pr) if mine else None, "level_words": words(level(pr)) if mine else None}
+    return summary
+
+
+def merge_cube(summary: dict[str, dict[str, Any]], cube: dict[Any, Any]) -> None:
+    """Add a match analysis' cube decisions (engine.analysis.SideSummary per Side) to a review summary's PR."""
+    for side, row in summary.items():
+        theirs = next((v for k, v in cube.items() if getattr(k, "value", k) == side), None)
+        if theirs is None or not theirs.cube_decisions:
+            continue
+        checker_error = row["error"]
+        row["cube_decisions"] = theirs.cube_decisions
+        row["decisions"] = row["plays"] + theirs.cube_decisions
+        pr = performance_rating(checker_error + theirs.cube_error, row["decisions"])
+        row["pr"], row["level"], row["level_words"] = round(pr, 2), level(pr), words(level(pr))

@@ -76,13 +76,20 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
 
             appliance = Appliance(settings, app.state.service).start()
             app.state.camera = appliance.camera
-        coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir).start()
+        coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
+                             enabled=settings.coach).start()
         app.state.coach = coach
+        if appliance is not None:
+            appliance.follow_coach(coach)  # the dice unit's and the panel's "wait" while the tutor judges
         try:
             yield
         finally:
             app.state.coach = None
             coach.close()
+            versus, app.state.versus = getattr(app.state, "versus", None), None
+            if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
+                versus.close()
+                versus.brain.engine.close()
             if appliance is not None:
                 appliance.close()
             if owned is not None:

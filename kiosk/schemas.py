@@ -273,6 +273,16 @@ class ControlOut(BaseModel):
     verdicts: list[VerdictOut]
 
 
+class VersusIn(Strict):
+    """A match against GNU Backgammon on the board (issue 24): its level (gnubg's named players), its side."""
+
+    level: Literal["beginner", "casual", "intermediate", "advanced", "expert", "worldclass", "supremo",
+                   "grandmaster"] = "expert"
+    side: Literal["light", "dark"] = "dark"
+    length: int = Field(5, ge=0, le=64)
+    player: str = Field("Jogador", min_length=1, max_length=40)
+
+
 class CoachSettingsIn(Strict):
     """The coach's settings for the current match; fields left out keep their value."""
 
@@ -281,3 +291,5 @@ class CoachSettingsIn(Strict):
     tutor: Literal["off", "very_bad", "bad", "doubtful"] | None = None
     live_plies: int | None = Field(None, ge=0, le=4)
     tutor_plies: int | None = Field(None, ge=0, le=4)
+    marks: Literal["xg", "gnubg"] | None = None  # XG's 0.020/0.080 marks or gnubg's own (issue 24)
+    takeback: bool | None = None  # both players agreed a mistake may be taken back after the roll (R23)

@@ -82,3 +82,34 @@ def cube_sentences(action: str, equities: Mapping[str, float]) -> dict[str, str]
     """The advice and the answer in one line per language (what the kiosk shows)."""
     words = explain_cube(action, equities)
     return {lang: " ".join(w for w in (words[lang], words.get(f"answer_{lang}", "")) if w) for lang in ("pt", "en")}
+
+
+# The advice in words only (no equities): what the screen says first; cube_sentences' numbers come on request.
+REASON = {
+    "no_double": ("ainda é cedo para dobrar", "it is too early to double"),
+    "double_take": ("é hora de dobrar", "it is time to double"),
+    "double_pass": ("é hora de dobrar, e o adversário deve recusar", "it is time to double, and the opponent should pass"),
+    "too_good_take": ("você está bem demais: jogue sem dobrar, pelo gamão", "you are too good: play on for the gammon"),
+    "too_good_pass": ("você está bem demais: jogue sem dobrar, pelo gamão", "you are too good: play on for the gammon"),
+}
+
+
+def cube_words(action: str, equities: Mapping[str, float]) -> dict[str, str]:
+    """{"pt", "en"}: the cube advice and the opponent's answer in words, without a number.
+
+    >>> cube_words("double_take", {"no_double": 0.45, "double_take": 0.62, "double_pass": 1.0})["pt"]
+    'Dobre, aceita: é hora de dobrar. O adversário deve aceitar.'
+    """
+    if action not in ACTIONS:
+        raise ValueError(f"unknown cube action {action!r}; expected one of {', '.join(ACTIONS)}")
+    take = should_take(equities)
+    head_pt, head_en = HEAD[action]
+    if action == "no_double" and take is not None:
+        head_pt += ", aceita" if take else ", recusa"
+        head_en += ", take" if take else ", pass"
+    reason_pt, reason_en = REASON[action]
+    out = {"pt": f"{head_pt}: {reason_pt}.", "en": f"{head_en}: {reason_en}."}
+    if take is not None and action != "double_pass":
+        out["pt"] += " O adversário deve aceitar." if take else " O adversário deve recusar."
+        out["en"] += " The opponent should take." if take else " The opponent should pass."
+    return out

@@ -14,10 +14,19 @@ writes them.
 >>> played = start.play((3, 1), "24/21 6/5")
 >>> best = start.play((3, 1), "8/5 6/5")
 >>> why = explain_play(start, (3, 1), played, best)
->>> print(why.sentences["en"][1])
-Your play makes no new point; the better play makes the 5 point.
+>>> print(why.sentences["en"][0])
+Your play leaves blots on 24, 21 and 5 (36 of 36 rolls hit); the better play leaves no blot.
 >>> print(why.sentences["pt"][1])
 Sua jogada não fecha nenhuma casa nova; a melhor jogada fecha a casa 5.
+>>> why.headline["kind"], why.headline["favours"]
+('shots', 'best')
+
+The decisive reason comes first: each pair of claims is weighed (``weigh``: a rough size in equity of what
+differs, e.g. a point made by its value, shots by the share of 36 rolls) and given the play it favours
+(``favours``). The sentences list the claims that favour the better play, heaviest first, then the others;
+``headline`` is the first one. When no counted claim favours the better play, the headline says the
+difference is in the long run (what the engine sees further ahead). When the play made looks better on a
+count (it leaves fewer shots, say), one more sentence says what the better play gains all the same.
 """
 
 from __future__ import annotations
@@ -68,9 +77,139 @@ class Claim:
 class Explanation:
     claims: list[Claim]
     sentences: dict[str, list[str]]  # "pt" and "en", the same facts in the same order
+    # The decisive reason: {"kind", "favours": "best"|"played"|None, "weight", "long_run": bool}
+    headline: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
-        return {"claims": [c.as_json() for c in self.claims], "sentences": {k: list(v) for k, v in self.sentences.items()}}
+        return {"claims": [c.as_json() for c in self.claims], "sentences": {k: list(v) for k, v in self.sentences.items()},
+                "headline": dict(self.headline)}
+
+
+# ----- weighing -----------------------------------------------------------------------------------------
+# A point's rough worth when made (mover's numbering): the 5 and 4 points first, then the bar and the 6 and
+# the golden anchors; the others less. Rough sizes in normalised equity, only to order the reasons.
+POINT_VALUE = {5: 0.12, 4: 0.10, 7: 0.08, 6: 0.08, 3: 0.06, 20: 0.08, 21: 0.06, 18: 0.05, 2: 0.04}
+
+
+def _value(points: Sequence[int]) -> float:
+    return sum(POINT_VALUE.get(p, 0.04) for p in points)
+
+
+def favours(p: Claim, b: Claim) -> str | None:
+    """Which play a pair of claims (the play made's, the better play's) favours: "played", "best" or None."""
+    def pick(x: float, y: float, more_is_better: bool = True) -> str | None:
+        if x == y:
+            return None
+        return ("played" if x > y else "best") if more_is_better else ("played" if x < y else "best")
+
+    kind = p.kind
+    if kind == "hit":
+        return pick(p.numbers["count"], b.numbers["count"])
+    if kind == "shots":
+        return pick(p.numbers["shots"], b.numbers["shots"], more_is_better=False)
+    if kind == "made":
+        return pick(_value(p.points), _value(b.points))
+    if kind == "broke":
+        return pick(_value(p.points), _value(b.points), more_is_better=False)
+    if kind == "home_board":
+        return pick(p.numbers["count"], b.numbers["count"])
+    if kind == "prime":
+        return pick(p.numbers["length"], b.numbers["length"])
+    if kind == "anchor":
+        return pick(len(p.points), len(b.points))
+    if kind == "off":
+        return pick(p.numbers["count"], b.numbers["count"])
+    if kind == "pips":
+        return pick(p.numbers["opponent"] - p.numbers["mover"], b.numbers["opponent"] - b.numbers["mover"])
+    return None  # contact: a race is good or bad by the pips
+
+
+def weigh(p: Claim, b: Claim) -> float:
+    """A rough size (normalised equity) of the difference a pair of claims describes, to order them."""
+    kind = p.kind
+    if kind in ("hit", "home_board", "off"):
+        per = {"hit": 0.12, "home_board": 0.04, "off": 0.05}[kind]
+        return per * abs(p.numbers["count"] - b.numbers["count"])
+    if kind == "shots":
+        return 0.35 * abs(p.numbers["shots"] - b.numbers["shots"]) / 36
+    if kind in ("made", "broke"):
+        return abs(_value(p.points) - _value(b.points))
+    if kind == "prime":
+        return 0.05 * abs(p.numbers["length"] - b.numbers["length"])
+    if kind == "anchor":
+        return 0.06 * max(1, abs(len(p.points) - len(b.points)))
+    if kind == "pips":
+        return 0.005 * abs((p.numbers["opponent"] - p.numbers["mover"]) - (b.numbers["opponent"] - b.numbers["mover"]))
+    return 0.02
+
+
+def _gain(c: Claim, other: Claim, lang: str) -> str:
+    """What claim ``c`` (about one play) has over ``other``, as a short phrase."""
+    pt = lang == "pt"
+    kind = c.kind
+    if kind == "hit":
+        n = c.numbers["count"]
+        return (f"captura {n} peça{'s' if n > 1 else ''}" if pt else f"hits {n} checker{'s' if n > 1 else ''}")
+    if kind == "shots":
+        mine, theirs = c.numbers["shots"], other.numbers["shots"]
+        if mine == 0:
+            return (f"não deixa nenhum lance que capture, em vez de {theirs} de 36" if pt else
+                    f"leaves no hitting roll, instead of {theirs} of 36")
+        return (f"deixa só {mine} de 36 lances que capturam, em vez de {theirs}" if pt else
+                f"leaves only {mine} of 36 hitting rolls, instead of {theirs}")
+    if kind == "made":
+        return f"fecha {_points(c.points, 'pt', '')}" if pt else f"makes {_points(c.points, 'en', '')}"
+    if kind == "broke":
+        what = _points(other.points, lang, "")
+        return f"não abre {what}" if pt else f"does not break {what}"
+    if kind == "home_board":
+        return (f"fecha {c.numbers['count']} casas no setor interno, contra {other.numbers['count']}" if pt else
+                f"holds {c.numbers['count']} home board points, against {other.numbers['count']}")
+    if kind == "prime":
+        return (f"forma um bloqueio de {c.numbers['length']} casas, contra {other.numbers['length']}" if pt else
+                f"builds a prime of {c.numbers['length']}, against {other.numbers['length']}")
+    if kind == "anchor":
+        return (f"segura uma âncora {_on(c.points, lang)}" if pt else f"holds an anchor {_on(c.points, lang)}")
+    if kind == "off":
+        return (f"retira {c.numbers['count']} peças, contra {other.numbers['count']}" if pt else
+                f"bears off {c.numbers['count']} checkers, against {other.numbers['count']}")
+    if kind == "pips":
+        lead = c.numbers["opponent"] - c.numbers["mover"]
+        return (f"fica com {lead} pips de vantagem na corrida" if pt else f"leads the race by {lead} pips")
+    return "muda o tipo de jogo" if pt else "changes the kind of game"
+
+
+LONG_RUN = {
+    "pt": "Nenhuma conta simples mostra a vantagem da melhor jogada: a diferença está no longo prazo, nos lances "
+          "seguintes que o motor enxerga.",
+    "en": "No simple count shows the better play's edge: the difference is in the long run, in the rolls to come "
+          "that the engine sees.",
+}
+
+
+def gain_words(why: Explanation) -> dict[str, str]:
+    """What the better play gains, as a short phrase (its decisive reason), or that it gains in the long run."""
+    head = why.headline
+    if head.get("long_run"):
+        return {"pt": "ganha no longo prazo", "en": "wins in the long run"}
+    p = next(c for c in why.claims if c.kind == head["kind"] and c.which == "played")
+    b = next(c for c in why.claims if c.kind == head["kind"] and c.which == "best")
+    return {"pt": _gain(b, p, "pt"), "en": _gain(b, p, "en")}
+
+
+def _despite(p: Claim, b: Claim, gain: tuple[Claim, Claim] | None, lang: str) -> str:
+    """The play made looks better on one count: why the better play is better all the same."""
+    looks = _gain(p, b, lang)
+    if gain is None:
+        return (f"Sua jogada parece melhor numa conta simples ({looks}), mas a melhor ganha no longo prazo: o motor "
+                "vê, lances à frente, o que essa conta não mostra." if lang == "pt" else
+                f"Your play looks better on one simple count ({looks}), but the better play wins in the long run: "
+                "the engine sees, rolls ahead, what that count does not show.")
+    wins = _gain(gain[1], gain[0], lang)
+    safer = p.kind in ("shots", "broke", "anchor")
+    if lang == "pt":
+        return f"Sua jogada parece {'mais segura' if safer else 'melhor num ponto'} ({looks}), mas a melhor vale mais porque {wins}."
+    return f"Your play looks {'safer' if safer else 'better on one count'} ({looks}), but the better play is worth more because it {wins}."
 
 
 def hits(before: Position, after: Position, mover: Side) -> tuple[int, ...]:
@@ -252,12 +391,28 @@ def explain_play(before: Position, dice: Sequence[int], played: Position, best: 
         pairs.append(_pair("pips", side, ((), {"mover": fp.pips, "opponent": fp.opp_pips}),
                            ((), {"mover": fb.pips, "opponent": fb.opp_pips})))
 
+    # The decisive reason first: what favours the better play, heaviest first; then the rest.
+    rank = {"best": 0, None: 1, "played": 2}
+    pairs.sort(key=lambda pb: (rank[favours(*pb)], -weigh(*pb)))
     claims: list[Claim] = []
     sentences: dict[str, list[str]] = {"pt": [], "en": []}
     for p, b in pairs:
         claims += [p, b]
         for lang in sentences:
             sentences[lang].append(_sentence(p.kind, p, b, lang))
+    headline: dict[str, Any] = {"kind": "alike", "favours": None, "weight": 0.0, "long_run": True}
+    gain = pairs[0] if pairs and favours(*pairs[0]) == "best" else None
+    if gain is not None:
+        headline = {"kind": gain[0].kind, "favours": "best", "weight": round(weigh(*gain), 4), "long_run": False}
+    elif pairs:
+        headline = {"kind": "long_run", "favours": None, "weight": 0.0, "long_run": True}
+        for lang in sentences:
+            sentences[lang].insert(0, LONG_RUN[lang])
+    against = [pb for pb in pairs if favours(*pb) == "played"]
+    if against:
+        worst = max(against, key=lambda pb: weigh(*pb))
+        for lang in sentences:
+            sentences[lang].insert(1, _despite(worst[0], worst[1], gain, lang))
     for c in [c for c in claims if c.kind == "shots"]:
         per_blot = (fp if c.which == "played" else fb).shots[1]
         claims += [Claim("blot", c.which, side, (point,), {"shots": per_blot[point]}) for point in c.points]
@@ -265,4 +420,4 @@ def explain_play(before: Position, dice: Sequence[int], played: Position, best: 
         claims.append(Claim("alike", "played", side))
         for lang in sentences:
             sentences[lang].append(ALIKE[lang])
-    return Explanation(claims, sentences)
+    return Explanation(claims, sentences, headline)

@@ -1,55 +1,83 @@
-// The coach on the kiosk page: the tutor's warning, the last play's rating and explanation, cube advice, and
-// every legal play of the roll drawn one at a time. Its state comes from /ws/coach (docs/CONTRACTS.md,
-// "The coach"); it is hidden in tournament mode, where the coach's endpoints refuse.
+// The coach on the kiosk page: "wait" while the tutor judges the play on the board, the tutor's warning in words,
+// the last play called by its size with its reasons (the numbers behind the "números" touch), cube advice, the
+// top plays with a sentence each (every legal play one touch further), and the coach's settings in its own
+// panel. Its state comes from /ws/coach (docs/CONTRACTS.md, "The coach" and issue 24); it is hidden in
+// tournament mode, where the coach's endpoints refuse.
 import { drawBoard } from "./board.js";
 
 export const COACH_TEXT = {
   pt: {
-    plays: "Jogadas possíveis", cube: "Conselho de cubo", review: "Revisão", tutor: "Tutor", close: "Fechar",
-    prev: "◀", next: "▶", best: "Melhor jogada", bestIs: (p) => `Melhor: ${p}`,
-    levels: { off: "desligado", very_bad: "só muito ruins", bad: "ruins", doubtful: "duvidosas" },
-    labels: { doubtful: "duvidosa", bad: "ruim", very_bad: "muito ruim" },
-    rated: (p, label, loss) => (label ? `${p}: jogada ${label}, perde ${loss}` : `${p}: boa jogada${loss ? `, perde ${loss}` : ""}`),
-    bestPlay: (p) => `${p}: a melhor jogada`, pending: (p) => `${p}: avaliando…`,
+    plays: "Melhores jogadas", all: (n) => `Todas as ${n} jogadas`, cube: "Conselho de cubo", review: "Revisão",
+    tutor: "Tutor", close: "Fechar", numbers: "Números", settings: "⚙ Treinador", guide: "Guia do professor",
+    marks: "Marcas", prev: "◀", next: "▶", best: "Melhor jogada", bestIs: (p) => `Melhor: ${p}`,
+    levels: { off: "desligado", very_bad: "só erros graves", bad: "erros", doubtful: "tudo" },
+    wait: "Aguarde: o treinador está olhando a jogada…",
+    bestPlay: (p) => `${p}: a melhor jogada.`, pending: (p) => `${p}: avaliando…`,
     unranked: (p) => `${p}: sem avaliação (sem motor de análise)`, illegal: (p) => `${p}: jogada ilegal, sem avaliação`,
     forced: (p) => `${p}: jogada forçada`,
     ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "sem motor de análise: jogadas sem ordem",
     equity: (e, l) => `equidade ${e}, perde ${l}`, noEngine: "Sem motor de análise", thinking: "Pensando…",
+    withdrawn: "Olhando melhor: a jogada está boa.", deeper: "olhando mais fundo…",
+    takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
+    engineRoll: (n) => `${n}: role os dados por ele.`, enginePlays: (n, p) => `${n} joga ${p}: mova as peças dele como as setas mostram.`,
+    engineNone: (n) => `${n} não tem jogada.`,
+    takebackSetting: "Os dois combinaram: um erro pode voltar depois do lance",
+    versusGo: "Jogar contra o GNU Backgammon", versusStop: "Parar o jogo contra o GNU Backgammon",
+    versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
+    versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
+                    expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
     pin: "PIN",
   },
   en: {
-    plays: "Legal plays", cube: "Cube advice", review: "Review", tutor: "Tutor", close: "Close",
+    plays: "Best plays", all: (n) => `All ${n} plays`, cube: "Cube advice", review: "Review", tutor: "Tutor",
+    close: "Close", numbers: "Numbers", settings: "⚙ Coach", guide: "Teacher's guide", marks: "Marks",
     prev: "◀", next: "▶", best: "Best play", bestIs: (p) => `Best: ${p}`,
-    levels: { off: "off", very_bad: "very bad only", bad: "bad", doubtful: "doubtful" },
-    labels: { doubtful: "doubtful", bad: "bad", very_bad: "very bad" },
-    rated: (p, label, loss) => (label ? `${p}: ${label} play, loses ${loss}` : `${p}: good play${loss ? `, loses ${loss}` : ""}`),
-    bestPlay: (p) => `${p}: the best play`, pending: (p) => `${p}: rating…`,
+    levels: { off: "off", very_bad: "blunders only", bad: "errors", doubtful: "everything" },
+    wait: "Wait: the coach is looking at the play…",
+    bestPlay: (p) => `${p}: the best play.`, pending: (p) => `${p}: rating…`,
     unranked: (p) => `${p}: not rated (no engine)`, illegal: (p) => `${p}: illegal play, not rated`,
     forced: (p) => `${p}: forced play`,
     ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "no engine: plays not ranked",
     equity: (e, l) => `equity ${e}, loses ${l}`, noEngine: "No engine", thinking: "Thinking…",
+    withdrawn: "On a closer look: the play is fine.", deeper: "looking deeper…",
+    takeback: (p) => `Take ${p} back (agreed before the match)`,
+    engineRoll: (n) => `${n}: roll the dice for it.`, enginePlays: (n, p) => `${n} plays ${p}: move its checkers as the arrows show.`,
+    engineNone: (n) => `${n} has no play.`,
+    takebackSetting: "Both agreed: a mistake may be taken back after the roll",
+    versusGo: "Play against GNU Backgammon", versusStop: "Stop playing against GNU Backgammon",
+    versusSides: { dark: "it plays dark", light: "it plays light" },
+    versusLevels: { beginner: "beginner", casual: "casual", intermediate: "intermediate", advanced: "advanced",
+                    expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
     pin: "PIN",
   },
 };
 
 const $ = (id) => document.getElementById(id);
-let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null;
+let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null, numbers = false, versus = null;
 window.__coach = { updates: 0, snapshot: null };
 
 const num = (x, lang) => (x == null ? "" : (lang === "pt" ? x.toFixed(3).replace(".", ",") : x.toFixed(3)));
 function tt() { return COACH_TEXT[page.lang] || COACH_TEXT.pt; }
 function tournament() { return Boolean(page.state?.match?.rules?.tournament); }
 function boardState(layout) { return { position: layout, cube: page.state?.cube || {}, match: page.state?.match || {} }; }
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+function words(x) { return x ? (x[page.lang] || x.en || "") : ""; }
+function numbersLine(x) { const n = el("div", "numbers", words(x)); n.hidden = !numbers || !words(x); return n; }
 
 function drawView(layout, caption, kind) {
   const view = $("coach-view");
   view.hidden = false;
+  $("coach-settings").hidden = true; $("coach-top").hidden = kind !== "top-list";
+  if (viewing === "settings") viewing = null;
   view.dataset.kind = kind;
   drawBoard($("coach-board"), boardState(layout));
   $("coach-caption").textContent = caption;
 }
 
-function closeView() { viewing = null; $("coach-view").hidden = true; $("coach-view").dataset.kind = ""; }
+function closeView() {
+  viewing = null; $("coach-view").hidden = true; $("coach-view").dataset.kind = "";
+  if ($("coach-settings")) $("coach-settings").hidden = true;
+}
 
 function showPlay() {
   const plays = coach?.plays;
@@ -57,38 +85,80 @@ function showPlay() {
   shown = Math.max(0, Math.min(shown, plays.plays.length - 1));
   const p = plays.plays[shown], t = tt();
   let caption = t.ranked(shown + 1, plays.plays.length, p.play || "—");
-  if (plays.ranked && p.equity != null) caption += ` · ${t.equity(num(p.equity, page.lang), num(p.loss, page.lang))}`;
+  if (plays.ranked && p.equity != null && numbers) caption += ` · ${t.equity(num(p.equity, page.lang), num(p.loss, page.lang))}`;
   else if (!plays.ranked) caption += ` · ${t.unrankedList}`;
   drawView(p.board, caption, "plays");
   $("coach-view").dataset.index = String(shown);
   $("coach-view").dataset.ranked = String(Boolean(plays.ranked));
 }
 
+function renderTop() {
+  const box = $("coach-top"), plays = coach?.plays, t = tt(), view = $("coach-view");
+  // The top plays fill the board's overlay (the board's room on the 7-inch screen); a touched play is drawn there.
+  const open = viewing === "top" && Boolean(plays);
+  box.hidden = !open;
+  if (open) {
+    view.hidden = false; view.dataset.kind = "top-list";
+    $("coach-caption").textContent = t.plays;
+  } else if (view.dataset.kind === "top-list") { view.hidden = true; view.dataset.kind = ""; }
+  if (box.hidden) return;
+  box.dataset.ranked = String(Boolean(plays.ranked));
+  const rows = (plays.top || []).map((row, i) => {
+    const b = el("button", "top-play");
+    b.type = "button"; b.dataset.rank = String(row.rank); b.dataset.size = row.size || "";
+    b.append(el("span", "top-head", `${row.rank}. ${row.play}`), el("span", "top-why", words(row.sentence)), numbersLine(row.numbers));
+    b.addEventListener("click", () => { viewing = "top-board"; box.hidden = true; drawView(row.board, `${row.rank}. ${row.play}`, "top"); $("coach-view").dataset.index = String(i); });
+    return b;
+  });
+  const all = el("button", "top-all", t.all(plays.plays.length));
+  all.type = "button"; all.dataset.testid = "coach-all"; all.setAttribute("data-testid", "coach-all");
+  all.addEventListener("click", () => { viewing = "plays"; shown = 0; showPlay(); });
+  const pending = !(plays.top || []).length ? [el("div", "caption", t.thinking)] : [];
+  box.replaceChildren(...rows, ...pending, all);
+}
+
+function renderWait() {
+  const box = $("coach-wait");
+  box.hidden = !coach?.wait;
+  box.textContent = coach?.wait ? tt().wait : "";
+}
+
 function renderTutor() {
-  const box = $("tutor"), w = coach?.tutor;
+  const box = $("tutor"), w = coach?.tutor, t = tt();
   box.hidden = !w;
-  box.textContent = w ? `⚠ ${w.message[page.lang] || w.message.en}` : "";
-  if (w) drawView(w.best_board, tt().bestIs(w.best.play), "tutor");
-  else if ($("coach-view").dataset.kind === "tutor") closeView();
+  if (w) {
+    const head = el("div", "tutor-head", `⚠ ${words(w.message)}`);
+    const parts = [head];
+    if (w.reason) parts.push(el("div", "tutor-reason", words(w.reason)));
+    if (!w.final) parts.push(el("div", "tutor-deeper", t.deeper));
+    parts.push(numbersLine(w.numbers));
+    box.replaceChildren(...parts);
+    box.dataset.final = String(Boolean(w.final)); box.dataset.size = w.size || "";
+    drawView(w.best_board, t.bestIs(w.best.play), "tutor");
+  } else {
+    box.replaceChildren();
+    if ($("coach-view").dataset.kind === "tutor") closeView();
+  }
 }
 
 function renderRating() {
   const box = $("rating"), r = coach?.rating, t = tt();
   box.hidden = !r;
   if (!r) return;
-  const label = r.label ? t.labels[r.label] : null;
   let head;
-  if (r.status === "rated") head = r.best === r.play || (!r.loss && !r.explanation) ? t.bestPlay(r.play) : t.rated(r.play, label, num(r.loss, page.lang));
+  if (r.status === "rated") head = r.best === r.play || r.size === "best" ? t.bestPlay(r.play) : (words(r.headline) || r.play);
   else head = (t[r.status] || t.pending)(r.play);
-  box.dataset.status = r.status; box.dataset.label = r.label || "";
-  const h = document.createElement("div"); h.className = "rating-head"; h.textContent = head;
-  const list = document.createElement("ul");
-  for (const s of r.explanation?.sentences?.[page.lang] || []) {
-    const li = document.createElement("li"); li.textContent = s; list.append(li);
-  }
-  box.replaceChildren(h, list);
-  if (r.best && r.status === "rated" && r.best !== r.play) {
-    const b = document.createElement("div"); b.className = "rating-best"; b.textContent = t.bestIs(r.best); box.append(b);
+  box.dataset.status = r.status; box.dataset.label = r.label || ""; box.dataset.size = r.size || "";
+  const list = el("ul");
+  for (const s of r.explanation?.sentences?.[page.lang] || []) list.append(el("li", "", s));
+  box.replaceChildren(el("div", "rating-head", head), list);
+  if (r.best && r.status === "rated" && r.best !== r.play) box.append(el("div", "rating-best", t.bestIs(r.best)));
+  box.append(numbersLine(r.numbers));
+  if (coach?.takeback) {
+    const b = el("button", "takeback", t.takeback(coach.takeback.play));
+    b.type = "button"; b.setAttribute("data-testid", "coach-takeback");
+    b.addEventListener("click", () => post("/api/coach/takeback"));
+    box.append(b);
   }
 }
 
@@ -96,24 +166,100 @@ function renderCube() {
   const box = $("cube-advice"), c = coach?.cube;
   box.hidden = !c;
   if (!c) return;
-  box.textContent = c.pending ? tt().thinking : `${c.tutor ? "⚠ " : ""}${c.message?.[page.lang] || ""}`;
+  box.replaceChildren(el("div", "", c.pending ? tt().thinking : `${c.tutor ? "⚠ " : ""}${words(c.message)}`), numbersLine(c.numbers));
   box.dataset.action = c.action || "";
+}
+
+// ----- playing against GNU Backgammon (kiosk/versus.py): its play in words and as arrows on the board -----
+const SVGNS = "http://www.w3.org/2000/svg";
+function spot(svg, p) {
+  if (p === "bar" || p === "off") {
+    const rect = svg.querySelector(p === "bar" ? "rect.bar" : "rect.tray");
+    const b = rect.getBBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  }
+  const poly = svg.querySelector(`polygon[data-point="${p}"]`);
+  if (!poly) return null;
+  const b = poly.getBBox(), top = p >= 13;
+  return { x: b.x + b.width / 2, y: top ? b.y + b.height * 0.35 : b.y + b.height * 0.65 };
+}
+
+function drawArrows(moves) {
+  const svg = $("board");
+  svg?.querySelectorAll(".versus-arrows").forEach((x) => x.remove());
+  if (!svg || !moves?.length) return;
+  const g = document.createElementNS(SVGNS, "g");
+  g.setAttribute("class", "versus-arrows"); g.setAttribute("data-testid", "versus-arrows");
+  const defs = document.createElementNS(SVGNS, "defs");
+  defs.innerHTML = '<marker id="versus-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#ffcc33"/></marker>';
+  g.append(defs);
+  moves.forEach((m, i) => {
+    const a = spot(svg, m.from), b = spot(svg, m.to);
+    if (!a || !b) return;
+    // Arrows of the same row would lie on one another: each one a little further from the edge.
+    const shift = (i % 4) * 34 * (a.y > 380 ? -1 : 1);
+    a.y += shift; b.y += shift;
+    const line = document.createElementNS(SVGNS, "line");
+    for (const [k, v] of Object.entries({ x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#ffcc33", "stroke-width": 10,
+      "stroke-linecap": "round", "marker-end": "url(#versus-head)", opacity: 0.9 })) line.setAttribute(k, v);
+    g.append(line);
+  });
+  svg.append(g);
+}
+
+function renderVersus() {
+  const box = $("versus"), t = tt();
+  if (!box) return;
+  box.hidden = !versus?.active;
+  $("board")?.querySelectorAll(".versus-arrows").forEach((x) => x.remove());
+  if (!versus?.active) return;
+  const s = page.state, mine = s?.turn === versus.side, i = versus.instruction;
+  let text = versus.name;
+  if (mine && s.phase === "awaiting_roll") text = t.engineRoll(versus.name);
+  else if (mine && i?.play) text = t.enginePlays(versus.name, i.play);
+  else if (mine && i && !i.play) text = t.engineNone(versus.name);
+  box.replaceChildren(el("div", "versus-head", text));
+  if (versus.correction) box.append(el("div", "versus-fix", words(versus.correction)));
+  box.dataset.side = versus.side;
+  if (mine && s.phase === "moving" && i?.moves) drawArrows(i.moves);
+}
+
+async function pollVersus() {
+  try {
+    const r = await fetch("/api/versus");
+    if (r.ok) {
+      const next = await r.json();
+      const changed = JSON.stringify(next) !== JSON.stringify(versus);
+      versus = next; window.__coach.versus = next;
+      if (changed && page.state) renderCoach(page.state, page.lang);
+    }
+  } catch (e) { /* the kiosk restarts: try again */ }
+  setTimeout(pollVersus, versus?.active ? 500 : 3000);
 }
 
 export function renderCoach(state, lang) {
   page = { state, lang };
+  renderVersus();
   const section = $("coach"), t = tt();
   const off = tournament() || coach?.enabled === false;
   section.hidden = off;
   if (off) { closeView(); return; }
   $("coach-plays").textContent = t.plays; $("coach-cube").textContent = t.cube;
   $("review-link").textContent = t.review; $("coach-close").textContent = t.close;
-  $("lbl-tutor").textContent = t.tutor;
+  $("coach-numbers").textContent = t.numbers; $("coach-numbers").setAttribute("aria-pressed", String(numbers));
+  $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
+  $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
+  $("lbl-takeback").textContent = t.takebackSetting;
+  if (coach?.settings && document.activeElement !== $("coach-takeback")) $("coach-takeback").checked = Boolean(coach.settings.takeback);
+  for (const opt of $("versus-level").options) opt.textContent = t.versusLevels[opt.value];
+  for (const opt of $("versus-side").options) opt.textContent = t.versusSides[opt.value];
+  $("versus-go").textContent = versus?.active ? t.versusStop : t.versusGo;
   const sel = $("coach-tutor");
   for (const opt of sel.options) opt.textContent = t.levels[opt.value];
   if (coach?.settings && document.activeElement !== sel) sel.value = coach.settings.tutor;
+  if (coach?.settings?.marks && document.activeElement !== $("coach-marks")) $("coach-marks").value = coach.settings.marks;
   $("coach-engine").textContent = coach?.engine && !coach.engine.available ? t.noEngine : "";
-  renderTutor(); renderRating(); renderCube();
+  renderWait(); renderTutor(); renderRating(); renderCube(); renderTop();
   if (viewing === "plays") showPlay();
 }
 
@@ -135,29 +281,58 @@ function connect() {
   ws.onclose = () => setTimeout(connect, 1000);
 }
 
+async function putSettings(body) {
+  const r = await fetch("/api/coach/settings", { method: "PUT", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
+  const data = await r.json().catch(() => ({}));
+  $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+}
+
 export function startCoach() {
+  $("coach-view").insertBefore($("coach-top"), $("coach-board"));
+  // The coach's settings open in the board's overlay too: room for 48 px controls on the 7-inch screen.
+  $("coach-view").insertBefore($("coach-settings"), $("coach-board"));
   $("coach-plays").addEventListener("click", async () => {
+    if (viewing === "top" || viewing === "plays" || viewing === "top-board") { viewing = null; closeView(); renderTop(); return; }
     const plays = await post("/api/coach/plays");
     if (!plays) return;
     // The ranked list may have been pushed before this answer arrived: keep it rather than the unranked one.
     const pushed = coach?.plays;
     const same = pushed && pushed.position_id === plays.position_id && pushed.dice.join() === plays.dice.join();
     if (!(same && pushed.ranked)) coach = { ...(coach || {}), plays };
-    viewing = "plays"; shown = 0; showPlay();
+    shown = 0;
+    if (plays.ranked || (same && pushed.ranked) || coach?.engine?.available) { viewing = "top"; renderTop(); } else { viewing = "plays"; showPlay(); renderTop(); }
   });
   $("coach-cube").addEventListener("click", async () => {
     const cube = await post("/api/coach/cube");
     // The advice may have been pushed before this acknowledgement arrived: keep it.
     if (cube && (!coach?.cube || coach.cube.pending)) { coach = { ...(coach || {}), cube }; renderCube(); }
   });
+  $("coach-numbers").addEventListener("click", () => { numbers = !numbers; if (page.state) renderCoach(page.state, page.lang); });
+  $("coach-settings-open").addEventListener("click", () => {
+    const open = viewing !== "settings";
+    closeView(); $("coach-top").hidden = true;
+    viewing = open ? "settings" : null;
+    $("coach-settings").hidden = !open;
+    if (open) { const view = $("coach-view"); view.hidden = false; view.dataset.kind = "settings"; $("coach-caption").textContent = tt().settings; }
+  });
   $("coach-prev").addEventListener("click", () => { if (viewing === "plays") { shown -= 1; showPlay(); } });
   $("coach-next").addEventListener("click", () => { if (viewing === "plays") { shown += 1; showPlay(); } });
-  $("coach-close").addEventListener("click", closeView);
-  $("coach-tutor").addEventListener("change", async (ev) => {
-    const r = await fetch("/api/coach/settings", { method: "PUT", body: JSON.stringify({ tutor: ev.target.value }),
+  $("coach-close").addEventListener("click", () => {
+    const was = viewing; closeView();
+    if (was === "plays" || was === "top-board") { viewing = "top"; renderTop(); } else { viewing = null; renderTop(); }
+  });
+  $("versus-go").addEventListener("click", async () => {
+    const body = versus?.active ? undefined : JSON.stringify({ level: $("versus-level").value, side: $("versus-side").value });
+    const r = await fetch("/api/versus", { method: versus?.active ? "DELETE" : "POST", body,
       headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
     const data = await r.json().catch(() => ({}));
     $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+    if (r.ok) { versus = data; if (page.state) renderCoach(page.state, page.lang); }
   });
+  $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));
+  $("coach-marks").addEventListener("change", (ev) => putSettings({ marks: ev.target.value }));
+  $("coach-takeback").addEventListener("change", (ev) => putSettings({ takeback: ev.target.checked }));
   connect();
+  pollVersus();
 }

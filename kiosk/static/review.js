@@ -1,5 +1,6 @@
-// The review page: step through a game's plays with their ratings, the best play drawn beside the play made,
-// and per player the error rate (thousandths of equity per play) and the counts of doubtful/bad/very bad plays.
+// The review page: step through a game's plays called by their size (the numbers behind "Números"), the best
+// play drawn beside the play made, and per player, for the match and for the game shown: XG's PR with its BMAB
+// level beside gnubg's error rate (thousandths of equity per play) and the counts of doubtful/bad/very bad plays.
 import { drawBoard } from "./board.js";
 
 const T = {
@@ -8,18 +9,26 @@ const T = {
         light: "Claras", dark: "Escuras", plays: "jogadas", rate: "erro (milésimos/jogada)",
         doubtful: "duvidosas", bad: "ruins", very_bad: "muito ruins",
         label: { doubtful: "duvidosa", bad: "ruim", very_bad: "muito ruim" }, loses: (l) => `perde ${l}`,
-        status: { pending: "avaliando…", unranked: "sem avaliação", illegal: "ilegal", forced: "forçada" } },
+        status: { pending: "avaliando…", unranked: "sem avaliação", illegal: "ilegal", forced: "forçada" },
+        size: { best: "a melhor", good: "boa", doubtful: "duvidosa", error: "erro", blunder: "erro grave" },
+        pr: "PR (XG)", level: "nível", match: "Partida", thisGame: "Este jogo", numbers: "Números",
+        levels: { super_grand_master: "super grão-mestre", grand_master: "grão-mestre", master: "mestre",
+                  advanced: "avançado", intermediate: "intermediário", beginner: "iniciante" } },
   en: { title: "Game review", game: "Game", played: (p) => `Play made: ${p}`, best: (p) => `Best play: ${p}`,
         same: "The play made was the best.", none: "No play rated in this game yet.",
         light: "Light", dark: "Dark", plays: "plays", rate: "error rate (thousandths/play)",
         doubtful: "doubtful", bad: "bad", very_bad: "very bad",
         label: { doubtful: "doubtful", bad: "bad", very_bad: "very bad" }, loses: (l) => `loses ${l}`,
-        status: { pending: "rating…", unranked: "not rated", illegal: "illegal", forced: "forced" } },
+        status: { pending: "rating…", unranked: "not rated", illegal: "illegal", forced: "forced" },
+        size: { best: "the best", good: "good", doubtful: "doubtful", error: "error", blunder: "blunder" },
+        pr: "PR (XG)", level: "level", match: "Match", thisGame: "This game", numbers: "Numbers",
+        levels: { super_grand_master: "super grand master", grand_master: "grand master", master: "master",
+                  advanced: "advanced", intermediate: "intermediate", beginner: "beginner" } },
 };
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "pt";
-let data = null, index = 0;
+let data = null, index = 0, numbers = false;
 const match = params.get("match") || "current";
 window.__review = { loaded: 0 };
 
@@ -28,18 +37,23 @@ const num = (x) => (x == null ? "" : lang === "pt" ? x.toFixed(3).replace(".", "
 
 function rating(p) {
   if (p.status !== "rated") return t().status[p.status] || p.status;
-  return p.label ? `${t().label[p.label]}, ${t().loses(num(p.loss))}` : (p.loss ? t().loses(num(p.loss)) : "✓");
+  const size = p.size ? t().size[p.size] : (p.label ? t().label[p.label] : "✓");
+  return numbers && p.loss != null ? `${size}, ${t().loses(num(p.loss))}` : size;
 }
+
+const prText = (x) => (x.decisions ? (lang === "pt" ? x.pr.toFixed(1).replace(".", ",") : x.pr.toFixed(1)) : "—");
+const levelText = (x) => (x.level ? t().levels[x.level] : "—");
 
 function renderSummary() {
   const table = $("summary"), tt = t();
-  const head = `<tr><th></th><th>${tt.plays}</th><th>${tt.rate}</th><th>${tt.doubtful}</th><th>${tt.bad}</th><th>${tt.very_bad}</th></tr>`;
-  const rows = ["light", "dark"].map((s) => {
-    const x = data.summary[s];
-    return `<tr data-side="${s}"><th>${tt[s]}</th><td>${x.plays}</td><td class="rate">${x.error_rate.toFixed(1)}</td>`
-      + `<td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
-  });
-  table.innerHTML = head + rows.join("");
+  const head = `<tr><th></th><th>${tt.pr}</th><th>${tt.level}</th><th>${tt.plays}</th><th>${tt.rate}</th>`
+    + `<th>${tt.doubtful}</th><th>${tt.bad}</th><th>${tt.very_bad}</th></tr>`;
+  const row = (x, s, scope, name) => `<tr data-side="${s}" data-scope="${scope}"><th>${name}</th>`
+    + `<td class="pr">${prText(x)}</td><td class="level">${levelText(x)}</td><td>${x.plays}</td>`
+    + `<td class="rate">${lang === "pt" ? x.error_rate.toFixed(1).replace(".", ",") : x.error_rate.toFixed(1)}</td><td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
+  const rows = ["light", "dark"].map((s) => row(data.summary[s], s, "match", `${tt[s]} · ${tt.match}`));
+  const game = data.game_summary ? ["light", "dark"].map((s) => row(data.game_summary[s], s, "game", `${tt[s]} · ${tt.thisGame}`)) : [];
+  table.innerHTML = head + rows.join("") + game.join("");
 }
 
 function renderStep() {
@@ -76,6 +90,7 @@ function renderStatic() {
   document.documentElement.lang = lang;
   $("title").textContent = tt.title; $("lbl-game").textContent = tt.game;
   $("lang").textContent = lang === "pt" ? "English" : "Português";
+  $("numbers").textContent = tt.numbers; $("numbers").setAttribute("aria-pressed", String(numbers));
 }
 
 async function load(game) {
@@ -98,7 +113,7 @@ async function load(game) {
   render();
   window.__review.loaded += 1;
   // Plays read back from the journal are rated by the coach's worker: look again until all are done.
-  if (data.pending > 0) setTimeout(() => load(data.game), 1000);
+  if (data.pending > 0 || data.cube_pending) setTimeout(() => load(data.game), 1000);
 }
 
 function render() { renderStatic(); if (data) { renderSummary(); renderStep(); } }
@@ -106,6 +121,7 @@ function render() { renderStatic(); if (data) { renderSummary(); renderStep(); }
 $("prev").addEventListener("click", () => { if (data && index > 0) { index -= 1; renderStep(); } });
 $("next").addEventListener("click", () => { if (data && index < data.plays.length - 1) { index += 1; renderStep(); } });
 $("game").addEventListener("change", (ev) => { index = 0; load(ev.target.value); });
+$("numbers").addEventListener("click", () => { numbers = !numbers; render(); });
 $("lang").addEventListener("click", () => { lang = lang === "pt" ? "en" : "pt"; localStorage.setItem("gamao.lang", lang); render(); });
 renderStatic();
 load(params.get("game"));

@@ -36,15 +36,48 @@ def test_analyse_json_lines_then_the_summary(tmp_path) -> None:
                          for p in plays)
     assert {p["game"] for p in plays} == {1, 2, 3}
     assert all(p["loss"] == 0 for p in plays if p["played"] == p["best"])
-    assert set(summary) == {"summary"} and set(summary["summary"]) == {"light", "dark"}
+    assert set(summary) == {"summary", "games", "cube"} and set(summary["summary"]) == {"light", "dark"}
     for side in ("light", "dark"):
         s = summary["summary"][side]
-        assert set(s) == {"plays", "error_rate", "doubtful", "bad", "very_bad"}
+        assert set(s) == {"plays", "error_rate", "doubtful", "bad", "very_bad", "pr", "level", "decisions",
+                          "cube_decisions", "cube_error"}
         labelled = [p for p in plays if p["side"] == side and p["label"]]
         assert s["doubtful"] + s["bad"] + s["very_bad"] == len(labelled)
     # the figures gnubg 1.07's `analyse match` gives this match at 0 ply (tests/engine/test_analysis.py)
-    assert summary["summary"]["light"] == {"plays": 60, "error_rate": 6.982, "doubtful": 1, "bad": 2, "very_bad": 0}
-    assert summary["summary"]["dark"] == {"plays": 52, "error_rate": 5.193, "doubtful": 3, "bad": 1, "very_bad": 0}
+    old = ("plays", "error_rate", "doubtful", "bad", "very_bad")
+    assert {k: summary["summary"]["light"][k] for k in old} == {"plays": 60, "error_rate": 6.982, "doubtful": 1,
+                                                                "bad": 2, "very_bad": 0}
+    assert {k: summary["summary"]["dark"][k] for k in old} == {"plays": 52, "error_rate": 5.193, "doubtful": 3,
+                                                               "bad": 1, "very_bad": 0}
+
+
+def test_analyse_json_pr_is_500_times_the_listed_errors_over_gnubgs_unforced_plays_and_the_cube() -> None:
+    """Issue 24: PR = 500 x (the listed checker losses + the listed cube errors) / decisions, where decisions
+    are gnubg's own count of unforced checker plays (its `analyse match` statistics) plus the listed cube
+    decisions (XG's count); per game the same from the game's lines; the BMAB level named."""
+    from core.coach.pr import level
+    from tests.engine.oracle import analyse_match
+
+    out = gamao("analyse", str(MATCH), "--json")
+    assert out.returncode == 0, out.stderr
+    plays, summary = _lines(out.stdout)
+    gnubg = analyse_match(MATCH, plies=0)
+    cube = summary["cube"]
+    assert cube and {c["action"] for c in cube} <= {"no_double", "double", "take", "pass"}
+    assert any(c["action"] == "double" for c in cube)  # this match has doubles: every one is a decision
+    for player, side in (("X", "light"), ("O", "dark")):
+        s = summary["summary"][side]
+        mine = [c for c in cube if c["side"] == side]
+        assert s["cube_decisions"] == len(mine)
+        assert s["decisions"] == gnubg["stats"][player]["unforced"] + len(mine)
+        error = sum(p["loss"] for p in plays if p["side"] == side) + sum(c["loss"] for c in mine)
+        assert abs(s["pr"] - 500 * error / s["decisions"]) <= 0.01
+        assert s["level"] == level(s["pr"])
+        for game, sides in summary["games"].items():
+            g = sides[side]
+            lost = (sum(p["loss"] for p in plays if p["side"] == side and p["game"] == int(game))
+                    + sum(c["loss"] for c in mine if c["game"] == int(game)))
+            assert g["decisions"] and abs(g["pr"] - 500 * lost / g["decisions"]) <= 0.01
 
 
 def test_analyse_reads_sgf_the_same(tmp_path) -> None:

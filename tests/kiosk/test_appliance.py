@@ -154,3 +154,51 @@ def test_hardware_trouble_is_an_alert_on_the_service(tmp_path: Path) -> None:
             loop.close()
     finally:
         service.close()
+
+
+def test_r23_the_dice_unit_and_the_panel_say_wait_while_the_tutor_judges(tmp_path: Path) -> None:
+    """Issue 24: while the coach's tutor judges the play on the board (its deeper look held here), the dice
+    unit blinks and the panel's verdict lights blink amber; when the verdict is final they show the turn again."""
+    import threading
+
+    from gpiozero.pins.mock import MockFactory
+
+    from firmware_bridge.sim import DiceSimulator
+    from kiosk.coach import CoachService, CoachSettings
+    from kiosk.service import RefereeService
+    from tests.kiosk.coach_game import after, board, fake_engine, opening, play_with_label
+
+    release = threading.Event()
+    engine = fake_engine()
+    rank = engine.rank_plays
+
+    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        if plies:
+            release.wait(10)
+        return rank(position_id, dice, match_id, plies, timeout)
+
+    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    factory = MockFactory()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    with DiceSimulator(tmp_path / "dice") as sim:
+        settings = Settings(data_dir=tmp_path, serial_port=str(tmp_path / "dice"), camera="none", language="en")
+        appliance = Appliance(settings, service, pin_factory=factory).start()
+        coach = CoachService(service, lambda: engine, CoachSettings(tutor="bad", marks="gnubg"), data_dir=tmp_path).start()
+        appliance.follow_coach(coach)
+        try:
+            assert appliance.dice.wait_connected(10)
+            opening(service)
+            service.submit(board(after(play_with_label("very_bad"))))
+            assert sim.wait_until(lambda: sim.unit.led == "BLINK", 10), sim.unit.led
+            assert sim.wait_until(lambda: coach.snapshot()["tutor"] is not None, 10)  # the first verdict
+            assert coach.snapshot()["wait"] is True and sim.unit.led == "BLINK"  # still judging deeper
+            assert appliance._coach_wait is True
+            release.set()
+            assert sim.wait_until(lambda: sim.unit.led != "BLINK", 10)
+            assert coach.snapshot()["wait"] is False and coach.snapshot()["tutor"]["final"] is True
+        finally:
+            release.set()
+            coach.close()
+            appliance.close()
+            service.close()
+            factory.reset()

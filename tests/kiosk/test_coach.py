@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.rules.position import Side
 from engine.base import EngineUnavailable
 from engine.fake import FakeEngine
 from kiosk.coach import CoachRefused, CoachService, CoachSettings
@@ -36,6 +37,7 @@ def referee(tmp_path: Path) -> Iterator[RefereeService]:
 
 def _coach(referee: RefereeService, engine: FakeEngine | None, tmp_path: Path, **settings: object) -> CoachService:
     factory = (lambda: engine) if engine is not None else None
+    settings.setdefault("marks", "gnubg")  # the engine's own marks (these tests name its labels)
     return CoachService(referee, factory, CoachSettings(**settings), data_dir=tmp_path).start()  # type: ignore[arg-type]
 
 
@@ -49,8 +51,11 @@ def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_ba
         warning = coach.snapshot()["tutor"]
         assert warning is not None and warning["play"] == bad and warning["label"] == "bad"
         assert warning["best"]["play"] == ranked_opening()[0].play
-        assert warning["message"]["en"].startswith(f"This play loses {warning['loss']:.3f} (bad): put the checkers back")
-        assert warning["message"]["pt"].startswith("Esta jogada perde ")
+        # Words first: the size, no number; the numbers apart, for the "números" touch.
+        assert warning["message"]["en"] == "Wait! This play is an error: put the checkers back and think again?"
+        assert warning["message"]["pt"] == "Espere! Esta jogada é um erro: volte as peças e pense de novo?"
+        assert "0" not in warning["message"]["pt"] and f"{warning['loss']:.3f}".replace(".", ",") in warning["numbers"]["pt"]
+        assert warning["final"] and warning["plies"] == 2 and coach.snapshot()["wait"] is False  # confirmed deeper
         referee.submit(board(START))  # the checkers put back
         assert coach.idle()
         assert coach.snapshot()["tutor"] is None
@@ -296,7 +301,8 @@ def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
         assert coach.idle()
         cube = coach.snapshot()["cube"]
         assert cube["side"] == "dark" and cube["tutor"] is True and cube["action"] == "double_take"
-        assert cube["message"]["en"].startswith("Double, take: doubling gains")
+        assert cube["message"]["en"] == "Double, take: it is time to double. The opponent should take."
+        assert cube["numbers"]["en"].startswith("Double, take: doubling gains")  # the numbers on request
         referee.submit({"event": "roll", "dice": [4, 3]})
         assert coach.idle()
         assert coach.snapshot()["cube"] is None  # rolled: the advice is gone
@@ -320,4 +326,209 @@ def test_a_variant_game_turns_the_coach_off(referee, tmp_path) -> None:
             coach.request_plays()
         assert refused.value.status == 403
     finally:
+        coach.close()
+
+
+class DeepDisagrees(FakeEngine):
+    """At 0 plies the fake engine's ranking; deeper, the play made is the best (the deeper look withdraws the
+    warning), answering only when ``release`` is set so a test can look at the board meanwhile."""
+
+    def __init__(self, made: str, **kw: object) -> None:
+        super().__init__(**kw)  # type: ignore[arg-type]
+        self.made = made
+        self.release = threading.Event()
+
+    def rank_plays(self, position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        ranked = super().rank_plays(position_id, dice, match_id, plies, timeout)
+        if not plies:
+            return ranked
+        self.release.wait(5)
+        mine = next(rp for rp in ranked if rp.play == self.made)
+        return [type(mine)(play=mine.play, result=mine.result, equity=1.0, loss=0.0, label=None)] + [
+            type(rp)(play=rp.play, result=rp.result, equity=0.0, loss=1.0, label="very_bad")
+            for rp in ranked if rp.play != self.made]
+
+
+def _wait_for(coach: CoachService, check, seconds: float = 5.0) -> dict:  # type: ignore[no-untyped-def]
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        snap = coach.snapshot()
+        if check(snap):
+            return snap
+        time.sleep(0.01)
+    raise AssertionError(f"not seen within {seconds} s: {coach.snapshot()}")
+
+
+def test_r23_the_first_verdict_comes_at_0_plies_and_the_deeper_look_withdraws_it(referee, tmp_path) -> None:
+    """Issue 24: the tutor warns at once from the fastest look, says "wait" while it looks deeper, and the
+    deeper look withdraws the warning (the play made is the best at 2 plies)."""
+    bad = play_with_label("very_bad")
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
+    try:
+        opening(referee)
+        referee.submit(board(after(bad)))
+        first = _wait_for(coach, lambda s: s["tutor"] is not None)
+        assert first["tutor"]["plies"] == 0 and first["tutor"]["final"] is False
+        assert first["wait"] is True and first["tutor_check"]["final"] is False  # still judging: "wait"
+        engine.release.set()
+        last = _wait_for(coach, lambda s: (s["tutor_check"] or {}).get("final"))
+        assert last["tutor"] is None and last["tutor_check"]["withdrawn"] is True and last["wait"] is False
+        assert last["tutor_check"]["plies"] == 2
+    finally:
+        engine.release.set()
+        coach.close()
+
+
+def test_r23_the_roll_during_the_deeper_look_leaves_the_first_verdict(referee, tmp_path) -> None:
+    """The opponent rolls while the tutor looks deeper: the play is committed (R23), the deeper answer is
+    dropped, nothing is left waiting."""
+    bad = play_with_label("very_bad")
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
+    try:
+        opening(referee)
+        referee.submit(board(after(bad)))
+        _wait_for(coach, lambda s: s["tutor"] is not None)
+        referee.submit({"event": "roll", "dice": [5, 2]})
+        engine.release.set()
+        assert coach.idle()
+        snap = coach.snapshot()
+        assert snap["tutor"] is None and snap["wait"] is False and snap["rating"]["play"] == bad
+    finally:
+        engine.release.set()
+        coach.close()
+
+
+def test_xg_marks_call_a_play_by_its_size(referee, tmp_path) -> None:
+    """The default marks are Galaxy's and XG's: an error above 0.020, a blunder above 0.080."""
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", marks="xg", tutor_plies=0)
+    try:
+        opening(referee)
+        ranked = ranked_opening()
+        play = next(rp for rp in ranked if 0.02 < (rp.loss or 0) <= 0.08)
+        referee.submit(board(after(play.play)))
+        assert coach.idle()
+        warning = coach.snapshot()["tutor"]
+        assert warning["size"] == "error" and warning["label"] == "bad"
+        referee.submit({"event": "roll", "dice": [5, 2]})
+        assert coach.idle()
+        rating = coach.snapshot()["rating"]
+        assert rating["size"] == "error" and rating["headline"]["pt"] == f"{play.play}: um erro."
+        assert "," not in rating["headline"]["pt"] and rating["numbers"]["pt"].startswith("perde 0,0")
+    finally:
+        coach.close()
+
+
+def test_r23_unless_both_agree_a_warned_play_is_taken_back_after_the_roll_and_the_record_keeps_what_stood(
+        referee, tmp_path) -> None:
+    """The teaching setting: both players agreed before the match that a mistake may be taken back after the
+    roll (R23's "unless both agree"). The warned play is committed by the roll, taken back (the referee's
+    undo), played again; the record has only the play that stood."""
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0, takeback=True)
+    try:
+        opening(referee)
+        bad = play_with_label("very_bad")
+        best = ranked_opening()[0].play
+        referee.submit(board(after(bad)))
+        assert coach.idle() and coach.snapshot()["tutor"] is not None
+        referee.submit({"event": "roll", "dice": [6, 4]})  # dark rolls: the play stands (R23)...
+        assert coach.idle()
+        assert coach.snapshot()["takeback"] == {"side": "light", "play": bad}
+        assert coach.request_takeback()["taken_back"]["play"] == bad  # ...unless both agree
+        state = referee.state()
+        assert state["phase"] == "moving" and state["turn"] == "light" and state["moves"] == []
+        assert coach.snapshot()["takeback"] is None
+        referee.submit(board(after(best)))
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        assert coach.idle()
+        assert [m["play"] for m in referee.state()["moves"]] == [best]
+        record = referee.export("current", "mat")
+        assert f"31: {best}" in record and bad not in record  # the record keeps what stood
+        with pytest.raises(CoachRefused) as refused:
+            coach.request_takeback()
+        assert refused.value.status == 409
+    finally:
+        coach.close()
+
+
+def test_no_takeback_without_the_agreement(referee, tmp_path) -> None:
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0)
+    try:
+        opening(referee)
+        referee.submit(board(after(play_with_label("very_bad"))))
+        assert coach.idle()
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        assert coach.idle() and coach.snapshot()["takeback"] is None
+        with pytest.raises(CoachRefused):
+            coach.request_takeback()
+        assert referee.state()["turn"] == "dark"
+    finally:
+        coach.close()
+
+
+def test_the_coach_switched_off_in_the_kiosk_settings(referee, tmp_path) -> None:
+    """The `coach` setting apart from tournament mode: off, the coach says so and refuses (403)."""
+    coach = CoachService(referee, lambda: fake_engine(), CoachSettings(), data_dir=tmp_path, enabled=False).start()
+    try:
+        opening(referee)
+        snap = coach.snapshot()
+        assert snap["enabled"] is False and "desligado nas configurações" in snap["message"]["pt"]
+        with pytest.raises(CoachRefused) as refused:
+            coach.request_plays()
+        assert refused.value.status == 403 and "coach = false" in refused.value.message
+    finally:
+        coach.close()
+
+
+def test_the_reviews_pr_counts_the_cube_decisions_as_xg_does(referee, tmp_path) -> None:
+    """Issue 24: the review's PR per player adds every double, take and pass (and the no-doubles XG counts),
+    rated in the background from the match's record; PR = 500 x (checker + cube errors) / decisions."""
+    coach = _coach(referee, fake_engine(), tmp_path, tutor="off")
+    try:
+        opening(referee)
+        referee.submit(board(after("8/5 6/5")))
+        referee.submit({"event": "button", "name": "end_turn"})
+        referee.submit({"event": "cube", "action": "double", "side": "dark"})
+        referee.submit({"event": "cube", "action": "take", "side": "light"})
+        referee.submit({"event": "roll", "dice": [6, 4]})
+        dark = START.play((3, 1), "8/5 6/5").with_turn(Side.DARK)
+        referee.submit(board(dark.play((6, 4), "24/14")))
+        referee.submit({"event": "roll", "dice": [2, 1]})
+        assert coach.idle()
+        first = coach.review()
+        assert coach.idle(30)
+        review = coach.review()
+        assert first["cube_pending"] is True and review["cube_pending"] is False
+        for side, decided in (("dark", "double"), ("light", "take")):
+            s = review["summary"][side]
+            assert s["cube_decisions"] >= 1, (side, decided, s)
+            assert s["decisions"] == s["plays"] + s["cube_decisions"]
+        analysis = coach._cube_reviews[referee.state()["match"]["id"]][1]
+        for side in (Side.LIGHT, Side.DARK):
+            s, a = review["summary"][side.value], analysis.summary[side]
+            assert abs(s["pr"] - 500 * (s["error"] + a.cube_error) / s["decisions"]) <= 0.01
+        assert review["game_summary"]["dark"]["cube_decisions"] >= 1
+    finally:
+        coach.close()
+
+
+def test_r23_a_new_board_gets_its_first_verdict_while_the_deeper_look_of_the_last_one_runs(referee, tmp_path) -> None:
+    """The deeper look has a thread (and an engine) of its own: the player puts the checkers back and plays
+    another bad play; its warning comes from the fast look at once, without waiting for the deep one."""
+    bad = play_with_label("very_bad")
+    other = next(rp.play for rp in ranked_opening() if rp.label == "very_bad" and rp.play != bad)
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
+    try:
+        opening(referee)
+        referee.submit(board(after(bad)))
+        _wait_for(coach, lambda s: (s["tutor"] or {}).get("play") == bad)
+        referee.submit(board(START))
+        referee.submit(board(after(other)))  # the deep look of the first board is still held
+        snap = _wait_for(coach, lambda s: (s["tutor"] or {}).get("play") == other, seconds=3)
+        assert snap["tutor"]["plies"] == 0 and not engine.release.is_set()
+    finally:
+        engine.release.set()
         coach.close()

@@ -57,7 +57,8 @@ def test_cube_advice_before_a_roll(client, referee) -> None:
     assert client.app.state.coach.idle()
     cube = client.get("/api/coach").json()["cube"]
     assert cube["pending"] is False and cube["action"] == "no_double"
-    assert cube["message"]["en"].startswith("No double, take: too early")
+    assert cube["message"]["en"].startswith("No double, take: it is too early")
+    assert cube["numbers"]["en"].startswith("No double, take: too early")
     assert cube["message"]["pt"].startswith("Sem dobra, aceita: ainda é cedo")
 
 
@@ -106,3 +107,37 @@ def test_the_coach_websocket_refuses_another_site(client, referee) -> None:
         with client.websocket_connect("/ws/coach", headers={"origin": "http://evil.example"}) as ws:
             ws.receive_json()
     assert refused.value.code == 1008
+
+
+def test_the_guide_is_served_and_linked_from_the_coach_panel(client) -> None:
+    """Issue 24: the teacher's and beginner's guide in Brazilian Portuguese, one touch from the coach's panel."""
+    page = client.get("/guia")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    text = page.text
+    assert "<h1>Guia do professor e do iniciante</h1>" in text and "coach = false" in text
+    for section in ("Ligar o treinador", "O tutor", "A revisão", "Jogar contra o GNU Backgammon"):
+        assert section in text
+    assert 'href="/guia"' in client.get("/").text
+
+
+def test_settings_take_the_marks_and_the_takeback_agreement(client) -> None:
+    ok = client.put("/api/coach/settings", json={"marks": "gnubg", "takeback": True}, headers={"X-Gamao-PIN": PIN})
+    assert ok.status_code == 200 and ok.json()["marks"] == "gnubg" and ok.json()["takeback"] is True
+    bad = client.put("/api/coach/settings", json={"marks": "snowie"}, headers={"X-Gamao-PIN": PIN})
+    assert bad.status_code == 422
+    assert client.put("/api/coach/settings", json={"takeback": True}).status_code in (401, 403)
+    assert client.post("/api/coach/takeback").status_code == 409  # nothing to take back
+
+
+def test_the_coach_off_in_the_kiosk_settings_refuses(tmp_path: Path, referee: RefereeService) -> None:
+    app = create_app(Settings(data_dir=tmp_path, language="en", coach=False), service=referee, coach_engine=fake_engine)
+    with TestClient(app) as c:
+        assert c.get("/api/coach").status_code == 403
+        assert "coach = false" in c.post("/api/coach/plays").json()["detail"]
+
+
+def test_versus_without_one_is_inactive_and_starting_needs_the_pin(client) -> None:
+    assert client.get("/api/versus").json() == {"active": False}
+    assert client.post("/api/versus", json={"level": "expert", "side": "dark"}).status_code in (401, 403)
+    bad = client.post("/api/versus", json={"level": "godlike"}, headers={"X-Gamao-PIN": PIN})
+    assert bad.status_code == 422

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from core.coach.pr import level
+from core.coach.pr import words as level_words
+from core.coach.words import play_words, size_of
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
@@ -57,14 +60,31 @@ def _open(page, url: str, lang: str = "en") -> None:  # type: ignore[no-untyped-
     page.wait_for_function("window.__coach && window.__coach.updates > 0 && window.__gamao.renders > 0")
 
 
-def test_legal_plays_drawn_one_at_a_time_and_ranked(live) -> None:
+def test_the_top_plays_with_a_sentence_each_then_every_legal_play_one_at_a_time(live) -> None:
+    """Issue 24: the best five plays, each called by its size with one sentence, no number; every legal play
+    one touch further, drawn one at a time; the numbers behind the Numbers touch."""
     url, referee = live
     opening(referee)
     ranked = ranked_opening()
-    with chromium_page(locale="en-GB") as page:
+    with chromium_page(800, 480, locale="en-GB") as page:
         _open(page, url)
         page.click("[data-testid=coach-plays]")
+        page.wait_for_selector("[data-testid=coach-top] .top-play", timeout=5000)
+        rows = page.locator("[data-testid=coach-top] .top-play")
+        assert rows.count() == 5
+        heads = page.locator("[data-testid=coach-top] .top-head").all_inner_texts()
+        assert heads == [f"{i + 1}. {rp.play}" for i, rp in enumerate(ranked[:5])]
+        whys = page.locator("[data-testid=coach-top] .top-why").all_inner_texts()
+        assert whys[0].startswith("The best play") and all(w.endswith(".") for w in whys)
+        assert not page.is_visible("[data-testid=coach-top] .numbers")
+        screenshot(page, "coach-en-top-plays")
+        rows.nth(1).click()
+        assert page.inner_text("[data-testid=coach-caption]") == f"2. {ranked[1].play}"
+        page.click("#coach-close")
+        page.click("[data-testid=coach-all]")
         page.wait_for_selector("[data-testid=coach-view][data-ranked=true]", timeout=5000)
+        assert page.inner_text("[data-testid=coach-caption]") == f"1/16: {ranked[0].play}"
+        page.click("[data-testid=coach-numbers]")
         caption = page.inner_text("[data-testid=coach-caption]")
         assert caption.startswith(f"1/16: {ranked[0].play} · equity {ranked[0].equity:.3f}, loses 0.000")
         assert page.locator("[data-testid=coach-board] circle.checker").count() == 30
@@ -72,6 +92,8 @@ def test_legal_plays_drawn_one_at_a_time_and_ranked(live) -> None:
         assert page.inner_text("[data-testid=coach-caption]").startswith(f"2/16: {ranked[1].play} · equity")
         assert page.get_attribute("[data-testid=coach-view]", "data-index") == "1"
         screenshot(page, "coach-en-legal-plays")
+        page.click("#coach-close")  # back to the top plays
+        assert page.get_attribute("[data-testid=coach-view]", "data-kind") == "top-list"
         page.click("#coach-close")
         assert not page.is_visible("[data-testid=coach-view]")
 
@@ -97,13 +119,20 @@ def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back
         _open(page, url)
         referee.submit(board(after(bad)))
         page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)
-        assert page.inner_text("[data-testid=tutor]") == (
-            f"⚠ This play loses {loss:.3f} (bad): put the checkers back and think again?")
+        size = size_of(loss, "xg", ())
+        assert page.inner_text("[data-testid=tutor] .tutor-head") == (
+            f"⚠ Wait! This play is {play_words(size)['en']}: put the checkers back and think again?")
         assert page.get_attribute("[data-testid=coach-view]", "data-kind") == "tutor"
         assert page.inner_text("[data-testid=coach-caption]") == f"Best: {ranked_opening()[0].play}"
+        page.wait_for_selector("[data-testid=tutor] .tutor-reason", timeout=5000)
+        assert not page.is_visible("[data-testid=tutor] .numbers")  # no number unless asked
+        page.click("[data-testid=coach-numbers]")
+        assert f"loses {loss:.3f}" in page.inner_text("[data-testid=tutor] .numbers")
+        page.click("[data-testid=coach-numbers]")
         screenshot(page, "coach-en-tutor")
         page.click("[data-testid=lang-switch]")
-        assert page.inner_text("[data-testid=tutor]").startswith(f"⚠ Esta jogada perde {loss:.3f}".replace(".", ","))
+        assert page.inner_text("[data-testid=tutor] .tutor-head") == (
+            f"⚠ Espere! Esta jogada é {play_words(size)['pt']}: volte as peças e pense de novo?")
         referee.submit(board(START))  # the checkers put back: no commit, no warning
         page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
         assert not page.is_visible("[data-testid=coach-view]")
@@ -120,20 +149,25 @@ def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
         referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it
         page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)
         assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
-        assert page.inner_text("[data-testid=rating] .rating-head") == f"{bad}: very bad play, loses {loss:.3f}"
+        size = size_of(loss, "xg", ())
+        assert page.inner_text("[data-testid=rating] .rating-head") == f"{bad}: {play_words(size)['en']}."
         reasons = page.locator("[data-testid=rating] li").all_inner_texts()
         assert reasons and all(r.startswith(("Your play", "Home board", "Longest prime", "Anchors", "Pip count",
-                                             "Checkers borne", "After your play")) for r in reasons)
+                                             "Checkers borne", "After your play", "No simple count")) for r in reasons)
         assert not page.is_visible("[data-testid=tutor]")
         screenshot(page, "coach-en-rating")
         page.goto(f"{url}/review?lang=en")
         page.wait_for_function("window.__review.loaded > 0")
-        assert page.inner_text("[data-testid=review-play]") == f"1. Light 3-1: {bad} · very bad, loses {loss:.3f}"
+        words = {"error": "error", "blunder": "blunder"}[size]
+        assert page.inner_text("[data-testid=review-play]") == f"1. Light 3-1: {bad} · {words}"
         assert page.inner_text("#cap-best") == f"Best play: {ranked_opening()[0].play}"
         assert page.locator("[data-testid=review-played] circle.checker").count() == 30
         assert page.locator("[data-testid=review-best] circle.checker").count() == 30
-        light = page.locator("[data-testid=review-summary] tr[data-side=light] td").all_inner_texts()
-        assert light == ["1", f"{1000 * loss:.1f}", "0", "0", "1"]
+        light = page.locator("[data-testid=review-summary] tr[data-side=light][data-scope=match] td").all_inner_texts()
+        pr = 500 * loss
+        assert light == [f"{pr:.1f}", level_words(level(pr))["en"], "1", f"{1000 * loss:.1f}", "0", "0", "1"]
+        game = page.locator("[data-testid=review-summary] tr[data-side=light][data-scope=game] td").all_inner_texts()
+        assert game == light
         assert page.locator("[data-testid=review-why] li").count() == len(reasons)
         screenshot(page, "coach-en-review")
 
@@ -147,7 +181,8 @@ def test_cube_advice_on_request_before_a_roll(live) -> None:
         _open(page, url, "pt")
         page.click("[data-testid=coach-cube]")
         page.wait_for_selector("[data-testid=cube-advice][data-action=no_double]", timeout=5000)
-        assert page.inner_text("[data-testid=cube-advice]").startswith("Sem dobra, aceita: ainda é cedo, dobrar agora custaria")
+        assert page.inner_text("[data-testid=cube-advice]").startswith("Sem dobra, aceita: ainda é cedo para dobrar.")
+        assert "custaria" not in page.inner_text("[data-testid=cube-advice]")  # the numbers only on request
         assert "O adversário deve aceitar" in page.inner_text("[data-testid=cube-advice]")
 
 
@@ -194,8 +229,8 @@ def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
             _open(page, server.url)
             referee.submit(board(after("24/21 6/5")))
             page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=30000)
-            assert page.inner_text("[data-testid=tutor]").startswith("⚠ This play loses 0.")
-            assert "(very bad): put the checkers back" in page.inner_text("[data-testid=tutor]")
+            assert page.inner_text("[data-testid=tutor] .tutor-head") == (
+                "⚠ Wait! This play is a blunder: put the checkers back and think again?")
             assert page.inner_text("[data-testid=coach-caption]") == "Best: 8/5 6/5"
             referee.submit(board(START))
             page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
@@ -203,7 +238,7 @@ def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
             referee.submit({"event": "roll", "dice": [6, 4]})
             page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=30000)
             assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
-            assert page.inner_text("[data-testid=rating] .rating-head").startswith("24/21 6/5: very bad play, loses 0.")
+            assert page.inner_text("[data-testid=rating] .rating-head") == "24/21 6/5: a blunder."
             screenshot(page, "coach-en-rating-gnubg")
     finally:
         referee.close()
@@ -225,3 +260,67 @@ def test_the_coach_leaves_the_controls_on_the_small_screen(live, width: int, hei
             box = page.locator(button).bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (button, box)
         assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+
+
+def test_the_coach_screens_at_800x480_in_brazilian_portuguese(live) -> None:
+    """Issue 24's screens on the Pi's 7-inch screen (saved for docs/screens): the tutor's warning in words with
+    its reason, a rated play with its sentences, the top plays, and the review with PR and the BMAB level."""
+    url, referee = live
+    opening(referee)
+    bad = play_with_label("very_bad")
+    with chromium_page(800, 480) as page:
+        _open(page, url, "pt")
+        referee.submit(board(after(bad)))
+        page.wait_for_selector("[data-testid=tutor] .tutor-reason", timeout=5000)
+        assert page.inner_text("[data-testid=tutor] .tutor-head").startswith("⚠ Espere! Esta jogada é")
+        assert page.is_visible("[data-testid=tutor]") and page.is_visible("[data-testid=coach-view]")
+        screenshot(page, "screen-tutor-warning")
+        referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it (R23)
+        page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)
+        assert page.locator("[data-testid=rating] li").count() >= 2
+        screenshot(page, "screen-rated-play")
+        page.click("[data-testid=coach-plays]")
+        page.wait_for_selector("[data-testid=coach-top] .top-play", timeout=5000)
+        assert page.locator("[data-testid=coach-top] .top-play").count() == 5
+        page.locator("[data-testid=coach-top]").scroll_into_view_if_needed()
+        screenshot(page, "screen-top-plays")
+        page.goto(f"{url}/review?lang=pt")
+        page.wait_for_function("window.__review.loaded > 0")
+        assert page.inner_text("[data-testid=review-summary]").startswith("PR (XG)") or "PR (XG)" in page.inner_text(
+            "[data-testid=review-summary]")
+        screenshot(page, "screen-review-pr")
+
+
+def test_r23_the_screen_says_wait_while_the_tutor_judges(tmp_path: Path) -> None:
+    """Issue 24: the first verdict shows at once; while the deeper look runs the screen says "Aguarde"; when it
+    ends the wait goes (the warning confirmed here)."""
+    import threading
+
+    chromium_or_skip()
+    release = threading.Event()
+    engine = fake_engine()
+    rank = engine.rank_plays
+
+    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        if plies:
+            release.wait(10)
+        return rank(position_id, dice, match_id, plies, timeout)
+
+    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    referee = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=referee, coach_engine=lambda: engine)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+            opening(referee)
+            _open(page, server.url, "pt")
+            referee.submit(board(after(play_with_label("very_bad"))))
+            page.wait_for_selector("[data-testid=coach-wait]:not([hidden])", timeout=5000)
+            assert page.inner_text("[data-testid=coach-wait]") == "Aguarde: o treinador está olhando a jogada…"
+            page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)  # the first verdict
+            assert page.get_attribute("[data-testid=tutor]", "data-final") == "false"
+            release.set()
+            page.wait_for_selector("[data-testid=coach-wait]", state="hidden", timeout=10000)
+            assert page.get_attribute("[data-testid=tutor]", "data-final") == "true"
+    finally:
+        release.set()
+        referee.close()

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.coach.explain import KINDS, Claim, explain_play
+from core.coach.explain import ALIKE, KINDS, LONG_RUN, POINT_VALUE, Claim, explain_play, favours
 from core.rules.notation import BAR, OFF
 from core.rules.position import Position, Side
+from engine.fake import FakeEngine
 
 
 def _walk(seed: int, plies: int) -> Position:
@@ -111,7 +112,11 @@ def _check_explanation(before: Position, dice: tuple[int, int], played: Position
         check_claim(claim, before, results)
     # The played and best claims come in pairs of the same kind, one sentence per pair, in both languages.
     pairs = [c for c in why.claims if c.kind not in ("blot", "alike")]
-    assert len(why.sentences["pt"]) == len(why.sentences["en"]) == max(1, len(pairs) // 2)
+    # Plus the long-run headline when no claim favours the better play, and the "looks safer, but" sentence
+    # when one favours the play made.
+    couples = list(zip(pairs[::2], pairs[1::2], strict=True))
+    extra = int(bool(couples) and why.headline["long_run"]) + int(any(favours(p, b) == "played" for p, b in couples))
+    assert len(why.sentences["pt"]) == len(why.sentences["en"]) == max(1, len(couples)) + extra
     for c in pairs:
         for lang in ("pt", "en"):
             text = " ".join(why.sentences[lang])
@@ -172,3 +177,87 @@ def test_same_result_is_alike() -> None:
 def test_a_bad_roll_is_refused() -> None:
     with pytest.raises(ValueError, match="invalid roll"):
         explain_play(Position.start(), (7, 1), Position.start(), Position.start())
+
+
+# ----- the decisive reason first (issue 24) -----------------------------------------------------------------
+def _blots(pos: Position, side: Side) -> set[int]:
+    me = pos.own(side)
+    return {p for p in range(1, 25) if me[p] == 1}
+
+
+def _run(points: set[int]) -> int:
+    return max((n for p in points for n in range(1, 25) if all(p - k in points for k in range(n))), default=0)
+
+
+def _measure(kind: str, before: Position, after: Position, side: Side) -> float:
+    """The quantity a headline of ``kind`` is about, counted from the positions (higher: better for the mover)."""
+    me, opp = after.own(side), after.own(side.other)
+    made_before = _made(before, side)
+    made = _made(after, side)
+    if kind == "hit":
+        return opp[BAR] - before.own(side.other)[BAR]
+    if kind == "shots":
+        return -_shots_by_enumeration(after, side, _blots(after, side))[0] if _contact(after, side) else 0
+    if kind == "made":
+        return sum(POINT_VALUE.get(p, 0.04) for p in made - made_before)
+    if kind == "broke":
+        return -sum(POINT_VALUE.get(p, 0.04) for p in made_before - made)
+    if kind == "home_board":
+        return len({p for p in made if p <= 6})
+    if kind == "prime":
+        return _run(made)
+    if kind == "anchor":
+        return len({p for p in made if p >= 19})
+    if kind == "off":
+        return me[OFF]
+    if kind == "pips":
+        return sum(i * opp[i] for i in range(1, 26)) - sum(i * me[i] for i in range(1, 26))
+    raise AssertionError(f"no measure for a headline of kind {kind}")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 80), d1=st.integers(1, 6), d2=st.integers(1, 6),
+       pick=st.randoms(use_true_random=False))
+def test_every_headline_favours_the_better_play_or_says_the_long_run(seed: int, plies: int, d1: int, d2: int,
+                                                                    pick: random.Random) -> None:
+    """The engine's better play (the fake engine's ranking) against a worse one: the explanation's first
+    sentence is a claim that favours the better play, counted again here from the two positions, or it
+    says the difference is in the long run."""
+    before = _walk(seed, plies)
+    ranked = FakeEngine().rank_plays(before.position_id(before.turn), (d1, d2))
+    if len(ranked) < 2:
+        return
+    best_rp = ranked[0]
+    worse_rp = pick.choice(ranked[1:])
+    side = before.turn
+    best = Position.from_position_id(best_rp.result, turn=side)
+    played = Position.from_position_id(worse_rp.result, turn=side)
+    why = explain_play(before, (d1, d2), played, best)
+    head = why.headline
+    if head["long_run"]:
+        assert why.sentences["pt"][0] in (LONG_RUN["pt"], ALIKE["pt"])
+        assert why.sentences["en"][0] in (LONG_RUN["en"], ALIKE["en"])
+        return
+    assert head["favours"] == "best"
+    assert _measure(head["kind"], before, best, side) > _measure(head["kind"], before, played, side)
+
+
+def test_a_safer_looking_play_is_told_what_the_better_play_gains() -> None:
+    """The review's case: the play made leaves fewer shots (15 of 36) than the better one (31 of 36); the first
+    sentence is the better play's gain (a hit), and a sentence says why it is better all the same."""
+    before = Position.from_position_id("Fp/gATCit8QBMA", turn=Side.DARK)
+    played, best = before.play((5, 2), "13/11 10/5"), before.play((5, 2), "24/22* 13/8")
+    why = explain_play(before, (5, 2), played, best)
+    assert why.headline == {"kind": "hit", "favours": "best", "weight": 0.12, "long_run": False}
+    assert why.sentences["pt"][0] == "Sua jogada não captura nenhuma peça; a melhor jogada captura 1 peça na casa 22."
+    assert why.sentences["pt"][1] == ("Sua jogada parece mais segura (deixa só 15 de 36 lances que capturam, em vez de 31), "
+                                      "mas a melhor vale mais porque captura 1 peça.")
+    assert why.sentences["en"][1].startswith("Your play looks safer (leaves only 15 of 36 hitting rolls, instead of 31)")
+
+
+def test_a_safer_play_with_no_counted_gain_for_the_better_one_is_the_long_run() -> None:
+    start = Position.start()
+    played, best = start.play((6, 4), "8/2 6/2"), start.play((6, 4), "24/18 13/9")
+    why = explain_play(start, (6, 4), played, best)
+    assert why.headline["long_run"] and why.sentences["pt"][0] == LONG_RUN["pt"]
+    assert why.sentences["pt"][1].startswith("Sua jogada parece melhor numa conta simples")
