@@ -146,7 +146,7 @@ class _Killed:
 
 def _demo(broker, name: str, folder: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", broker.url_for(name),
+    cmd = [sys.executable, "-m", "cli", "demo", "--start-now", "--board", name, "--broker", broker.url_for(name),
            "--club", CLUB, "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
            "--match", "2pt", "--speed", str(SPEED), "--exit-when-done"]
     return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
