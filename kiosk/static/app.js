@@ -15,7 +15,6 @@ let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "";
 let state = null;
 let info = { language: "pt", pin_set: true };
 let pane = "";            // the drawer's open pane: "", coach, exports, rules, summary
-let summaryShownFor = ""; // the match whose summary opened by itself at its end
 window.__gamao = { renders: 0, lastRenderAt: 0, state: null };
 
 function t() { return TEXT[lang] || TEXT.pt; }
@@ -112,7 +111,8 @@ function renderVerdict() {
     head = t().resigns(name(resign.side), resign.value);  // waiting for the opponent's answer
   } else if (last) {
     sev = severity(last);
-    ({ head, detail } = describe(lang in TEXT ? lang : "pt", last, name));
+    const game = last.verdict === "match_over" ? verdicts.findLast((v) => v.verdict === "game_over") : null;
+    ({ head, detail } = describe(lang in TEXT ? lang : "pt", last, name, game));
   } else {
     head = t().phase[state?.phase] || state?.phase || t().connecting;
   }
@@ -244,8 +244,7 @@ function renderSummary() {
   links.append(link("/review", tt.review), link(`/api/matches/${id}/export.mat`, ".mat", true));
   if (!state.variant) links.append(link(`/api/matches/${id}/export.sgf`, ".sgf", true));
   box.replaceChildren(head, table, games, say, links);
-  // Opens by itself once per match; closed, it stays one touch away (the toolbar's button).
-  if (summaryShownFor !== String(m.id) && !$("controls").open) { summaryShownFor = String(m.id); pane = ""; openPane("summary"); }
+  // Not opened by itself (the board stays in view): the toolbar's button says the match is over, in amber.
 }
 
 function toast(text, seconds = 8) {

@@ -220,7 +220,8 @@ export function severity(verdict) {
 const other = (side) => (side === "light" ? "dark" : "light");
 
 // {head, detail} for the banner. `name(side)` gives the player's name; an unknown verdict still shows.
-export function describe(lang, verdict, name) {
+// `game`: the game_over verdict that came with a match_over (the match's last game: what it was won by, and why).
+export function describe(lang, verdict, name, game = null) {
   const t = TEXT[lang];
   let kind = verdict.verdict;
   if (kind === "in_progress" && verdict.complete) kind = "legal";
@@ -229,7 +230,9 @@ export function describe(lang, verdict, name) {
   const m = verdict.message;
   let detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
   if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
-  if (kind === "match_over") detail = "";
+  if (kind === "match_over") {
+    detail = game ? `${t.verdicts.game_over(game, name)}: ${t.why(game, name, other(game.winner))}` : "";
+  }
   // The referee's own sentences say "as claras" where the players have names.
   detail = withNames(lang, noRuleCodes(detail), name);
   return { head: noRuleCodes(head), detail };
