@@ -15,6 +15,7 @@ let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "";
 let state = null;
 let info = { language: "pt", pin_set: true };
 let pane = "";            // the drawer's open pane: "", coach, exports, rules, summary
+let tutorShown = false;   // the tutor's warning on screen (its pane opened once for it)
 window.__gamao = { renders: 0, lastRenderAt: 0, state: null };
 
 function t() { return TEXT[lang] || TEXT.pt; }
@@ -175,7 +176,7 @@ function renderStatic() {
   $("lbl-moves").textContent = tt.moves; $("lbl-export").textContent = tt.export;
   $("calibrate-link").textContent = tt.calibrate; $("controls-btn").textContent = tt.controls;
   $("coach-btn").textContent = tt.coach; $("rules-btn").textContent = tt.rules; $("exports-btn").textContent = tt.export;
-  $("summary-btn").textContent = tt.summaryTitle; $("review-link-2").textContent = tt.review;
+  $("summary-btn").textContent = tt.summaryBtn; $("review-link-2").textContent = tt.review;
   $("chouette-btn").textContent = tt.chouette;
   $("lang").textContent = tt.language;
   $("offline").textContent = tt.offline;
@@ -190,6 +191,10 @@ function renderToolbar() {
   $("summary-btn").hidden = state?.phase !== "match_over";
   // The coach has something to say (a tutor's warning, a rating, cube advice) while its pane is closed.
   const news = ["tutor", "rating", "cube-advice"].some((id) => !$(id).hidden);
+  // The tutor's warning (before the play stands, R23) comes to the players: its pane opens by itself.
+  const warned = !$("tutor").hidden;
+  if (warned && !tutorShown && pane !== "coach") { tutorShown = true; openPane("coach"); return; }
+  tutorShown = warned;
   $("coach-btn").classList.toggle("news", news && pane !== "coach");
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.classList.toggle("open", b.dataset.pane === pane);
 }
@@ -312,6 +317,9 @@ async function start() {
   $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info, lang));
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.addEventListener("click", () => openPane(b.dataset.pane));
   $("drawer-close").addEventListener("click", () => openPane(""));
+  // The coach's news arrives on its own socket (coach.js): the toolbar follows it.
+  new MutationObserver(() => { if (state) renderToolbar(); }).observe($("coach"), { attributes: true, subtree: true,
+                                                                                    attributeFilter: ["hidden"] });
   // The voice (kiosk/voice.py) is missing on this machine: said once, and play goes on.
   if (info.voice === "missing" && !sessionStorage.getItem("gamao.voice-told")) {
     sessionStorage.setItem("gamao.voice-told", "1");
