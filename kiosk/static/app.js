@@ -278,7 +278,13 @@ export function render() {
   renderMoves();
   renderCoach(state, lang in TEXT ? lang : "pt");
   renderChouette($("chouette"), state, lang);
+  // The chouette's files (ledger, games) go with the other exports, as 48 px buttons.
+  for (const old of $("exports").querySelectorAll(".ch-links")) old.remove();
+  const chLinks = $("chouette").querySelector(".ch-links");
+  if (chLinks) { for (const a of chLinks.querySelectorAll("a")) a.classList.add("button"); $("exports").append(chLinks); }
   if ($("chouette-dialog").open) $("chouette-dialog").redraw?.();
+  // A long verdict (the chouette's, a resignation) in smaller type, so the essentials keep their room.
+  $("verdict-head").classList.toggle("long", $("verdict-head").textContent.length > 56);
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
