@@ -1,6 +1,6 @@
 // The kiosk page: renders the referee's public state (docs/CONTRACTS.md) pushed over /ws.
 import { drawBoard, playMarks } from "./board.js";
-import { TEXT, describe, noRuleCodes, number, severity } from "./i18n.js";
+import { TEXT, serverWords, describe, number, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 import { renderCoach, startCoach } from "./coach.js";
 import { openChouette, renderChouette } from "./chouette.js";
@@ -323,6 +323,11 @@ async function start() {
   $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info, lang));
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.addEventListener("click", () => openPane(b.dataset.pane));
   $("drawer-close").addEventListener("click", () => openPane(""));
+  // The coach's refusals (kiosk/coach.py, English) in the page's language.
+  new MutationObserver(() => {
+    const box = $("coach-error"), said = serverWords(lang, box.textContent);
+    if (said !== box.textContent) box.textContent = said;
+  }).observe($("coach-error"), { childList: true, characterData: true, subtree: true });
   // The coach's news arrives on its own socket (coach.js): the toolbar follows it.
   new MutationObserver(() => { if (state) renderToolbar(); }).observe($("coach"), { attributes: true, subtree: true,
                                                                                     attributeFilter: ["hidden"] });

@@ -2,6 +2,8 @@
 // while it is open. Only what can be done now is offered (by the referee's phase): take/drop while a double is
 // offered, "dado visto" for a cocked die, accept/reject while a resignation waits; what ends a game or a match
 // (resigning, a new game, a new match) asks for a second touch to confirm. A new match takes the players' names.
+import { serverWords } from "./i18n.js";
+
 function button(label, onClick, testid) {
   const b = document.createElement("button");
   b.type = "button"; b.textContent = label; b.addEventListener("click", onClick);
@@ -60,7 +62,7 @@ export function actionsNow(t, state) {
   return rows;
 }
 
-export function openControls(dialog, t, state, info) {
+export function openControls(dialog, t, state, info, lang = "pt") {
   dialog.replaceChildren();
   const title = document.createElement("h2");
   title.textContent = t.pinTitle;
@@ -70,15 +72,15 @@ export function openControls(dialog, t, state, info) {
   const error = document.createElement("p");
   error.className = "error";
   const act = (path, body) => async () => {
-    error.textContent = await post(path, body, pin.value);
+    error.textContent = serverWords(lang, await post(path, body, pin.value));
     if (!error.textContent) dialog.close();
   };
   const row = (...items) => { const d = document.createElement("div"); d.className = "row"; d.append(...items); return d; };
   dialog.append(title, row(pin, button(t.close, () => dialog.close(), "close")), error);
   if (!info.pin_set) {
     dialog.append(row(button("OK", async () => {
-      error.textContent = await post("/api/pin", { pin: pin.value }, "");
-      if (!error.textContent) { info.pin_set = true; openControls(dialog, t, state, info); }
+      error.textContent = serverWords(lang, await post("/api/pin", { pin: pin.value }, ""));
+      if (!error.textContent) { info.pin_set = true; openControls(dialog, t, state, info, lang); }
     })));
     dialog.showModal();
     pin.focus();

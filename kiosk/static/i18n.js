@@ -207,6 +207,28 @@ export const TEXT = {
   },
 };
 
+// The server's refusals come from Python in English (kiosk/coach.py, kiosk/pin.py, the API's checks); on the
+// Portuguese page they are said in Portuguese from this table (matched by their beginning).
+export const SERVER_SENTENCES = [
+  [/^cube advice is given before a roll or after a double, not now/, "O conselho de cubo é dado antes de lançar os dados ou depois de uma dobra, não agora."],
+  [/^there is no roll to show plays for/, "Não há dados lançados para mostrar jogadas: lancem os dados primeiro."],
+  [/^no player is on roll yet/, "Ainda não há jogador da vez."],
+  [/^the coach is off in tournament mode/, "O treinador fica desligado no modo torneio: sem dicas, avaliações nem revisão até o fim da partida."],
+  [/^the coach knows backgammon only/, "O treinador só conhece o gamão: o GNU Backgammon não tem este jogo; o árbitro continua julgando cada jogada."],
+  [/^wrong PIN$/, "PIN errado."],
+  [/^no PIN has been set yet.*/, "Ainda não há PIN: defina um primeiro."],
+  [/^this action needs the PIN.*/, "Esta ação precisa do PIN: digite-o."],
+  [/^too many wrong PINs from this device: try again in (\d+) s$/, "Muitos PINs errados neste aparelho: tente de novo em $1 s."],
+  [/^one PIN at a time from this device.*/, "Um PIN de cada vez: aguarde a resposta."],
+  [/^pin: String should match pattern.*/, "O PIN precisa ter de 4 a 12 dígitos."],
+];
+
+export function serverWords(lang, text) {
+  if (lang !== "pt") return text;
+  const hit = SERVER_SENTENCES.find(([pattern]) => pattern.test(text));
+  return hit ? text.replace(hit[0], hit[1]) : text;
+}
+
 // The referee's verdict names (core/referee.py) -> banner colour. Green: the play stands; red: against
 // the rules, with the referee's explanation; amber: wait, finish, or roll again.
 const COLOUR = { play: (v) => (v.legal === false ? "illegal" : "legal"), in_progress: (v) => (v.complete ? "legal" : "pending"),
