@@ -128,9 +128,9 @@ class Voice:
     """Spoken calls on a worker thread. ``status``: "on", "off" (silent by the owner's choice) or "missing"."""
 
     def __init__(self, language: str = "pt", *, enabled: bool = True, speak_to: str | Path | None = None,
-                 play: bool = True, command: str | None = None, rate: int = RATE) -> None:
+                 play: bool = True, command: str = ESPEAK, rate: int = RATE) -> None:
         self.language = "en" if language == "en" else "pt"
-        self.command = command or shutil.which(ESPEAK)
+        self.command = shutil.which(command)  # None: not installed here
         self.enabled = enabled
         self.speak_to = Path(speak_to) if speak_to else None
         self.play = play
