@@ -185,8 +185,10 @@ function renderStatic() {
 // The toolbar shows only what exists now: no coach in tournament mode, no chouette in the variants (R26-R29 are
 // backgammon's), the match summary once the match is over.
 function renderToolbar() {
-  $("coach-btn").hidden = tournament();
-  if (tournament() && pane === "coach") openPane("");
+  // coach.js hides its section when the coach is off (tournament mode, a variant GNU Backgammon does not know).
+  const coachOff = tournament() || $("coach").hidden;
+  $("coach-btn").hidden = coachOff;
+  if (coachOff && pane === "coach") { openPane(""); return; }
   $("chouette-btn").hidden = Boolean(state?.variant);
   $("summary-btn").hidden = state?.phase !== "match_over";
   // The coach has something to say (a tutor's warning, a rating, cube advice) while its pane is closed.

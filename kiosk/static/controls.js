@@ -49,7 +49,7 @@ export function actionsNow(t, state) {
   if ((state?.dice?.cocked || []).some(Boolean)) rows.push([[t.ackBtn, "/api/correction", { action: "ack_cocked" }, false, "ack-cocked"]]);
   const playing = ["opening", "awaiting_roll", "moving"].includes(phase);
   const cube = state?.cube || {}, match = state?.match || {};
-  const cubeFree = !match.crawford && !state?.variant && (!cube.owner || cube.owner === turn);
+  const cubeFree = !match.crawford && (!cube.owner || cube.owner === turn);
   if (phase === "awaiting_roll" && cubeFree) rows.push([[t.doubleBtn, "/api/cube", { action: "double", side: turn }, false, "double"]]);
   if (phase === "moving") rows.push([[t.undoBtn, "/api/correction", { action: "undo" }, false, "undo"],
                                     [t.endTurnBtn, "/api/correction", { action: "end_turn" }, false, "end-turn"]]);

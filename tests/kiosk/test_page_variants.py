@@ -48,6 +48,7 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
         page.wait_for_selector("[data-testid=variant]:not([hidden])", timeout=5000)
         assert page.inner_text("[data-testid=variant]") == "Plakoto"  # no rule code on the players' screen
         assert page.is_hidden("[data-testid=chouette-btn]")  # R26-R29 are backgammon's
+        page.wait_for_selector("[data-testid=coach-btn]", state="hidden")  # GNU Backgammon knows no Plakoto
         pinned = page.locator("[data-testid=board] circle.checker.pinned")
         assert pinned.count() == 1 and pinned.get_attribute("data-pinned") == "10"
         assert "dark" in (pinned.get_attribute("class") or "")
