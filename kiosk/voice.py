@@ -48,6 +48,8 @@ PHRASES: dict[str, tuple[str, str]] = {
     "game_over": ("{name} ganha {points}, {how}.", "{name} wins {points}, {how}."),
     "draw": ("Empate. Ninguém ganha.", "A draw. Nobody wins."),
     "match_over": ("{name} ganha a partida, {score}.", "{name} wins the match, {score}."),
+    "game_and_match": ("{name} ganha {points}, {how}, e a partida, {score}.",
+                       "{name} wins {points}, {how}, and the match, {score}."),
     # for the clock (another part of the kiosk): spoken warnings
     "time_low": ("{name}, restam {seconds} segundos.", "{name}, {seconds} seconds left."),
     "time_up": ("{name}, o tempo acabou.", "{name}, time is up."),
@@ -106,8 +108,12 @@ def calls_for(verdicts: list[dict[str, Any]], players: Mapping[str, str], langua
                                       "how": HOW[lang].get(v.get("how", "single"), v.get("how", ""))}))
         elif kind == "match_over":
             score = v.get("score") or [0, 0]
-            out.append(("match_over", {"name": name(v.get("winner")), "score": f"{score[0]} a {score[1]}"
-                                       if lang == "pt" else f"{score[0]} to {score[1]}"}))
+            said = f"{score[0]} a {score[1]}" if lang == "pt" else f"{score[0]} to {score[1]}"
+            if out and out[-1][0] == "game_over" and out[-1][1]["name"] == name(v.get("winner")):
+                # The match's last game: one call for both, said at once rather than one after the other.
+                out[-1] = ("game_and_match", {**out[-1][1], "score": said})
+            else:
+                out.append(("match_over", {"name": name(v.get("winner")), "score": said}))
     return out
 
 

@@ -91,7 +91,11 @@ export function openControls(dialog, t, state, info, lang = "pt") {
     dialog.append(row(...items.map(([label, path, body, confirm, testid]) => (confirm
       ? confirmed(t, label, act(path, body), testid) : button(label, act(path, body), testid)))));
   }
-  if (!rows.length) { const p = document.createElement("p"); p.textContent = t.nothingNow; dialog.append(p); }
+  if (!rows.length) {
+    const p = document.createElement("p");
+    p.textContent = state?.phase === "match_over" ? t.matchOverNow : t.nothingNow;
+    dialog.append(p);
+  }
   // A new match: the game (backgammon or one of the seeds' variants, R30-R32), its length (0: a money session) and
   // the players' names; opened by a touch, started by a confirmed one. Backgammon sends the request as it always was.
   const form = document.createElement("div");

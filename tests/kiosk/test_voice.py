@@ -39,9 +39,12 @@ def test_r24_r09_r13_the_verdicts_that_need_the_players_are_called_in_the_seeds_
     said = [phrase("pt", key, **params) for key, params in calls]
     assert said == ["Dado inclinado. Lance de novo.", "Jogada ilegal, Bruno. Volte as peças.",
                     "Ana, faltou jogar um dado.", "Ana dobra para 2.", "Bruno aceita. O cubo vale 2.",
-                    "Bruno recusa a dobra.", "Ana ganha 4 pontos, gamão triplo.", "Ana ganha a partida, 5 a 3."]
+                    "Bruno recusa a dobra.", "Ana ganha 4 pontos, gamão triplo, e a partida, 5 a 3."]
     english = [phrase("en", key, **params) for key, params in calls_for(VERDICTS, NAMES, "en")]
-    assert english[0] == "Cocked die. Roll again." and english[-2] == "Ana wins 4 points, a backgammon."
+    assert english[0] == "Cocked die. Roll again."
+    assert english[-1] == "Ana wins 4 points, a backgammon, and the match, 5 to 3."
+    alone = calls_for([VERDICTS[-2]], NAMES, "pt") + calls_for([VERDICTS[-1]], NAMES, "pt")
+    assert [phrase("pt", k, **p) for k, p in alone] == ["Ana ganha 4 pontos, gamão triplo.", "Ana ganha a partida, 5 a 3."]
     # Verdicts that need nobody are not said; no names given: the sides' words, never the API's "Light".
     assert calls_for([{"verdict": "roll", "side": "light", "dice": [3, 1]}, {"verdict": "play", "side": "light"}],
                      NAMES, "pt") == []
