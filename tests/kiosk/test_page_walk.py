@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -31,7 +32,7 @@ from tests.kiosk.browser import ARGS, chromium_or_skip
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "docs" / "screens"
 ENGLISH = ("the", "and", "with", "play", "plays", "played", "roll", "rolls", "rolled", "cube", "double", "doubles",
-           "take", "takes", "drop", "drops", "wins", "game", "match", "light", "dark", "move", "moves", "point",
+           "take", "takes", "drop", "drops", "wins", "game", "match", "light", "dark", "moves", "point",
            "points", "checker", "checkers", "board", "resign", "resigns", "not", "now", "advice", "score", "dice",
            "die", "to", "of", "is", "review", "coach", "rules", "export", "control", "waiting", "opening", "gammon",
            "backgammon", "single", "starts")
@@ -97,10 +98,10 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-def _demo(port: int, tmp: Path, speed: float, *extra: str) -> subprocess.Popen[str]:
+def _demo(port: int, tmp: Path, speed: float, *extra: str, match: str = "2pt") -> subprocess.Popen[str]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp)}
     return subprocess.Popen([sys.executable, "-m", "cli", "demo", "--no-browser", "--no-vision", "--no-dice",
-                             "--match", "2pt", "--speed", str(speed), "--exit-when-done", "--port", str(port),
+                             "--match", match, "--speed", str(speed), "--exit-when-done", "--port", str(port),
                              "--data-dir", str(tmp / "data"), *extra],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -129,14 +130,15 @@ CONTROLS_CHECK = """() => [...document.querySelectorAll("#controls button, #cont
 
 SHOTS = {  # the phases shot at 800x480 in Portuguese: banner's data-verdict -> file name
     "": "01-opening", "reroll": "02-cocked-die", "illegal": "03-illegal-play", "unplayed_die": "04-unplayed-die",
-    "cube": "05-double", "game_over": "06-game-over", "match_over": "07-match-over",
+    "cube": "05-double", "game_over": "06-game-over", "resignation": "06-resignation", "match_over": "07-match-over",
 }
 
 
 def walk(browser: Any, tmp: Path, width: int, height: int, lang: str, speed: float, shots: bool = False,
-         speak_to: Path | None = None) -> tuple[dict[str, list[str]], subprocess.Popen[str], Any, int]:
+         speak_to: Path | None = None, match: str = "2pt") -> tuple[dict[str, list[str]], subprocess.Popen[str], Any, int]:
     port = free_port()
-    proc = _demo(port, tmp, speed, "--language", lang, *(["--speak-to", str(speak_to)] if speak_to else ["--silent"]))
+    proc = _demo(port, tmp, speed, "--language", lang, *(["--speak-to", str(speak_to)] if speak_to else ["--silent"]),
+                 match=match)
     try:
         page = _open(browser, f"http://127.0.0.1:{port}/?lang={lang}", width, height)
         page.wait_for_selector("#banner")
@@ -176,13 +178,15 @@ def test_r24_r09_the_whole_demo_match_at_800x480_in_portuguese_with_screens_and_
     unplayed R09, the cube R13-R15, the game's and the match's end) passes the checks; the screens of each phase
     are saved; the calls are written as numbered WAVs with their texts."""
     calls = tmp_path / "calls"
-    found, proc, page, port = walk(browser, tmp_path, 800, 480, "pt", speed=12, shots=True, speak_to=calls)
+    found, proc, page, port = walk(browser, tmp_path, 800, 480, "pt", speed=15, shots=True, speak_to=calls,
+                                   match="3pt")
     _assert_clean(found, "pt")
     out = proc.stdout.read() if proc.stdout else ""
     assert "final score:" in out and "phase match_over" in out
     # The match's end: who won, the summary with the review and the files; no "Joga:" any more.
     assert page.is_hidden("#turn")
-    assert "pontos (simples): " in page.inner_text("#verdict-detail")
+    assert re.search(r"ganha \d+ pontos? \((simples|gamão|gamão triplo|dobra recusada|desistência)\): ",
+                     page.inner_text("#verdict-detail"))
     assert page.get_attribute("[data-testid=match-summary] a[href='/review']", "href") == "/review"
     # The demo has stopped; the kiosk started again on its journal shows the same end, and its controls.
     service = RefereeService(tmp_path / "data" / "journal.sqlite")
@@ -218,7 +222,8 @@ def test_r24_r09_the_whole_demo_match_at_800x480_in_portuguese_with_screens_and_
     # The calls: 0001.wav + 0001.txt, ..., in Portuguese, each a real WAV, started within 300 ms of its verdict.
     lines = [json.loads(line) for line in (calls / "calls.jsonl").read_text(encoding="utf-8").splitlines()]
     keys = [c["key"] for c in lines]
-    assert {"cocked_die", "illegal", "unplayed_die", "double", "take", "game_and_match"} <= set(keys), keys
+    assert {"cocked_die", "illegal", "double", "take", "game_over", "game_and_match"} <= set(keys), keys
+    assert {"unplayed_die", "unplayed_dice"} & set(keys), keys
     for c in lines:
         stem = calls / f"{c['number']:04d}"
         assert stem.with_suffix(".txt").read_text(encoding="utf-8").strip() == c["text"]
