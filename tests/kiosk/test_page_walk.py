@@ -265,3 +265,33 @@ def test_the_walks_checker_would_catch_what_it_looks_for(browser: Any, tmp_path:
         text = " | ".join(bad)
         assert "BUTTON tiny: 20 px tall" in text and "rule code R24" in text and 'English word "Light"' in text
         assert "board covered by DIV#cover" in text
+
+
+TARGETS = """(root) => [...document.querySelectorAll(`${root} button, ${root} input, ${root} select, ${root} a, ${root} summary`)]
+  .filter((e) => e.getBoundingClientRect().height > 0)
+  .filter((e) => e.getBoundingClientRect().height < 47.5)
+  .map((e) => `${e.tagName} ${e.textContent || e.placeholder} ${Math.round(e.getBoundingClientRect().height)} px`)"""
+
+
+def test_every_dialog_and_pane_has_48_px_targets_at_800x480(browser: Any, tmp_path: Path) -> None:
+    """The chouette's dialog (its set-up, checkboxes included), the control dialog, the coach's and the exports'
+    panes: every target at least 48 px tall on the appliance's screen."""
+    from tests.kiosk.fakes import FakeService
+
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=FakeService())
+    app.state.pins.set("1234")
+    with BackgroundServer(app) as server:
+        page = _open(browser, server.url + "/?lang=pt", 800, 480)
+        page.wait_for_function("Number(document.body.dataset.renders) > 0")
+        page.click("[data-testid=chouette-btn]")
+        page.wait_for_selector("#chouette-dialog[open]")
+        assert page.evaluate(TARGETS, "#chouette-dialog") == []
+        page.click("[data-testid=chouette-close]")
+        page.click("[data-testid=controls-btn]")
+        page.click("#controls [data-testid=new-match-open]")
+        assert page.evaluate(TARGETS, "#controls") == []
+        assert page.evaluate(CONTROLS_CHECK) == []
+        page.click("#controls [data-testid=close]")
+        for pane in ("coach-btn", "exports-btn", "rules-btn"):
+            page.click(f"[data-testid={pane}]")
+            assert page.evaluate(TARGETS, ".drawer") == [], pane
