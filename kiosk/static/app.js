@@ -15,7 +15,8 @@ let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "";
 let state = null;
 let info = { language: "pt", pin_set: true };
 let pane = "";            // the drawer's open pane: "", coach, exports, rules, summary
-let tutorShown = false;   // the tutor's warning on screen (its pane opened once for it)
+let tutorShown = false;   // the tutor's warning on screen (its pane opened for it)
+let tutorOpened = false;  // the coach's pane was opened by the warning, not by a touch: it closes with it
 window.__gamao = { renders: 0, lastRenderAt: 0, state: null };
 
 function t() { return TEXT[lang] || TEXT.pt; }
@@ -195,8 +196,15 @@ function renderToolbar() {
   const news = ["tutor", "rating", "cube-advice"].some((id) => !$(id).hidden);
   // The tutor's warning (before the play stands, R23) comes to the players: its pane opens by itself.
   const warned = !$("tutor").hidden;
-  if (warned && !tutorShown && pane !== "coach") { tutorShown = true; openPane("coach"); return; }
-  tutorShown = warned;
+  if (warned && !tutorShown) {
+    tutorShown = true;
+    if (pane !== "coach") { tutorOpened = true; openPane("coach"); return; }
+  }
+  if (!warned && tutorShown) {
+    tutorShown = false;
+    if (tutorOpened && pane === "coach") { tutorOpened = false; openPane(""); return; }
+  }
+  if (pane !== "coach") tutorOpened = false;
   $("coach-btn").classList.toggle("news", news && pane !== "coach");
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.classList.toggle("open", b.dataset.pane === pane);
 }
