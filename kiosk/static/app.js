@@ -275,7 +275,8 @@ export function render() {
   renderDice(state.dice);
   renderCube(state.cube, state.match);
   renderScore(state.match);
-  const over = state.phase === "game_over" || state.phase === "match_over";
+  // No one "to play" in the opening (each player rolls one die) nor once a game or the match is over.
+  const over = ["opening", "game_over", "match_over"].includes(state.phase);
   $("turn").textContent = state.turn && !over ? t().toPlay(name(state.turn)) : "";
   $("turn").hidden = over;
   // Tournament rules allow no counting aids on the display: the pip counts are removed, not greyed.

@@ -134,13 +134,9 @@ CONTROLS_CHECK = """() => [...document.querySelectorAll("#controls button, #cont
     return r.height < 47.5 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight; })
   .map((e) => `${e.tagName} ${e.textContent || e.placeholder}`)"""
 
-SHOTS = {  # the phases shot at 800x480 in Portuguese: banner's data-verdict -> file name
-    "": "01-opening", "reroll": "02-cocked-die", "illegal": "03-illegal-play", "unplayed_die": "04-unplayed-die",
-    "cube": "05-double", "game_over": "06-game-over", "resignation": "06-resignation", "match_over": "07-match-over",
-}
 
 
-def walk(browser: Any, tmp: Path, width: int, height: int, lang: str, speed: float, shots: bool = False,
+def walk(browser: Any, tmp: Path, width: int, height: int, lang: str, speed: float,
          speak_to: Path | None = None, match: str = "2pt") -> tuple[dict[str, list[str]], subprocess.Popen[str], Any, int]:
     port = free_port()
     proc = _demo(port, tmp, speed, "--language", lang, *(["--speak-to", str(speak_to)] if speak_to else ["--silent"]),
@@ -148,18 +144,7 @@ def walk(browser: Any, tmp: Path, width: int, height: int, lang: str, speed: flo
     try:
         page = _open(browser, f"http://127.0.0.1:{port}/?lang={lang}", width, height)
         page.wait_for_selector("#banner")
-        taken: set[str] = set()
-        deadline = time.monotonic() + 240
-        while proc.poll() is None and time.monotonic() < deadline:
-            kind = page.get_attribute("#banner", "data-verdict") or ""
-            if shots and kind in SHOTS and SHOTS[kind] not in taken:
-                taken.add(SHOTS[kind])
-                if kind == "cube":
-                    time.sleep(0.05)
-                SCREENS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENS / f"{SHOTS[kind]}.png"))
-            time.sleep(0.04)
-        proc.wait(timeout=30)
+        proc.wait(timeout=240)
         page.click("[data-testid=summary-btn]")  # the match's summary, one touch away
         page.wait_for_selector("[data-testid=match-summary] .winner", timeout=10000)
         found = page.evaluate("window.__walk.verdicts")
@@ -184,7 +169,7 @@ def test_r24_r09_the_whole_demo_match_at_800x480_in_portuguese_with_screens_and_
     unplayed R09, the cube R13-R15, the game's and the match's end) passes the checks; the screens of each phase
     are saved (SCREENS); the calls are written as numbered WAVs with their texts."""
     calls = tmp_path / "calls"
-    found, proc, page, port = walk(browser, tmp_path, 800, 480, "pt", speed=15, shots=True, speak_to=calls,
+    found, proc, page, port = walk(browser, tmp_path, 800, 480, "pt", speed=15, speak_to=calls,
                                    match="3pt")
     _assert_clean(found, "pt")
     out = proc.stdout.read() if proc.stdout else ""
@@ -301,3 +286,56 @@ def test_every_dialog_and_pane_has_48_px_targets_at_800x480(browser: Any, tmp_pa
         for pane in ("coach-btn", "exports-btn", "rules-btn"):
             page.click(f"[data-testid={pane}]")
             assert page.evaluate(TARGETS, ".drawer") == [], pane
+
+
+# The phases shot for docs/screens, each a state of the real referee fed the demo's 3-point match up to it.
+PHASES = [
+    ("01-opening", lambda st, vs, nxt: nxt.get("event") == "roll" and st["phase"] == "opening"),
+    ("02-cocked-die", lambda st, vs, nxt: any(v.get("reason") == "cocked_die" for v in vs)),
+    ("03-illegal-play", lambda st, vs, nxt: any(v["verdict"] == "illegal" for v in vs)),
+    ("04-unplayed-die", lambda st, vs, nxt: any(v["verdict"] == "unplayed_die" for v in vs)),
+    ("05-double", lambda st, vs, nxt: any(v.get("action") == "double" for v in vs)),
+    ("06-game-over", lambda st, vs, nxt: any(v["verdict"] == "game_over" for v in vs) and st["phase"] == "game_over"),
+    ("06-resignation", lambda st, vs, nxt: st.get("resignation") is not None),
+    ("07-match-over", lambda st, vs, nxt: st["phase"] == "match_over"),
+]
+
+
+def test_r24_r09_the_screens_of_each_phase_at_800x480(browser: Any, tmp_path: Path) -> None:
+    """Each phase of the demo's 3-point match (the opening, a cocked die R24, an illegal play, a die left unplayed
+    R09, a double, a game's end, a resignation, the match's end) as the page shows it at 800x480 in Portuguese,
+    from the real referee's state at that moment: every target 48 px, the essentials on screen; a screenshot each."""
+    from core.referee import Referee
+    from kiosk.demo_script import load_match, script
+    from tests.kiosk.fakes import FakeService
+
+    def events() -> Iterator[dict[str, Any]]:
+        for step in script(load_match("3pt")):
+            if step.kind == "roll":
+                yield {"event": "roll", **step.data}
+            elif step.kind in ("board", "hand"):
+                yield {**step.data, "stable": step.kind == "board"}
+            elif step.data:
+                yield step.data
+
+    fake = FakeService()
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=fake, coach_engine=None)
+    ref, stream, todo = Referee(), list(events()), list(PHASES)
+    with BackgroundServer(app) as server:
+        page = _open(browser, server.url + "/?lang=pt", 800, 480)
+        page.wait_for_function("Number(document.body.dataset.renders) > 0")
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        for k, event in enumerate(stream):
+            verdicts = ref.feed(event)
+            state = {**ref.public_state(), "notices": []}
+            state["match"]["id"] = "1"
+            nxt = stream[k + 1] if k + 1 < len(stream) else {}
+            for name, wanted in [p for p in todo if p[1](state, verdicts, nxt)]:
+                todo.remove((name, wanted))
+                n = page.evaluate("Number(document.body.dataset.renders)")
+                fake.update(**state)
+                page.wait_for_function(f"Number(document.body.dataset.renders) > {n}")
+                found = page.evaluate("window.__walk.verdicts")
+                assert all(v == [] for v in found.values()), (name, found)
+                page.screenshot(path=str(SCREENS / f"{name}.png"))
+        assert todo == [], [name for name, _ in todo]
