@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop when the match is over (by default the match starts again, so the screen "
                              "always shows a game in progress)")
     parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
+    parser.add_argument("--start-now", action="store_true",
+                        help="start the match at once (by default the demo waits for the first kiosk page to connect, "
+                             "so the opening and the cocked die are seen)")
+    voice = parser.add_argument_group("voice", "the referee's spoken calls (espeak-ng, pt-br or en)")
+    voice.add_argument("--silent", action="store_true", help="no spoken calls (they are on by default)")
+    voice.add_argument("--speak-to", metavar="DIR",
+                       help="also write each call as DIR/0001.wav with its text in DIR/0001.txt (and DIR/calls.jsonl)")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="keep the journal, the archive (DIR/archive/) and the PIN in DIR (default: a fresh "
                              "temporary folder; a restarted club board resumes sending from it)")
@@ -62,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from kiosk.config import Settings
-    from kiosk.demo import DemoRunner
+    from kiosk.demo import DemoRunner, FirstPage
     from kiosk.main import create_app
     from kiosk.server import BackgroundServer
 
@@ -157,13 +164,21 @@ def run(args: argparse.Namespace) -> int:
         return 1
     app = create_app(settings, service=service, camera=runner.camera)
     app.state.versus = versus.versus if versus is not None else None  # shown on the page (GET /api/versus)
+    from kiosk.voice import Voice
+
+    voice = Voice(settings.language, enabled=not args.silent, speak_to=args.speak_to).listen(service)
+    app.state.voice = voice
+    if voice.status == "missing":
+        print("voice: espeak-ng is not installed (apt-get install espeak-ng); the calls stay silent", flush=True)
     pin = DEMO_PIN
     if app.state.pins.is_set():
         pin = f"the one already set in {data}"
     else:
         app.state.pins.set(DEMO_PIN)
     try:
-        server = BackgroundServer(app, host=args.host, port=args.port, log_level="warning").start()
+        first_page = FirstPage(app)
+        server = BackgroundServer(first_page, host=args.host, port=args.port,  # type: ignore[arg-type]
+                                  log_level="warning").start()
     except (RuntimeError, TimeoutError) as exc:
         runner.close()
         print(f"gamao demo: {exc}; is the port taken? try --port {args.port + 1}", file=sys.stderr)
@@ -175,8 +190,13 @@ def run(args: argparse.Namespace) -> int:
           + "; camera: synthetic renderer read by vision" + (" (off)" if args.no_vision else "") + ".", flush=True)
     if not args.no_browser and _has_display():
         webbrowser.open(url)
-    runner.start()
     try:
+        if not args.start_now:
+            print(f"Waiting for the kiosk page at {url} before starting the match (--start-now starts at once).",
+                  flush=True)
+            while not first_page.connected.wait(0.2):
+                pass
+        runner.start()
         while not (args.exit_when_done and runner.done.is_set()):
             if runner.done.is_set() and not runner.stop_event.is_set():
                 print("  match over; starting it again in 10 s (Ctrl-C to stop)", flush=True)
@@ -192,6 +212,15 @@ def run(args: argparse.Namespace) -> int:
         server.stop()
         if versus is not None:
             versus.close()
+        voice.wait_idle(10)
+        voice.close()
+    if voice.calls:
+        from kiosk.voice import timings
+
+        tm = timings(voice.calls)
+        print(f"voice: {len(voice.calls)} calls; started {tm['start_median_ms']:.0f} ms after the verdict (median), "
+              f"{tm['start_worst_ms']:.0f} ms (worst)" + (f"; WAV written {tm['wav_median_ms']:.0f} / "
+              f"{tm['wav_worst_ms']:.0f} ms" if args.speak_to else ""), flush=True)
     if runner.camera is not None:
         cam = runner.camera
         print(f"vision read {cam.boards - cam.misread} of {cam.boards} boards exactly", flush=True)

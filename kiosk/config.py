@@ -24,6 +24,7 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "pin_lockout_seconds": ((int, float), "a number of seconds"), "gpio": (dict, "a table of pin numbers"),
     "rules": (dict, "a table of rules"), "language": (str, "text"), "camera": (str, "text"),
     "serial_port": (str, "text"), "host": (str, "text"), "data_dir": (str, "a folder path"),
+    "speak": (bool, "true or false"),
     "club": (dict, "a table: broker, club, board, username, password, ca_file (docs/club.md)"),
     "coach": (bool, "true or false"),
 }
@@ -62,6 +63,7 @@ class Settings:
     pin_lockout_seconds: float = 60.0
     club: dict[str, Any] = field(default_factory=dict)  # the club's broker (club/config.py); empty: publish nothing
     coach: bool = True  # the coach (hints, tutor, ratings, review); false: off in every match, tournament or not
+    speak: bool = True            # the referee's spoken calls (kiosk/voice.py, espeak-ng); false: silent
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()

@@ -290,3 +290,20 @@ class DemoRunner:
         self.done.wait(10)
         if self.dice is not None:
             self.dice.close()
+
+
+class FirstPage:
+    """The demo's app as uvicorn serves it, noting when the first kiosk page opens its WebSocket (``/ws``): the
+    demo waits for it before starting the match, so the opening roll and the cocked die are not missed."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.connected = threading.Event()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") == "websocket" and scope.get("path") == "/ws":
+            self.connected.set()
+        await self.app(scope, receive, send)
+
+    def __getattr__(self, name: str) -> Any:  # app.state and the rest, as the app has them
+        return getattr(self.app, name)

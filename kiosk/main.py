@@ -76,6 +76,10 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
 
             appliance = Appliance(settings, app.state.service).start()
             app.state.camera = appliance.camera
+            if settings.speak and getattr(app.state, "voice", None) is None:
+                from kiosk.voice import Voice
+
+                app.state.voice = Voice(settings.language).listen(app.state.service)
         coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
                              enabled=settings.coach).start()
         app.state.coach = coach
@@ -92,6 +96,9 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
                 versus.brain.engine.close()
             if appliance is not None:
                 appliance.close()
+                if getattr(app.state, "voice", None) is not None:
+                    app.state.voice.close()
+                    app.state.voice = None
             if owned is not None:
                 app.state.service = None  # a restarted lifespan builds a new one
                 if hasattr(owned, "close"):
@@ -103,6 +110,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.state.service = service
     app.state.camera = camera
     app.state.coach = None
+    app.state.voice = None  # kiosk.voice.Voice: the referee's spoken calls (gamao run with speak = true, gamao demo)
     app.state.pins = PinStore(settings.data_dir, settings.pin_max_failures, settings.pin_lockout_seconds)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]

@@ -137,11 +137,13 @@ class KioskInfo(BaseModel):
     """What the page needs before the first state: language and whether a PIN exists."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"language": "pt", "languages": ["pt", "en"],
-                                                                "pin_set": True, "camera": False}]})
+                                                                "pin_set": True, "camera": False, "voice": "on"}]})
     language: Literal["pt", "en"]
     languages: list[str]
     pin_set: bool
     camera: bool
+    voice: Literal["on", "off", "missing"] = Field("off", description="the referee's spoken calls (kiosk/voice.py): "
+                                                   "on, off (silent by the owner's choice) or missing (no espeak-ng)")
 
 
 # ---- requests (strict) --------------------------------------------------------------------------

@@ -36,4 +36,5 @@ def get_state(service: ServiceDep) -> dict[str, Any]:
 @router.get("/kiosk", response_model=KioskInfo, summary="Display settings: language, PIN set, camera present")
 def get_kiosk(request: Request, settings: SettingsDep, pins: PinsDep) -> KioskInfo:
     return KioskInfo(language=settings.language, languages=list(LANGUAGES), pin_set=pins.is_set(),
-                     camera=getattr(request.app.state, "camera", None) is not None)
+                     camera=getattr(request.app.state, "camera", None) is not None,
+                     voice=voice.status if (voice := getattr(request.app.state, "voice", None)) is not None else "off")

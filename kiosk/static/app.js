@@ -1,6 +1,6 @@
 // The kiosk page: renders the referee's public state (docs/CONTRACTS.md) pushed over /ws.
-import { drawBoard } from "./board.js";
-import { TEXT, describe, severity } from "./i18n.js";
+import { drawBoard, playMarks } from "./board.js";
+import { TEXT, serverWords, describe, number, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 import { renderCoach, startCoach } from "./coach.js";
 import { openChouette, renderChouette } from "./chouette.js";
@@ -14,10 +14,17 @@ const params = new URLSearchParams(location.search);
 let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "";
 let state = null;
 let info = { language: "pt", pin_set: true };
+let pane = "";            // the drawer's open pane: "", coach, exports, rules, summary
+let tutorShown = false;   // the tutor's warning on screen (its pane opened for it)
+let tutorOpened = false;  // the coach's pane was opened by the warning, not by a touch: it closes with it
 window.__gamao = { renders: 0, lastRenderAt: 0, state: null };
 
 function t() { return TEXT[lang] || TEXT.pt; }
-function name(side) { return (state?.match?.players?.[side]) || t()[side]; }
+// The player's name; a match started without names ("Light"/"Dark", the API's default) says Claras/Escuras.
+function name(side) {
+  const given = state?.match?.players?.[side];
+  return given && given !== { light: "Light", dark: "Dark" }[side] ? given : t()[side];
+}
 
 function renderDice(dice) {
   const box = $("dice"), cocked = dice?.cocked || [];
@@ -64,7 +71,8 @@ function renderCube(cube, match) {
 
 function renderScore(match) {
   $("name-light").textContent = name("light"); $("name-dark").textContent = name("dark");
-  $("score-light").textContent = match?.score?.light ?? 0; $("score-dark").textContent = match?.score?.dark ?? 0;
+  $("score-light").textContent = number(lang, match?.score?.light ?? 0);
+  $("score-dark").textContent = number(lang, match?.score?.dark ?? 0);
   const length = match?.length || 0;
   $("match-length").textContent = (length ? t().matchTo(length) : t().money) + (match?.game ? ` · ${t().game(match.game)}` : "");
   const cr = $("crawford");
@@ -73,21 +81,24 @@ function renderScore(match) {
   $("tournament").hidden = !tournament(); $("tournament").textContent = t().tournament;
 }
 
-// The seeds' other games (R30-R32): the variant's name and rule, Plakoto's pins, Russian's place in the chain
-// of doubles and checkers still to enter, Jacquet's messengers.
+// The seeds' other games (R30-R32): the variant's name (its rule's words are on the Regras card), Plakoto's pins,
+// Russian's place in the chain of doubles and checkers still to enter, Jacquet's messengers. No rule codes.
 function renderVariant() {
-  const v = state?.variant, badge = $("variant"), chain = $("chain"), info = $("variant-info");
+  const v = state?.variant, badge = $("variant"), chain = $("chain"), info = $("variant-info"), tt = t();
   badge.hidden = !v; chain.hidden = true; info.hidden = true;
   if (!v) return;
-  badge.textContent = `${t().variants[v.name] || v.name} (${v.rule})`;
+  badge.textContent = tt.variants[v.name] || v.name;
   badge.dataset.variant = v.name;
   const pos = state.position || {};
   const c = state.chain;
-  if (c) { chain.hidden = false; chain.textContent = t().chain(c); chain.dataset.link = c.link; }
+  if (c) { chain.hidden = false; chain.textContent = tt.chain(c); chain.dataset.link = c.link; }
   let text = "";
-  if (pos.pinned) text = pos.pinned.length ? t().pinned(pos.pinned.map((p) => `${p.point} (${name(p.side)})`).join(", ")) : "";
-  if (pos.waiting) text = t().waiting(pos.waiting.light, pos.waiting.dark);
-  if (pos.messenger) text = t().messenger(pos.messenger.light, pos.messenger.dark);
+  if (pos.pinned) text = pos.pinned.length ? tt.pinned(pos.pinned.map((p) => `${p.point} (${name(p.side)})`).join(", ")) : "";
+  if (pos.waiting) text = tt.waiting(`${name("light")} ${pos.waiting.light}`, `${name("dark")} ${pos.waiting.dark}`);
+  if (pos.messenger) {
+    const arrived = ["light", "dark"].filter((s) => pos.messenger[s]).map(name);
+    text = arrived.length ? tt.messenger(arrived.join(", ")) : tt.messengerNone;
+  }
   info.hidden = !text; info.textContent = text;
 }
 
@@ -102,7 +113,8 @@ function renderVerdict() {
     head = t().resigns(name(resign.side), resign.value);  // waiting for the opponent's answer
   } else if (last) {
     sev = severity(last);
-    ({ head, detail } = describe(lang in TEXT ? lang : "pt", last, name));
+    const game = last.verdict === "match_over" ? verdicts.findLast((v) => v.verdict === "game_over") : null;
+    ({ head, detail } = describe(lang in TEXT ? lang : "pt", last, name, game));
   } else {
     head = t().phase[state?.phase] || state?.phase || t().connecting;
   }
@@ -125,6 +137,19 @@ function renderNotices() {
     return p;
   }));
   box.hidden = !notices.length;
+}
+
+// What the drawn board marks: an illegal play's points and checker, or else the last play.
+function marks() {
+  const last = (state?.verdicts || []).at(-1);
+  if (last && (last.verdict === "illegal" || last.verdict === "unplayed_die") && last.reason !== "new_setup_mid_game") {
+    const m = playMarks(state, last.side || state.turn, last.play || last.move || "", true);
+    if (!m.to.length && last.point) m.to.push(...playMarks(state, last.side || state.turn, `${last.point}/${last.point}`).to);
+    return m;
+  }
+  const game = state?.match?.game;
+  const move = (state?.moves || []).filter((m) => !game || !m.game || m.game === game).at(-1);
+  return move?.play ? playMarks(state, move.side, move.play) : null;
 }
 
 function renderMoves() {
@@ -151,33 +176,133 @@ function renderStatic() {
   $("lbl-dice").textContent = tt.dice; $("lbl-cube").textContent = tt.cube; $("lbl-pips").textContent = tt.pips;
   $("lbl-moves").textContent = tt.moves; $("lbl-export").textContent = tt.export;
   $("calibrate-link").textContent = tt.calibrate; $("controls-btn").textContent = tt.controls;
-  $("lang").textContent = lang === "pt" ? "English" : "Português";
+  $("coach-btn").textContent = tt.coach; $("rules-btn").textContent = tt.rules; $("exports-btn").textContent = tt.export;
+  $("summary-btn").textContent = tt.summaryBtn; $("review-link-2").textContent = tt.review;
+  $("chouette-btn").textContent = tt.chouette;
+  $("lang").textContent = tt.language;
   $("offline").textContent = tt.offline;
+}
+
+// The toolbar shows only what exists now: no coach in tournament mode, no chouette in the variants (R26-R29 are
+// backgammon's), the match summary once the match is over.
+function renderToolbar() {
+  // coach.js hides its section when the coach is off (tournament mode, a variant GNU Backgammon does not know).
+  const coachOff = tournament() || $("coach").hidden;
+  $("coach-btn").hidden = coachOff;
+  if (coachOff && pane === "coach") { openPane(""); return; }
+  $("chouette-btn").hidden = Boolean(state?.variant);
+  $("summary-btn").hidden = state?.phase !== "match_over";
+  // The coach has something to say (a tutor's warning, a rating, cube advice) while its pane is closed.
+  const news = ["tutor", "rating", "cube-advice"].some((id) => !$(id).hidden);
+  // The tutor's warning (before the play stands, R23) comes to the players: its pane opens by itself.
+  const warned = !$("tutor").hidden;
+  if (warned && !tutorShown) {
+    tutorShown = true;
+    if (pane !== "coach") { tutorOpened = true; openPane("coach"); return; }
+  }
+  if (!warned && tutorShown) {
+    tutorShown = false;
+    if (tutorOpened && pane === "coach") { tutorOpened = false; openPane(""); return; }
+  }
+  if (pane !== "coach") tutorOpened = false;
+  $("coach-btn").classList.toggle("news", news && pane !== "coach");
+  for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.classList.toggle("open", b.dataset.pane === pane);
+}
+
+function openPane(which) {
+  pane = pane === which ? "" : which;
+  $("drawer").hidden = !pane;
+  const titles = { coach: t().coach, exports: t().export, rules: t().rulesTitle, summary: t().summaryTitle };
+  $("drawer-title").textContent = titles[pane] || "";
+  for (const sec of document.querySelectorAll(".drawer .pane")) {
+    // coach.js hides its section in tournament mode: the pane shows only when the coach is there.
+    if (sec.id === "coach") sec.classList.toggle("closed", pane !== "coach");
+    else sec.hidden = sec.dataset.pane !== pane;
+  }
+  document.body.dataset.pane = pane;
+  if (state) renderToolbar();
+}
+
+// The rules of the game being played, in players' words (shared/seeds), never a rule code.
+function renderRules() {
+  const card = $("rules-card"), key = state?.variant?.name || "backgammon", tt = t();
+  if (card.dataset.for === `${lang}:${key}`) return;
+  card.dataset.for = `${lang}:${key}`;
+  const h = document.createElement("h3");
+  h.textContent = tt.gameNames[key] || key;
+  const ul = document.createElement("ul");
+  for (const line of tt.rulesCard[key] || []) { const li = document.createElement("li"); li.textContent = line; ul.append(li); }
+  card.replaceChildren(h, ul);
+}
+
+// At the match's end: who won, the final score, the games, and the way to the review and the files.
+function renderSummary() {
+  const box = $("summary"), tt = t();
+  if (state?.phase !== "match_over") { box.replaceChildren(); return; }
+  const m = state.match || {}, score = m.score || {};
+  const winner = (score.light ?? 0) > (score.dark ?? 0) ? "light" : "dark";
+  const head = document.createElement("div"); head.className = "winner";
+  head.textContent = tt.verdicts.match_over({ winner }, name);
+  const table = document.createElement("table");
+  for (const side of ["light", "dark"]) {
+    const tr = document.createElement("tr");
+    for (const text of [name(side), number(lang, score[side] ?? 0)]) { const td = document.createElement("td"); td.textContent = text; tr.append(td); }
+    table.append(tr);
+  }
+  const games = document.createElement("div");
+  games.textContent = `${m.length ? tt.matchTo(m.length) : tt.money} · ${tt.gamesPlayed(m.game || 1)}`;
+  const say = document.createElement("div"); say.textContent = tt.summaryLinks;
+  const links = document.createElement("div"); links.className = "links";
+  const id = encodeURIComponent(m.id ?? "current");
+  const link = (href, text, dl) => { const a = document.createElement("a"); a.className = "button"; a.href = href; a.textContent = text;
+    if (dl) a.setAttribute("download", ""); return a; };
+  links.append(link("/review", tt.review), link(`/api/matches/${id}/export.mat`, ".mat", true));
+  if (!state.variant) links.append(link(`/api/matches/${id}/export.sgf`, ".sgf", true));
+  box.replaceChildren(head, table, games, say, links);
+  // Not opened by itself (the board stays in view): the toolbar's button says the match is over, in amber.
+}
+
+function toast(text, seconds = 8) {
+  const box = $("toast");
+  box.textContent = text; box.hidden = false;
+  setTimeout(() => { box.hidden = true; }, seconds * 1000);
 }
 
 export function render() {
   renderStatic();
   if (!state) return;
-  drawBoard($("board"), state);
+  drawBoard($("board"), state, marks());
   renderDice(state.dice);
   renderCube(state.cube, state.match);
   renderScore(state.match);
-  $("turn").textContent = state.turn ? t().toPlay(name(state.turn)) : "";
+  // No one "to play" in the opening (each player rolls one die) nor once a game or the match is over.
+  const over = ["opening", "game_over", "match_over"].includes(state.phase);
+  $("turn").textContent = state.turn && !over ? t().toPlay(name(state.turn)) : "";
+  $("turn").hidden = over;
   // Tournament rules allow no counting aids on the display: the pip counts are removed, not greyed.
   $("pips").classList.toggle("hidden", tournament());
-  $("pips-light").textContent = tournament() ? "" : (state.pips?.light ?? "");
-  $("pips-dark").textContent = tournament() ? "" : (state.pips?.dark ?? "");
+  $("pips-light").textContent = tournament() ? "" : number(lang, state.pips?.light ?? "");
+  $("pips-dark").textContent = tournament() ? "" : number(lang, state.pips?.dark ?? "");
   renderVerdict();
   renderNotices();
   renderVariant();
   renderMoves();
   renderCoach(state, lang in TEXT ? lang : "pt");
   renderChouette($("chouette"), state, lang);
+  // The chouette's files (ledger, games) go with the other exports, as 48 px buttons.
+  for (const old of $("exports").querySelectorAll(".ch-links")) old.remove();
+  const chLinks = $("chouette").querySelector(".ch-links");
+  if (chLinks) { for (const a of chLinks.querySelectorAll("a")) a.classList.add("button"); $("exports").append(chLinks); }
   if ($("chouette-dialog").open) $("chouette-dialog").redraw?.();
+  // A long verdict (the chouette's, a resignation) in smaller type, so the essentials keep their room.
+  $("verdict-head").classList.toggle("long", $("verdict-head").textContent.length > 56);
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;
   $("export-sgf").href = `/api/matches/${id}/export.sgf`;
   $("export-sgf").hidden = Boolean(state.variant);  // SGF has no game type for the variants: .mat writes our text
+  renderToolbar();
+  renderSummary();
+  renderRules();
   window.__gamao.renders += 1;
   window.__gamao.lastRenderAt = performance.timeOrigin + performance.now();
   const n = window.__gamao.renders;
@@ -206,7 +331,22 @@ async function start() {
     localStorage.setItem("gamao.lang", lang);
     render();
   });
-  $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info));
+  $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info, lang));
+  for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.addEventListener("click", () => openPane(b.dataset.pane));
+  $("drawer-close").addEventListener("click", () => openPane(""));
+  // The coach's refusals (kiosk/coach.py, English) in the page's language.
+  new MutationObserver(() => {
+    const box = $("coach-error"), said = serverWords(lang, box.textContent);
+    if (said !== box.textContent) box.textContent = said;
+  }).observe($("coach-error"), { childList: true, characterData: true, subtree: true });
+  // The coach's news arrives on its own socket (coach.js): the toolbar follows it.
+  new MutationObserver(() => { if (state) renderToolbar(); }).observe($("coach"), { attributes: true, subtree: true,
+                                                                                    attributeFilter: ["hidden"] });
+  // The voice (kiosk/voice.py) is missing on this machine: said once, and play goes on.
+  if (info.voice === "missing" && !sessionStorage.getItem("gamao.voice-told")) {
+    sessionStorage.setItem("gamao.voice-told", "1");
+    toast(t().voiceMissing);
+  }
   $("chouette-btn").addEventListener("click", () => openChouette($("chouette-dialog"), () => state, lang));
   render();
   connect();

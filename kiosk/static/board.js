@@ -1,6 +1,8 @@
-// The board as SVG, from the public state's position (physical points, light's home bottom-right).
-// Bottom row right to left: points 1..12; top row left to right: 13..24. Cube column on the left,
-// bear-off tray on the right.
+// The board as SVG, from the public state's position (physical points, light's home bottom-right, as the camera
+// sees the table). Bottom row right to left: physical 1..12; top row left to right: 13..24. Cube column on the
+// left, bear-off tray on the right. The point numbers are the mover's own (as the mover counts and as the plays
+// are written: dark's 13/3 starts on the point labelled 13), with each variant's route (R30-R32); the last play's
+// points, or an illegal play's points and checker, are marked (`marks`, see playMarks).
 const NS = "http://www.w3.org/2000/svg";
 export const W = 1000, H = 760;
 const M = 16, CUBE = 70, TRAY = 70, BAR = 56;
@@ -23,11 +25,40 @@ function pointX(p) {
   return { x: X0 + col * PW + (col >= 6 ? BAR : 0), top };
 }
 
-function checkers(g, cx, edgeY, dir, n, side) {
+// Each side's route: its own point n (24..1) is physical ROUTES[variant][side][24 - n] (core/rules routes).
+const STANDARD = { light: Array.from({ length: 24 }, (_, i) => 24 - i), dark: Array.from({ length: 24 }, (_, i) => i + 1) };
+const ROUTES = {
+  standard: STANDARD, plakoto: STANDARD,
+  russian: { light: STANDARD.light, dark: STANDARD.light },
+  jacquet: { light: [...Array.from({ length: 12 }, (_, i) => 13 + i), ...Array.from({ length: 12 }, (_, i) => 1 + i)],
+             dark: STANDARD.dark },
+};
+function route(state, side) { return (ROUTES[state?.variant?.name] || STANDARD)[side] || STANDARD.light; }
+// The physical point of the side's own point n (1..24), or null (bar, off, nonsense).
+export function physical(state, side, n) { return n >= 1 && n <= 24 ? route(state, side)[24 - n] : null; }
+function ownNumber(state, side, p) { return 24 - route(state, side).indexOf(p); }
+
+// {from: [physical...], to: [...], bad: bool} for a play as written ("13/8 6/5*", "bar/22", "24/18/13", "6/off(2)").
+export function playMarks(state, side, play, bad = false) {
+  const from = [], to = [];
+  for (const token of String(play || "").split(/\s+/)) {
+    const parts = token.replace(/\(\d+\)|\*/g, "").split("/");
+    if (parts.length < 2) continue;
+    parts.forEach((part, i) => {
+      const p = physical(state, side, Number(part));
+      if (p) (i === 0 ? from : to).push(p);
+    });
+  }
+  return { side, from, to, bad };
+}
+
+function checkers(g, cx, edgeY, dir, n, side, culprit = false) {
   const shown = Math.min(n, 5);
   for (let i = 0; i < shown; i++) {
     const cy = edgeY + dir * (R + i * 2 * R);
-    g.append(el("circle", { cx, cy, r: R - 1, class: `checker ${side}` }));
+    const top = culprit && i === shown - 1;
+    g.append(el("circle", { cx, cy, r: R - 1, class: `checker ${side}${top ? " culprit" : ""}`,
+                            ...(top ? { "data-culprit": "true" } : {}) }));
   }
   if (n > 5) {
     const cy = edgeY + dir * (R + 4 * 2 * R);
@@ -35,7 +66,7 @@ function checkers(g, cx, edgeY, dir, n, side) {
   }
 }
 
-export function drawBoard(svg, state) {
+export function drawBoard(svg, state, marks = null) {
   const pos = state.position || {};
   const light = pos.light || Array(24).fill(0), dark = pos.dark || Array(24).fill(0);
   svg.replaceChildren();
@@ -48,12 +79,18 @@ export function drawBoard(svg, state) {
   const g = el("g", {});
   const pinned = {};
   for (const pin of pos.pinned || []) pinned[pin.point] = pin.side;
+  const mover = state.turn === "dark" ? "dark" : "light";
+  svg.dataset.mover = mover;
+  const mark = (p) => (!marks ? "" : marks.bad && (marks.to.includes(p) || marks.from.includes(p)) ? " bad"
+    : marks.to.includes(p) ? " to" : marks.from.includes(p) ? " from" : "");
   for (let p = 1; p <= 24; p++) {
     const { x, top } = pointX(p);
     const yEdge = top ? M : H - M, tip = top ? M + PH : H - M - PH;
+    const m = mark(p), own = ownNumber(state, mover, p);
     svg.append(el("polygon", { points: `${x},${yEdge} ${x + PW},${yEdge} ${x + PW / 2},${tip}`,
-                               class: `point ${p % 2 ? "odd" : "even"}`, "data-point": p }));
-    svg.append(el("text", { x: x + PW / 2, y: top ? M + PH + 22 : H - M - PH - 10, class: "pointno" }, String(p)));
+                               class: `point ${p % 2 ? "odd" : "even"}${m}`, "data-point": p, "data-own": own }));
+    svg.append(el("text", { x: x + PW / 2, y: top ? M + PH + 22 : H - M - PH - 10, class: `pointno${m}`,
+                            "data-own": own }, String(own)));
     const cx = x + PW / 2;
     const pin = pinned[p];
     if (pin) {
@@ -64,8 +101,9 @@ export function drawBoard(svg, state) {
       checkers(g, cx, yEdge + (top ? 1 : -1) * 2 * R, top ? 1 : -1, n, other);
       continue;
     }
-    if (light[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, light[p - 1], "light");
-    if (dark[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, dark[p - 1], "dark");
+    const culprit = (side) => Boolean(marks?.bad && marks.side === side && marks.to.includes(p));
+    if (light[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, light[p - 1], "light", culprit("light"));
+    if (dark[p - 1]) checkers(g, cx, yEdge, top ? 1 : -1, dark[p - 1], "dark", culprit("dark"));
   }
   // Light enters on the top (dark's home board), so its bar checkers wait in the top half.
   const barX = X0 + 6 * PW + BAR / 2, bar = pos.bar || {}, off = pos.off || {};

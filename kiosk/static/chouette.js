@@ -1,6 +1,7 @@
 // The chouette on the kiosk (R26-R29): roles, each team member's cube, the pending double, the running totals
 // (state.chouette, docs/CONTRACTS.md), and its touch-screen controls behind the PIN (POST /api/chouette...).
 // Words in Brazilian Portuguese are the seed's: banqueiro, capitão, apostadores, repique, aceita, desiste.
+import { serverWords } from "./i18n.js";
 
 const TEXT = {
   pt: {
@@ -116,7 +117,7 @@ export function openChouette(dialog, getState, lang) {
   const error = el("p", { className: "error", dataset: { testid: "chouette-error" } });
   const actions = el("div", { className: "ch-actions" });
   const act = (path, body) => async () => {
-    error.textContent = await post(path, body, pin.value);
+    error.textContent = serverWords(lang, await post(path, body, pin.value));
   };
   const button = (label, onClick, testid) => el("button", { type: "button", onclick: onClick, dataset: { testid } }, label);
 
@@ -159,7 +160,8 @@ export function openChouette(dialog, getState, lang) {
     button(w.start, async () => {
       const list = [...players.children].map((d) => ({ name: d.children[0].value.trim(),
         rolls: d.children[1].value.split(/[^0-9]+/).filter(Boolean).map(Number) })).filter((p) => p.name || p.rolls.length);
-      error.textContent = await post("/api/chouette", { players: list, box_side: side.value, consult: consult.checked }, pin.value);
+      error.textContent = serverWords(lang, await post("/api/chouette", { players: list, box_side: side.value,
+                                                                       consult: consult.checked }, pin.value));
       if (!error.textContent) setup.open = false;
     }, "chouette-start"));
   dialog.append(el("h2", {}, w.button), el("div", {}, pin), error, actions, setup,

@@ -1,8 +1,22 @@
-// The touch-screen control panel: every action goes to a PIN-guarded endpoint; the PIN lives only in
-// this dialog while it is open.
-function button(label, onClick) {
+// The touch-screen control panel: every action goes to a PIN-guarded endpoint; the PIN lives only in this dialog
+// while it is open. Only what can be done now is offered (by the referee's phase): take/drop while a double is
+// offered, "dado visto" for a cocked die, accept/reject while a resignation waits; what ends a game or a match
+// (resigning, a new game, a new match) asks for a second touch to confirm. A new match takes the players' names.
+import { serverWords } from "./i18n.js";
+
+function button(label, onClick, testid) {
   const b = document.createElement("button");
   b.type = "button"; b.textContent = label; b.addEventListener("click", onClick);
+  if (testid) b.dataset.testid = testid;
+  return b;
+}
+
+// A button that acts on its second touch: the first turns it red and asks to confirm.
+function confirmed(t, label, onConfirm, testid) {
+  const b = button(label, () => {
+    if (b.dataset.armed === "true") { onConfirm(); return; }
+    b.dataset.armed = "true"; b.classList.add("confirm"); b.textContent = t.confirm(label);
+  }, testid);
   return b;
 }
 
@@ -11,10 +25,44 @@ async function post(path, body, pin) {
                                 body: JSON.stringify(body) });
   if (r.ok) return "";
   const data = await r.json().catch(() => ({}));
-  return data.message || data.detail || `HTTP ${r.status}`;
+  const d = data.detail;
+  return data.message || (d && typeof d === "object" && !Array.isArray(d) ? `${d.field ?? ""}: ${d.message ?? ""}` : d) || `HTTP ${r.status}`;
 }
 
-export function openControls(dialog, t, state, info) {
+const other = (side) => (side === "light" ? "dark" : "light");
+
+// The actions the referee can take now, by phase: [[label, path, body, confirm?, testid], ...] rows.
+export function actionsNow(t, state) {
+  const phase = state?.phase || "opening", turn = state?.turn || "light";
+  const rows = [];
+  if (state?.resignation) {
+    rows.push([[t.acceptBtn, "/api/resignation", { action: "accept" }, true, "accept-resign"],
+               [t.rejectBtn, "/api/resignation", { action: "reject" }, false, "reject-resign"]]);
+    return rows;
+  }
+  if (phase === "cube_offered" || state?.cube?.offered_by) {
+    const taker = other(state?.cube?.offered_by || turn);
+    rows.push([[t.takeBtn, "/api/cube", { action: "take", side: taker }, false, "take"],
+               [t.dropBtn, "/api/cube", { action: "drop", side: taker }, true, "drop"]]);
+    return rows;
+  }
+  if ((state?.dice?.cocked || []).some(Boolean)) rows.push([[t.ackBtn, "/api/correction", { action: "ack_cocked" }, false, "ack-cocked"]]);
+  const playing = ["opening", "awaiting_roll", "moving"].includes(phase);
+  const cube = state?.cube || {}, match = state?.match || {};
+  const cubeFree = !match.crawford && (!cube.owner || cube.owner === turn);
+  if (phase === "awaiting_roll" && cubeFree) rows.push([[t.doubleBtn, "/api/cube", { action: "double", side: turn }, false, "double"]]);
+  if (phase === "moving") rows.push([[t.undoBtn, "/api/correction", { action: "undo" }, false, "undo"],
+                                    [t.endTurnBtn, "/api/correction", { action: "end_turn" }, false, "end-turn"]]);
+  else if (phase === "awaiting_roll") rows.push([[t.undoBtn, "/api/correction", { action: "undo" }, false, "undo"]]);
+  if (playing && phase !== "opening") {
+    rows.push([1, 2, 3].map((value) => [t.resignBtn[value - 1], "/api/resignation", { action: "offer", side: turn, value }, true,
+                                        `resign-${value}`]));
+  }
+  if (phase !== "match_over") rows.push([[t.newGameBtn, "/api/correction", { action: "new_game" }, true, "new-game"]]);
+  return rows;
+}
+
+export function openControls(dialog, t, state, info, lang = "pt") {
   dialog.replaceChildren();
   const title = document.createElement("h2");
   title.textContent = t.pinTitle;
@@ -24,52 +72,62 @@ export function openControls(dialog, t, state, info) {
   const error = document.createElement("p");
   error.className = "error";
   const act = (path, body) => async () => {
-    error.textContent = await post(path, body, pin.value);
+    error.textContent = serverWords(lang, await post(path, body, pin.value));
     if (!error.textContent) dialog.close();
   };
-  const row = (...items) => { const d = document.createElement("div"); d.append(...items); return d; };
-  dialog.append(title, row(pin), error);
+  const row = (...items) => { const d = document.createElement("div"); d.className = "row"; d.append(...items); return d; };
+  dialog.append(title, row(pin, button(t.close, () => dialog.close(), "close")), error);
   if (!info.pin_set) {
     dialog.append(row(button("OK", async () => {
-      error.textContent = await post("/api/pin", { pin: pin.value }, "");
-      if (!error.textContent) { info.pin_set = true; openControls(dialog, t, state, info); }
+      error.textContent = serverWords(lang, await post("/api/pin", { pin: pin.value }, ""));
+      if (!error.textContent) { info.pin_set = true; openControls(dialog, t, state, info, lang); }
     })));
-  } else {
-    const turn = state?.turn || "light", other = turn === "light" ? "dark" : "light";
-    const offeredBy = state?.cube?.offered_by;
-    const taker = offeredBy ? (offeredBy === "light" ? "dark" : "light") : other;
-    dialog.append(
-      row(button(t.doubleBtn, act("/api/cube", { action: "double", side: turn })),
-          button(t.takeBtn, act("/api/cube", { action: "take", side: taker })),
-          button(t.dropBtn, act("/api/cube", { action: "drop", side: taker }))),
-      row(button(t.undoBtn, act("/api/correction", { action: "undo" })),
-          button(t.endTurnBtn, act("/api/correction", { action: "end_turn" })),
-          button(t.ackBtn, act("/api/correction", { action: "ack_cocked" }))),
-      row(...[1, 2, 3].map((value) => button(t.resignBtn[value - 1], act("/api/resignation", { action: "offer", side: turn, value }))),
-          button(t.acceptBtn, act("/api/resignation", { action: "accept" })),
-          button(t.rejectBtn, act("/api/resignation", { action: "reject" }))),
-      row(button(t.newGameBtn, act("/api/correction", { action: "new_game" }))),
-    );
-    // The game: backgammon or one of the seeds' variants (R30-R32); the referee plays each to the same points
-    // (0: a money session), so the length stays for every game. Backgammon sends the request as it always was.
-    const game = document.createElement("select");
-    game.dataset.testid = "new-match-variant"; game.setAttribute("aria-label", t.variantLbl);
-    for (const name of ["backgammon", "plakoto", "russian", "jacquet"]) {
-      const option = new Option(t.gameNames[name], name);
-      game.append(option);
-    }
-    game.value = state?.variant?.name || "backgammon";
-    const length = document.createElement("input");
-    length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);
-    length.setAttribute("aria-label", t.lengthLbl);
-    const newMatch = button(t.newMatchBtn, () => {
-      const body = { length: Number(length.value) };
-      if (game.value !== "backgammon") body.variant = game.value;
-      return act("/api/match", body)();
-    });
-    dialog.append(row(game, document.createTextNode(` ${t.lengthLbl}: `), length, newMatch));
+    dialog.showModal();
+    pin.focus();
+    return;
   }
-  dialog.append(row(button(t.close, () => dialog.close())));
+  const rows = actionsNow(t, state);
+  for (const items of rows) {
+    dialog.append(row(...items.map(([label, path, body, confirm, testid]) => (confirm
+      ? confirmed(t, label, act(path, body), testid) : button(label, act(path, body), testid)))));
+  }
+  if (!rows.length) {
+    const p = document.createElement("p");
+    p.textContent = state?.phase === "match_over" ? t.matchOverNow : t.nothingNow;
+    dialog.append(p);
+  }
+  // A new match: the game (backgammon or one of the seeds' variants, R30-R32), its length (0: a money session) and
+  // the players' names; opened by a touch, started by a confirmed one. Backgammon sends the request as it always was.
+  const form = document.createElement("div");
+  form.className = "new-match"; form.hidden = true;
+  const game = document.createElement("select");
+  game.dataset.testid = "new-match-variant"; game.setAttribute("aria-label", t.variantLbl);
+  for (const name of ["backgammon", "plakoto", "russian", "jacquet"]) game.append(new Option(t.gameNames[name], name));
+  game.value = state?.variant?.name || "backgammon";
+  const length = document.createElement("input");
+  length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);
+  length.setAttribute("aria-label", t.lengthLbl);
+  const names = {};
+  for (const side of ["light", "dark"]) {
+    const input = document.createElement("input");
+    input.type = "text"; input.maxLength = 40; input.autocomplete = "off";
+    input.placeholder = side === "light" ? t.lightName : t.darkName;
+    input.setAttribute("aria-label", input.placeholder); input.dataset.testid = `new-match-${side}`;
+    const known = state?.match?.players?.[side];
+    if (known && known !== t[side] && !["Light", "Dark"].includes(known)) input.value = known;
+    names[side] = input;
+  }
+  const start = confirmed(t, t.newMatchBtn, () => {
+    const body = { length: Number(length.value) };
+    const players = Object.fromEntries(Object.entries(names).map(([s, i]) => [s, i.value.trim()]).filter(([, v]) => v));
+    if (Object.keys(players).length) body.players = players;
+    if (game.value !== "backgammon") body.variant = game.value;
+    return act("/api/match", body)();
+  }, "new-match");
+  const label = (text, input) => { const l = document.createElement("label"); l.append(`${text} `, input); return l; };
+  form.append(row(game, label(t.lengthLbl, length)), row(names.light, names.dark), row(start));
+  const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; }, "new-match-open");
+  dialog.append(row(opener), form);
   dialog.showModal();
   pin.focus();
 }

@@ -1,9 +1,29 @@
-// Words on the screen, Brazilian Portuguese (the seeds' words: casa, peça, setor interno, bar, retirar,
-// dobradinha, cubo; see core/messages.py) and English. Verdict names follow core/referee.py; an unknown name
-// still shows (amber, with the referee's own explanation) rather than a blank banner.
+// Every word on the players' screen, Brazilian Portuguese and English, in one table. Portuguese in the seeds'
+// words (shared/seeds; core/messages.py): casa, peça, setor interno, bar, retirar, dobradinha, cubo, and the
+// results "simples", "gamão" (the double game) and "gamão triplo" (the triple game). Verdict names follow
+// core/referee; an unknown name still shows (amber, with the referee's own explanation) rather than a blank
+// banner. No rule code (R01-R32) ever reaches the players' screen: noRuleCodes() takes them out of the referee's
+// sentences, and a rule's own words are one touch away (the "Regras" card).
 const dice = (d) => (d || []).join("-");
-const HOW_PT = { gammon: " (gammon)", backgammon: " (backgammon)", drop: " (dobra recusada)", resign: " (desistência)" };
-const HOW_EN = { gammon: " (gammon)", backgammon: " (backgammon)", drop: " (double dropped)", resign: " (resigned)" };
+
+// Numbers as the language writes them (0,026 in Portuguese, 0.026 in English).
+export function number(lang, x, digits) {
+  if (x === null || x === undefined || x === "") return "";
+  const opts = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(lang === "en" ? "en-GB" : "pt-BR", opts).format(x);
+}
+
+// The referee's sentences name their rule for the docs ("(R31)", "(Plakoto, R30)"): never on the players' screen.
+export function noRuleCodes(text) {
+  return String(text || "").replace(/,\s*R\d\d\b\)/g, ")").replace(/\s*\(R\d\d\)/g, "").replace(/\s*\bR\d\d\b/g, "");
+}
+
+const HOW = {
+  pt: { single: "simples", gammon: "gamão", backgammon: "gamão triplo", drop: "dobra recusada", resign: "desistência",
+        mother: "mãe presa", draw: "empate" },
+  en: { single: "single game", gammon: "gammon", backgammon: "backgammon", drop: "double dropped", resign: "resigned",
+        mother: "mother pinned", draw: "draw" },
+};
 
 export const TEXT = {
   pt: {
@@ -12,9 +32,12 @@ export const TEXT = {
     dice: "Dados", cube: "Cubo", centred: "no centro", owns: (p) => `de ${p}`, offered: (p, v) => `${p} dobra para ${v}`,
     noCube: "sem cubo (Crawford)", pips: "Pips", moves: "Jogadas", export: "Exportar", noPlay: "não joga",
     toPlay: (p) => `Joga: ${p}`,
-    resigns: (p, v) => `${p} desiste (${["", "simples", "gammon", "backgammon"][v] || v}): aceita?`, cocked: "Dado inclinado: lance de novo", noRoll: "—",
+    resigns: (p, v) => `${p} desiste (${["", "simples", "gamão", "gamão triplo"][v] || v}): aceita?`,
+    cocked: "Dado inclinado: lance de novo", noRoll: "—",
     connecting: "Conectando…", offline: "Sem conexão com o árbitro; tentando de novo…",
-    tournament: "Modo torneio", calibrate: "Calibrar câmera", controls: "Controle",
+    tournament: "Modo torneio", calibrate: "Calibrar câmera", controls: "Controle", coach: "Treinador",
+    rules: "Regras", review: "Revisão", language: "English", chouette: "Chouette",
+    voiceMissing: "Sem voz: o espeak-ng não está instalado. O jogo continua só na tela.",
     phase: {
       opening: "Lançamento inicial: cada jogador lança um dado", awaiting_roll: "Esperando os dados",
       moving: "Jogada em andamento", cube_offered: "Cubo oferecido: aceitar ou recusar?",
@@ -29,32 +52,70 @@ export const TEXT = {
       unplayed_die: (v) => ((v.unplayed || []).length > 1 ? "Faltou jogar os dados" : "Faltou jogar um dado"),
       reroll: (v) => ({ cocked_die: "Dado inclinado: lance de novo", tied_opening: "Dados iguais: lance de novo",
                         roll_out_of_turn: "Lançamento fora de hora" })[v.reason] || "Lance de novo",
-      opening: (v, n) => `Começam as ${n(v.side)} com ${dice(v.dice)}`,
+      opening: (v, n) => `${n(v.side)} começa com ${dice(v.dice)}`,
       roll: (v, n) => `${n(v.side)} lançou ${dice(v.dice)}`,
-      play: (v, n) => (v.legal === false ? `${n(v.side)} jogou ${v.play || "nada"}: jogada ilegal, mas fica (R23)`
+      play: (v, n) => (v.legal === false ? `${n(v.side)} jogou ${v.play || "nada"}: jogada ilegal, mas fica`
         : v.play ? `${n(v.side)} jogou ${v.play}` : `${n(v.side)} não pode jogar ${dice(v.dice)}: perde a vez`),
       uncertain: (v) => (v.pending ? "Jogada a confirmar pelos próximos tabuleiros: o jogo continua"
         : "Não vejo bem o tabuleiro: acertem as peças"),
       cube: (v, n) => ({ double: `${n(v.side)} dobra para ${v.value}`, take: `${n(v.side)} aceita: o cubo vale ${v.value}`,
                          drop: `${n(v.side)} recusa a dobra`, beaver: `${n(v.side)} castor: ${v.value}`,
                          raccoon: `${n(v.side)} guaxinim: ${v.value}` })[v.action] || "Cubo",
-      game_over: (v, n) => `${n(v.winner)} ganha ${v.points} ${v.points === 1 ? "ponto" : "pontos"}${HOW_PT[v.how] || ""}`,
+      game_over: (v, n) => (v.how === "draw" ? "Fim do jogo: empate, nenhum ponto"
+        : `${n(v.winner)} ganha ${v.points} ${v.points === 1 ? "ponto" : "pontos"} (${HOW.pt[v.how] || v.how})`),
       match_over: (v, n) => `${n(v.winner)} ganha a partida!`,
       error: () => "O árbitro não conseguiu avaliar este evento (veja o log)",
     },
+    // Why a game ended, in a sentence under the result (who won what and why).
+    why: (v, n, other) => ({
+      single: `${n(v.winner)} retirou todas as peças; ${n(other)} já tinha retirado alguma: vitória simples.`,
+      gammon: `${n(v.winner)} retirou todas as peças antes de ${n(other)} retirar alguma: gamão, vale o dobro.`,
+      backgammon: `${n(other)} não retirou nenhuma peça e ainda tinha peça no bar ou no setor interno de ${n(v.winner)}: gamão triplo, vale o triplo.`,
+      drop: `${n(other)} recusou a dobra e perdeu o valor do cubo.`,
+      resign: `${n(other)} desistiu e ${n(v.winner)} aceitou.`,
+      mother: `${n(v.winner)} prendeu a mãe (a última peça da casa de partida) de ${n(other)}.`,
+      draw: "As duas mães estão presas: ninguém ganha.",
+    })[v.how] || "",
+    nextGame: "Arrumem as peças para o próximo jogo.",
+    summaryTitle: "Fim da partida", summaryBtn: "Resumo", gamesPlayed: (n) => `${n} ${n === 1 ? "jogo" : "jogos"}`,
+    summaryLinks: "A revisão (com o treinador) e os arquivos da partida:",
     pinTitle: "PIN de controle", pinSet: "Definir PIN (4 a 12 dígitos)", pinEnter: "Digite o PIN",
     doubleBtn: "Dobrar", takeBtn: "Aceitar", dropBtn: "Recusar", undoBtn: "Desfazer", endTurnBtn: "Fim da jogada",
-    ackBtn: "Dado inclinado visto", newMatchBtn: "Nova partida", lengthLbl: "Pontos", close: "Fechar", variantLbl: "Jogo",
+    ackBtn: "Dado visto", newMatchBtn: "Nova partida", lengthLbl: "Pontos", close: "Fechar", variantLbl: "Jogo",
+    playersLbl: "Jogadores", lightName: "Claras (nome)", darkName: "Escuras (nome)", newMatchOpen: "Nova partida…",
+    confirm: (what) => `Confirmar: ${what}?`, cancel: "Cancelar", nothingNow: "Nada a fazer agora: joguem.",
+    matchOverNow: "A partida acabou: para jogar de novo, comece uma nova partida.",
     gameNames: { backgammon: "Gamão", plakoto: "Plakoto", russian: "Gamão russo", jacquet: "Jacquet" },
-    resignBtn: ["Desiste (simples)", "Desiste (gamão)", "Desiste (gamão duplo)"], acceptBtn: "Aceita a desistência",
+    resignBtn: ["Desistir (simples)", "Desistir (gamão)", "Desistir (gamão triplo)"], acceptBtn: "Aceita a desistência",
     rejectBtn: "Recusa a desistência", newGameBtn: "Novo jogo",
     variants: { plakoto: "Plakoto", russian: "Gamão russo", jacquet: "Jacquet" },
     chain: (c) => (c.link === "complement"
       ? `Dobradinha complementar: jogue quatro vezes o ${c.dice[0]} (sem lançar)`
       : c.link === "double" ? `Dobradinha ${c.dice.join("-")}: quatro vezes o ${c.dice[0]}, depois o ${7 - c.dice[0]}`
       : "Cadeia completa: lance de novo") + (c.played.length ? ` · já jogadas: ${c.played.map((d) => d.join("-")).join(", ")}` : ""),
-    pinned: (list) => `Presas: ${list}`, waiting: (l, d) => `Por entrar: claras ${l}, escuras ${d}`,
-    messenger: (l, d) => `Mensageiro chegou: claras ${l ? "sim" : "não"}, escuras ${d ? "sim" : "não"}`,
+    pinned: (list) => `Presas: ${list}`, waiting: (l, d) => `Por entrar: ${l}, ${d}`,
+    messenger: (who) => `Mensageiro no último quarto (as outras peças já podem sair): ${who}`,
+    messengerNone: "Mensageiros a caminho: só o mensageiro anda até chegar ao último quarto",
+    rulesTitle: "Regras deste jogo",
+    rulesCard: {
+      backgammon: ["Cada jogador move 15 peças da casa 24 para a casa 1, com os dois dados.",
+        "Uma casa com duas ou mais peças do adversário está fechada. Uma peça sozinha pode ser capturada: vai para o bar e precisa entrar no setor interno do adversário antes de qualquer outra jogada.",
+        "Dobradinha (dados iguais): joga-se quatro vezes o número.", "É obrigatório jogar os dois dados quando possível; se só um dá, o maior.",
+        "Com todas as peças no setor interno, retire-as. Quem retira todas primeiro ganha: simples (1), gamão (2) se o outro não retirou nenhuma, gamão triplo (3) se ele ainda tem peça no bar ou no seu setor interno.",
+        "O cubo dobra o valor do jogo: quem recusa a dobra perde o valor atual."],
+      plakoto: ["Todas as 15 peças começam na casa 24 de cada jogador; andam em sentidos opostos.",
+        "Ninguém captura: parar sobre uma peça sozinha do adversário a prende. A peça presa não anda até a de cima sair.",
+        "Prender a mãe (a última peça que ficou na casa de partida) ganha o jogo; se as duas mães estão presas, é empate.",
+        "Não há bar nem entrada; retira-se como no gamão."],
+      russian: ["As peças começam fora do tabuleiro e entram pelo mesmo setor; os dois andam no mesmo sentido.",
+        "É preciso entrar pelo menos duas peças antes de mover uma que já entrou.",
+        "Dobradinha: joga-se quatro vezes o número, depois a dobradinha complementar (o 7 menos o número), e lança-se de novo.",
+        "Dobradinha no primeiro lance de cada um não vale: lance de novo."],
+      jacquet: ["As 15 peças começam numa só casa; os dois andam no mesmo sentido, em lados opostos.",
+        "Uma peça sozinha já fecha a casa: não há captura.",
+        "Só o mensageiro (a primeira peça) anda até chegar ao último quarto do caminho; depois as outras podem sair.",
+        "Não se pode fazer seis casas seguidas antes de ocupar as duas últimas do caminho."],
+    },
   },
   en: {
     title: "Gamão", light: "Light", dark: "Dark", score: "Score", matchTo: (n) => `Match to ${n} points`,
@@ -62,9 +123,12 @@ export const TEXT = {
     dice: "Dice", cube: "Cube", centred: "centred", owns: (p) => `${p}'s`, offered: (p, v) => `${p} doubles to ${v}`,
     noCube: "no cube (Crawford)", pips: "Pips", moves: "Moves", export: "Export", noPlay: "no play",
     toPlay: (p) => `${p} to play`,
-    resigns: (p, v) => `${p} resigns (${["", "single", "gammon", "backgammon"][v] || v}): accept?`, cocked: "Cocked die: roll again", noRoll: "—",
+    resigns: (p, v) => `${p} resigns (${["", "single", "gammon", "backgammon"][v] || v}): accept?`,
+    cocked: "Cocked die: roll again", noRoll: "—",
     connecting: "Connecting…", offline: "No connection to the referee; retrying…",
-    tournament: "Tournament mode", calibrate: "Calibrate camera", controls: "Control",
+    tournament: "Tournament mode", calibrate: "Calibrate camera", controls: "Control", coach: "Coach",
+    rules: "Rules", review: "Review", language: "Português", chouette: "Chouette",
+    voiceMissing: "No voice: espeak-ng is not installed. Play goes on, on the screen only.",
     phase: {
       opening: "Opening roll: each player rolls one die", awaiting_roll: "Waiting for the dice",
       moving: "Play in progress", cube_offered: "Cube offered: take or drop?",
@@ -81,32 +145,91 @@ export const TEXT = {
                         roll_out_of_turn: "Roll out of turn" })[v.reason] || "Roll again",
       opening: (v, n) => `${n(v.side)} starts with ${dice(v.dice)}`,
       roll: (v, n) => `${n(v.side)} rolled ${dice(v.dice)}`,
-      play: (v, n) => (v.legal === false ? `${n(v.side)} played ${v.play || "nothing"}: illegal, but it stands (R23)`
-        : v.play ? `${n(v.side)} played ${v.play}` : `${n(v.side)} cannot play ${dice(v.dice)}: turn passes`),
-      uncertain: (v) => (v.pending ? "Play to be confirmed by the next boards: play on"
-        : "The board is unclear: straighten the checkers"),
-      cube: (v, n) => ({ double: `${n(v.side)} doubles to ${v.value}`, take: `${n(v.side)} takes: the cube is ${v.value}`,
+      play: (v, n) => (v.legal === false ? `${n(v.side)} played ${v.play || "nothing"}: illegal, but it stands`
+        : v.play ? `${n(v.side)} played ${v.play}` : `${n(v.side)} cannot play ${dice(v.dice)}: turn lost`),
+      uncertain: (v) => (v.pending ? "Play to be confirmed by the next boards: play goes on"
+        : "I cannot see the board clearly: straighten the checkers"),
+      cube: (v, n) => ({ double: `${n(v.side)} doubles to ${v.value}`, take: `${n(v.side)} takes: the cube is on ${v.value}`,
                          drop: `${n(v.side)} drops`, beaver: `${n(v.side)} beavers: ${v.value}`,
                          raccoon: `${n(v.side)} raccoons: ${v.value}` })[v.action] || "Cube",
-      game_over: (v, n) => `${n(v.winner)} wins ${v.points} ${v.points === 1 ? "point" : "points"}${HOW_EN[v.how] || ""}`,
+      game_over: (v, n) => (v.how === "draw" ? "Game over: a draw, no points"
+        : `${n(v.winner)} wins ${v.points} ${v.points === 1 ? "point" : "points"} (${HOW.en[v.how] || v.how})`),
       match_over: (v, n) => `${n(v.winner)} wins the match!`,
       error: () => "The referee could not rule on this event (see the log)",
     },
+    why: (v, n, other) => ({
+      single: `${n(v.winner)} bore off every checker; ${n(other)} had borne some off: a single game.`,
+      gammon: `${n(v.winner)} bore off every checker before ${n(other)} bore any off: a gammon, worth double.`,
+      backgammon: `${n(other)} bore none off and still had a checker on the bar or in ${n(v.winner)}'s home board: a backgammon, worth triple.`,
+      drop: `${n(other)} dropped the double and lost the cube's value.`,
+      resign: `${n(other)} resigned and ${n(v.winner)} accepted.`,
+      mother: `${n(v.winner)} pinned ${n(other)}'s mother (the last checker on the starting point).`,
+      draw: "Both mothers are pinned: nobody wins.",
+    })[v.how] || "",
+    nextGame: "Set the checkers up for the next game.",
+    summaryTitle: "Match over", summaryBtn: "Summary", gamesPlayed: (n) => `${n} ${n === 1 ? "game" : "games"}`,
+    summaryLinks: "The review (with the coach) and the match's files:",
     pinTitle: "Control PIN", pinSet: "Set a PIN (4 to 12 digits)", pinEnter: "Enter the PIN",
     doubleBtn: "Double", takeBtn: "Take", dropBtn: "Drop", undoBtn: "Undo", endTurnBtn: "End turn",
-    ackBtn: "Cocked die seen", newMatchBtn: "New match", lengthLbl: "Points", close: "Close", variantLbl: "Game",
+    ackBtn: "Die seen", newMatchBtn: "New match", lengthLbl: "Points", close: "Close", variantLbl: "Game",
+    playersLbl: "Players", lightName: "Light (name)", darkName: "Dark (name)", newMatchOpen: "New match…",
+    confirm: (what) => `Confirm: ${what}?`, cancel: "Cancel", nothingNow: "Nothing to do now: play on.",
+    matchOverNow: "The match is over: to play again, start a new match.",
     gameNames: { backgammon: "Backgammon", plakoto: "Plakoto", russian: "Russian backgammon", jacquet: "Jacquet" },
-    resignBtn: ["Resigns (single)", "Resigns (gammon)", "Resigns (backgammon)"], acceptBtn: "Accept resignation",
-    rejectBtn: "Reject resignation", newGameBtn: "New game",
+    resignBtn: ["Resign (single)", "Resign (gammon)", "Resign (backgammon)"], acceptBtn: "Accept the resignation",
+    rejectBtn: "Reject the resignation", newGameBtn: "New game",
     variants: { plakoto: "Plakoto", russian: "Russian backgammon", jacquet: "Jacquet" },
     chain: (c) => (c.link === "complement"
       ? `Complementary double: play ${c.dice[0]} four times (no roll)`
       : c.link === "double" ? `Double ${c.dice.join("-")}: ${c.dice[0]} four times, then ${7 - c.dice[0]}`
       : "Chain complete: roll again") + (c.played.length ? ` · played: ${c.played.map((d) => d.join("-")).join(", ")}` : ""),
-    pinned: (list) => `Pinned: ${list}`, waiting: (l, d) => `To enter: light ${l}, dark ${d}`,
-    messenger: (l, d) => `Messenger arrived: light ${l ? "yes" : "no"}, dark ${d ? "yes" : "no"}`,
+    pinned: (list) => `Pinned: ${list}`, waiting: (l, d) => `To enter: ${l}, ${d}`,
+    messenger: (who) => `Messenger in the last quarter (the other checkers may leave): ${who}`,
+    messengerNone: "Messengers on their way: only the messenger moves until it reaches the last quarter",
+    rulesTitle: "Rules of this game",
+    rulesCard: {
+      backgammon: ["Each player moves 15 checkers from point 24 to point 1, with both dice.",
+        "A point with two or more opposing checkers is closed. A lone checker can be hit: it goes to the bar and must enter in the opponent's home board before any other move.",
+        "Doubles: the number is played four times.", "Both dice must be played when possible; if only one can be, the larger.",
+        "With every checker in the home board, bear them off. The first to bear off all wins: single (1), gammon (2) if the other bore none off, backgammon (3) if they still have a checker on the bar or in your home board.",
+        "The cube doubles the game's value: whoever drops a double loses the current value."],
+      plakoto: ["All 15 checkers start on each player's point 24; they move in opposite directions.",
+        "Nobody hits: landing on a lone opposing checker pins it. A pinned checker cannot move until the one on top leaves.",
+        "Pinning the mother (the last checker left on the starting point) wins the game; both mothers pinned is a draw.",
+        "No bar, no entering; bearing off as in backgammon."],
+      russian: ["Checkers start off the board and enter through the same quarter; both sides move the same way.",
+        "At least two checkers must be entered before an entered one moves on.",
+        "Doubles: the number four times, then the complementary double (7 minus the number), then roll again.",
+        "A double on each player's first roll does not count: roll again."],
+      jacquet: ["All 15 checkers start on one point; both sides move the same way, from opposite sides.",
+        "A single checker closes a point: there is no hitting.",
+        "Only the messenger (the first checker) moves until it reaches the last quarter of its route; then the others may leave.",
+        "No six points in a row before holding the last two points of the route."],
+    },
   },
 };
+
+// The server's refusals come from Python in English (kiosk/coach.py, kiosk/pin.py, the API's checks); on the
+// Portuguese page they are said in Portuguese from this table (matched by their beginning).
+export const SERVER_SENTENCES = [
+  [/^cube advice is given before a roll or after a double, not now/, "O conselho de cubo é dado antes de lançar os dados ou depois de uma dobra, não agora."],
+  [/^there is no roll to show plays for/, "Não há dados lançados para mostrar jogadas: lancem os dados primeiro."],
+  [/^no player is on roll yet/, "Ainda não há jogador da vez."],
+  [/^the coach is off in tournament mode/, "O treinador fica desligado no modo torneio: sem dicas, avaliações nem revisão até o fim da partida."],
+  [/^the coach knows backgammon only/, "O treinador só conhece o gamão: o GNU Backgammon não tem este jogo; o árbitro continua julgando cada jogada."],
+  [/^wrong PIN$/, "PIN errado."],
+  [/^no PIN has been set yet.*/, "Ainda não há PIN: defina um primeiro."],
+  [/^this action needs the PIN.*/, "Esta ação precisa do PIN: digite-o."],
+  [/^too many wrong PINs from this device: try again in (\d+) s$/, "Muitos PINs errados neste aparelho: tente de novo em $1 s."],
+  [/^one PIN at a time from this device.*/, "Um PIN de cada vez: aguarde a resposta."],
+  [/^pin: String should match pattern.*/, "O PIN precisa ter de 4 a 12 dígitos."],
+];
+
+export function serverWords(lang, text) {
+  if (lang !== "pt") return text;
+  const hit = SERVER_SENTENCES.find(([pattern]) => pattern.test(text));
+  return hit ? text.replace(hit[0], hit[1]) : text;
+}
 
 // The referee's verdict names (core/referee.py) -> banner colour. Green: the play stands; red: against
 // the rules, with the referee's explanation; amber: wait, finish, or roll again.
@@ -118,14 +241,40 @@ export function severity(verdict) {
   return rule ? rule(verdict) : "pending";
 }
 
+const other = (side) => (side === "light" ? "dark" : "light");
+
 // {head, detail} for the banner. `name(side)` gives the player's name; an unknown verdict still shows.
-export function describe(lang, verdict, name) {
+// `game`: the game_over verdict that came with a match_over (the match's last game: what it was won by, and why).
+export function describe(lang, verdict, name, game = null) {
   const t = TEXT[lang];
   let kind = verdict.verdict;
   if (kind === "in_progress" && verdict.complete) kind = "legal";
   const f = t.verdicts[kind];
   const head = f ? f(verdict, name) : String(kind || "").replaceAll("_", " ");
   const m = verdict.message;
-  const detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
-  return { head, detail };
+  let detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
+  if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
+  if (kind === "match_over") {
+    detail = game ? `${t.verdicts.game_over(game, name)}: ${t.why(game, name, other(game.winner))}` : "";
+  }
+  // The referee's own sentences say "as claras" where the players have names.
+  detail = withNames(lang, noRuleCodes(detail), name);
+  return { head: noRuleCodes(head), detail };
+}
+
+// "as claras" / "Light" in the referee's sentences -> with the players' names, when they have names. Portuguese
+// keeps the plural its verbs agree with and adds the name ("as claras (Ana) têm"); English says the name.
+export function withNames(lang, text, name) {
+  const names = { light: name("light"), dark: name("dark") };
+  const plain = { light: TEXT[lang].light, dark: TEXT[lang].dark };
+  for (const side of ["light", "dark"]) {
+    if (!names[side] || names[side] === plain[side]) continue;
+    if (lang === "pt") {
+      const word = side === "light" ? "claras" : "escuras";
+      text = text.replace(new RegExp(`\\b([Aa]s|[DdNn]as) ${word}\\b(?! \\()`, "g"), `$1 ${word} (${names[side]})`);
+    } else {
+      text = text.replace(new RegExp(`\\b${side}(?=['\\s.,:;]|$)`, "gi"), names[side]);
+    }
+  }
+  return text;
 }

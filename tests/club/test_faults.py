@@ -149,7 +149,7 @@ def _demo(broker, name: str, folder: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     credentials = folder.with_suffix(".json")  # what `gamao director pair NAME --json` printed
     credentials.write_text(json.dumps(broker.pairing.boards()[name]))
-    cmd = [sys.executable, "-m", "cli", "demo", "--board", name, "--broker", broker.url_for(name),
+    cmd = [sys.executable, "-m", "cli", "demo", "--start-now", "--board", name, "--broker", broker.url_for(name),
            "--credentials", str(credentials), "--data-dir", str(folder), "--no-vision", "--no-dice", "--no-browser", "--port", "0",
            "--match", "2pt", "--speed", str(SPEED), "--exit-when-done"]
     return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

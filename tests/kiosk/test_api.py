@@ -28,7 +28,7 @@ def test_state_is_the_public_state(client: TestClient) -> None:
 
 def test_kiosk_info_reports_language_and_pin(client: TestClient) -> None:
     assert client.get("/api/kiosk").json() == {"language": "en", "languages": ["pt", "en"],
-                                               "pin_set": False, "camera": False}
+                                               "pin_set": False, "camera": False, "voice": "off"}
 
 
 def test_page_and_static_files_served(client: TestClient) -> None:

@@ -64,7 +64,7 @@ def test_r29_chouette_demo_first_double_through_vision(tmp_path: Path) -> None:
 
 def test_gamao_demo_chouette_command(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    out = subprocess.run([sys.executable, "-m", "cli", "demo", "--chouette", "--no-vision", "--no-dice",
+    out = subprocess.run([sys.executable, "-m", "cli", "demo", "--start-now", "--chouette", "--no-vision", "--no-dice",
                           "--no-browser", "--exit-when-done", "--speed", "100000", "--port", "0",
                           "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr

@@ -58,6 +58,8 @@ def live_without_engine(tmp_path: Path) -> Iterator[tuple[str, RefereeService]]:
 def _open(page, url: str, lang: str = "en") -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{url}/?lang={lang}")
     page.wait_for_function("window.__coach && window.__coach.updates > 0 && window.__gamao.renders > 0")
+    if page.is_visible("[data-testid=coach-btn]"):  # the coach's pane, one touch away (issue 20)
+        page.click("[data-testid=coach-btn]")
 
 
 def test_the_top_plays_with_a_sentence_each_then_every_legal_play_one_at_a_time(live) -> None:

@@ -88,7 +88,7 @@ def test_whole_demo_match_through_the_dice_pty_ends_with_the_real_score(tmp_path
 def test_gamao_demo_command_prints_the_address_and_plays(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--no-browser", "--no-vision", "--match", "2pt",
+    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--start-now", "--no-browser", "--no-vision", "--match", "2pt",
                         "--speed", "1000", "--exit-when-done", "--port", str(port), "--language", "en"],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr

@@ -57,7 +57,7 @@ def test_variant_demo_plays_a_game_with_its_own_fault(tmp_path: Path, name: str)
 def test_variant_demo_command(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
-    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--no-browser", "--no-vision", "--no-dice",
+    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--start-now", "--no-browser", "--no-vision", "--no-dice",
                         "--variant", "jacquet", "--speed", "1000", "--exit-when-done", "--port", str(port)],
                        capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr

@@ -310,7 +310,7 @@ def test_demo_keeps_journal_archive_and_pin_in_its_data_dir(tmp_path: Path) -> N
 
     data = tmp_path / "demo-data"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--data-dir", str(data), "--match", "2pt",
+    r = subprocess.run([sys.executable, "-m", "cli", "demo", "--start-now", "--data-dir", str(data), "--match", "2pt",
                         "--speed", "1000", "--no-vision", "--no-dice", "--exit-when-done", "--no-browser",
                         "--port", str(free_port())], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -142,10 +142,13 @@ def test_everything_fits_on_the_pi_touch_screen_and_full_hd(live, width: int, he
 
 
 def test_touch_screen_sets_the_pin_then_doubles(live) -> None:
+    """R13: before the roll the player on roll may double; the panel offers the double then, and while the double
+    waits only take and drop (R14)."""
     url, fake = live
+    fake.update(phase="awaiting_roll", dice={"values": [], "cocked": [False, False], "used": []})
     with chromium_page(locale="en-GB") as page:
         page.goto(url + "/?lang=en")
-        page.wait_for_selector("[data-testid=dice] .die")
+        page.wait_for_selector("#controls-btn:has-text('Control')")
         page.click("#controls-btn")
         assert page.get_attribute("#controls input", "placeholder") == "Set a PIN (4 to 12 digits)"
         page.fill("#controls input", "12")
@@ -155,15 +158,38 @@ def test_touch_screen_sets_the_pin_then_doubles(live) -> None:
         page.click("#controls button:has-text('OK')")
         page.wait_for_selector("#controls input[placeholder='Enter the PIN']")
         page.fill("#controls input", "4321")
+        labels = page.locator("#controls button").all_inner_texts()
+        assert "Double" in labels and "Take" not in labels and "Drop" not in labels and "Die seen" not in labels
         screenshot(page, "kiosk-en-controls")
         page.click("#controls button:has-text('Double')")
         page.wait_for_selector("#controls", state="hidden")
         assert fake.events[-1] == {"event": "cube", "action": "double", "side": "light"}
+        fake.update(phase="cube_offered", cube={"value": 1, "owner": None, "offered_by": "light", "offered": 2})
+        page.wait_for_selector("#cube-caption:has-text('doubles to 2')")
         page.click("#controls-btn")
+        labels = page.locator("#controls button").all_inner_texts()
+        assert "Take" in labels and "Drop" in labels and "Double" not in labels and "Undo" not in labels, labels
         page.fill("#controls input", "0000")
-        page.click("#controls button:has-text('Undo')")
+        page.click("#controls button:has-text('Take')")
         page.wait_for_selector("#controls .error:has-text('wrong PIN')")
     assert len(fake.events) == 1
+
+
+def test_r24_the_panel_offers_die_seen_only_for_a_cocked_die(live) -> None:
+    url, fake = live
+    with chromium_page(locale="en-GB") as page:
+        page.goto(url + "/?lang=en")
+        page.wait_for_selector("[data-testid=dice] .die")
+        page.click("#controls-btn")
+        page.fill("#controls input", "4321")
+        page.click("#controls button:has-text('OK')")  # the first PIN, then the panel
+        page.wait_for_selector("#controls [data-testid=undo]")
+        assert "Die seen" not in page.locator("#controls button").all_inner_texts()
+        page.click("#controls [data-testid=close]")
+        fake.update(dice={"values": [6, 3], "cocked": [False, True], "used": []})
+        page.wait_for_selector("[data-testid=dice][data-cocked=true]")
+        page.click("#controls-btn")
+        assert "Die seen" in page.locator("#controls button").all_inner_texts()
 
 
 def test_resignation_offer_is_shown_until_answered(live) -> None:
@@ -178,26 +204,47 @@ def test_resignation_offer_is_shown_until_answered(live) -> None:
                                                  "how": "resign"}])
         page.wait_for_selector("[data-testid=verdict][data-verdict=game_over]", timeout=5000)
         assert page.inner_text("#verdict-head") == "Ana wins 4 points (resigned)"
+        assert page.inner_text("#verdict-detail").startswith("Bruno resigned and Ana accepted.")
+        assert page.is_hidden("#turn") or fake.state()["phase"] != "game_over"
         assert page.get_attribute("[data-testid=verdict]", "data-severity") == "legal"
 
 
 def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
-    """The control panel has the resignation (single / gammon / backgammon for the player on roll), its answer,
-    and New game (which leaves an unfinished game unfinished); a new set-up mid-game is said as such."""
+    """The control panel has the resignation (single / gamão / gamão triplo for the player on roll), asked to be
+    confirmed; its answer only while it waits; and New game (which leaves an unfinished game unfinished), confirmed
+    too; a new set-up mid-game is said as such."""
     url, fake = live
-    with chromium_page(locale="pt-PT") as page:
+    with chromium_page(locale="pt-BR") as page:
         page.goto(url + "/?lang=pt")
         page.wait_for_selector("[data-testid=dice] .die")
         page.click("#controls-btn")
         page.fill("#controls input", "4321")
         page.click("#controls button:has-text('OK')")  # the first PIN
         page.wait_for_selector("#controls input[placeholder='Digite o PIN']")
+        labels = page.locator("#controls button").all_inner_texts()
+        assert "Desistir (gamão triplo)" in labels and "Aceita a desistência" not in labels, labels
         page.click("#controls button:has-text('Fechar')")
-        for label in ("Desiste (gamão)", "Aceita a desistência", "Novo jogo"):
+
+        def confirm(label: str, confirmed: bool = True) -> None:
             page.click("#controls-btn")
             page.fill("#controls input", "4321")
             page.click(f"#controls button:has-text('{label}')")
+            if confirmed:
+                assert page.is_visible("#controls")  # the first touch only asks
+                page.click(f"#controls button:has-text('Confirmar: {label}?')")
             page.wait_for_selector("#controls", state="hidden")
+
+        confirm("Desistir (gamão)")
+        fake.update(resignation={"side": "light", "value": 2})
+        page.wait_for_selector("[data-testid=verdict][data-verdict=resignation]")
+        assert page.inner_text("#verdict-head") == "Ana desiste (gamão): aceita?"
+        page.click("#controls-btn")
+        assert page.locator("#controls button").all_inner_texts()[1:] == ["Aceita a desistência", "Recusa a desistência",
+                                                                          "Nova partida…", "Nova partida"]
+        page.click("#controls button:has-text('Fechar')")
+        confirm("Aceita a desistência")
+        fake.update(resignation=None)
+        confirm("Novo jogo")
         assert fake.events == [{"event": "resign", "side": "light", "value": 2},
                                {"event": "resign_reply", "accept": True}, {"event": "button", "name": "new_game"}]
         fake.update(verdicts=[{"at": 9, "verdict": "illegal", "side": "light", "reason": "new_setup_mid_game",
@@ -208,6 +255,29 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
         fake.update(verdicts=[{"at": 10, "verdict": "uncertain", "side": "light", "pending": True,
                                "candidates": ["5/off 4/off", "5/1 4/off"], "message": {"pt": "p", "en": "e"}}])
         page.wait_for_selector("#verdict-head:has-text('Jogada a confirmar pelos próximos tabuleiros')", timeout=5000)
+
+
+def test_the_board_is_numbered_from_the_movers_side_and_marks_an_illegal_play(live) -> None:
+    """Dark's illegal 13/3 starts on the point labelled 13 and ends on the one labelled 3 (dark's own numbers,
+    as the play is written); both points and the checker that broke the rule are marked on the drawing."""
+    url, fake = live
+    light, dark = [0] * 24, [0] * 24
+    light[5], light[12], light[23] = 5, 5, 5
+    dark[0], dark[11], dark[21] = 2, 4, 1  # dark's own 13 is physical 12, its 3 physical 22
+    fake.update(turn="dark", position={"light": light, "dark": dark, "bar": {"light": 0, "dark": 0},
+                                       "off": {"light": 0, "dark": 8}},
+                verdicts=[{"at": 5, "verdict": "illegal", "side": "dark", "reason": "wrong_distance", "play": "13/3",
+                           "message": message("wrong_distance", move="13/3", count=10, dice=[6, 5])}])
+    with chromium_page(800, 480) as page:
+        page.goto(url + "/?lang=pt")
+        page.wait_for_selector("[data-testid=verdict][data-severity=illegal]")
+        assert page.get_attribute("[data-testid=board]", "data-mover") == "dark"
+        assert page.get_attribute("polygon[data-point='12']", "data-own") == "13"
+        assert page.get_attribute("polygon[data-point='22']", "data-own") == "3"
+        bad = page.locator("[data-testid=board] polygon.point.bad")
+        assert sorted(bad.evaluate_all("ps => ps.map((p) => p.dataset.own)")) == ["13", "3"]
+        assert page.locator("[data-testid=board] circle.checker.dark.culprit").count() == 1
+        screenshot(page, "kiosk-pt-illegal-marked")
 
 
 def test_page_says_when_the_referee_is_unreachable_and_reconnects(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 from tests.kiosk.fakes import FakeService
 
 LIGHT_NAME, DARK_NAME = "Maximiliano Bragança", "Anastácia Figueiredo"  # 20 characters each
-SIZES = [(800, 480), (1280, 800), (1920, 1080)]
+SIZES = [(800, 480), (1280, 720), (1280, 800), (1920, 1080), (720, 1280)]
 
 OVERFLOW = """() => {
   const vw = innerWidth, vh = innerHeight, bad = [];

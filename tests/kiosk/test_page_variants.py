@@ -46,31 +46,40 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
     with BackgroundServer(app) as server, chromium_page() as page:
         page.goto(server.url + "/")
         page.wait_for_selector("[data-testid=variant]:not([hidden])", timeout=5000)
-        assert page.inner_text("[data-testid=variant]") == "Plakoto (R30)"
+        assert page.inner_text("[data-testid=variant]") == "Plakoto"  # no rule code on the players' screen
+        assert page.is_hidden("[data-testid=chouette-btn]")  # R26-R29 are backgammon's
+        page.wait_for_selector("[data-testid=coach-btn]", state="hidden")  # GNU Backgammon knows no Plakoto
         pinned = page.locator("[data-testid=board] circle.checker.pinned")
         assert pinned.count() == 1 and pinned.get_attribute("data-pinned") == "10"
         assert "dark" in (pinned.get_attribute("class") or "")
-        assert page.inner_text("[data-testid=variant-info]") == "Presas: 10 (Dark)"  # the player's name
+        assert page.inner_text("[data-testid=variant-info]") == "Presas: 10 (Escuras)"  # no name: the side's word
+        page.click("[data-testid=rules-btn]")
+        assert "prende" in page.inner_text("[data-testid=rules-card]")  # the rule in players' words
+        page.click("[data-testid=drawer-close]")
         assert page.is_hidden("[data-testid=chain]")
+        page.click("[data-testid=exports-btn]")
         assert page.is_hidden("#export-sgf") and page.is_visible("#export-mat")  # no SGF game type for Plakoto
+        page.click("[data-testid=drawer-close]")
         screenshot(page, "kiosk-pt-plakoto-pin")
         russian = russian_state()
         n = russian["chain"]["dice"][0]
         fake.update(**russian)
         page.wait_for_selector("[data-testid=chain]:not([hidden])", timeout=5000)
-        assert page.inner_text("[data-testid=variant]") == "Gamão russo (R31)"
+        assert page.inner_text("[data-testid=variant]") == "Gamão russo"
         assert page.get_attribute("[data-testid=chain]", "data-link") == "complement"
         assert page.inner_text("[data-testid=chain]").startswith(f"Dobradinha complementar: jogue quatro vezes o {n}")
-        assert page.inner_text("#verdict-head").startswith(f"{russian['match']['players'][russian['turn']]} jogou")
-        assert page.inner_text("[data-testid=variant-info]").startswith("Por entrar: claras")
+        assert russian["match"]["players"] == {"light": "Light", "dark": "Dark"}  # no names given: the sides' words
+        assert page.inner_text("#verdict-head").startswith(f"{ {'light': 'Claras', 'dark': 'Escuras'}[russian['turn']]} jogou")
+        assert page.inner_text("[data-testid=variant-info]").startswith("Por entrar: Claras")
         screenshot(page, "kiosk-pt-russian-chain")
         page.click("[data-testid=lang-switch]")
-        assert page.inner_text("[data-testid=variant]") == "Russian backgammon (R31)"
+        assert page.inner_text("[data-testid=variant]") == "Russian backgammon"
         assert page.inner_text("[data-testid=chain]").startswith(f"Complementary double: play {n} four times")
         assert RussianPosition.rule == "R31"
         fake.update(**{"variant": None, "chain": None, **Referee().public_state()})  # backgammon: no variant shown
         page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)
         assert page.is_hidden("[data-testid=chain]") and page.is_hidden("[data-testid=variant-info]")
+        assert page.is_visible("[data-testid=chouette-btn]")
 
 
 DIALOG_ON_SCREEN = """() => {
@@ -103,6 +112,7 @@ def test_new_match_dialog_starts_a_plakoto_match(tmp_path: Path) -> None:
             page.fill("#controls input", "4321")
             page.click("#controls button:has-text('OK')")  # the first PIN, then the whole panel
             select = "#controls [data-testid=new-match-variant]"
+            page.click("#controls [data-testid=new-match-open]")
             page.wait_for_selector(select)
             labels = page.locator(f"{select} option").all_inner_texts()
             assert labels == ["Gamão", "Plakoto", "Gamão russo", "Jacquet"]
@@ -113,10 +123,11 @@ def test_new_match_dialog_starts_a_plakoto_match(tmp_path: Path) -> None:
             page.fill("#controls input[type=password]", "4321")
             page.select_option(select, "plakoto")
             page.fill("#controls input[type=number]", "5")
-            page.click("#controls button:has-text('Nova partida')")
+            page.click("#controls [data-testid=new-match]")
+            page.click("#controls button:has-text('Confirmar: Nova partida?')")
             page.wait_for_selector("#controls", state="hidden")
             page.wait_for_selector("[data-testid=variant]:not([hidden])", timeout=5000)
-            assert page.inner_text("[data-testid=variant]") == "Plakoto (R30)"
+            assert page.inner_text("[data-testid=variant]") == "Plakoto"
             assert page.inner_text("#match-length").startswith("Partida de 5 pontos")
             state = service.state()
             assert state["variant"]["name"] == "plakoto" and state["match"]["length"] == 5
@@ -126,13 +137,15 @@ def test_new_match_dialog_starts_a_plakoto_match(tmp_path: Path) -> None:
             page.click("[data-testid=lang-switch]")
             page.click("#controls-btn")
             page.fill("#controls input[type=password]", "4321")
+            page.click("#controls [data-testid=new-match-open]")
             page.wait_for_selector(select)
             assert page.locator(f"{select} option").all_inner_texts() == [
                 "Backgammon", "Plakoto", "Russian backgammon", "Jacquet"]
             assert page.input_value(select) == "plakoto"
             assert page.evaluate(DIALOG_ON_SCREEN) == []
             page.select_option(select, "backgammon")
-            page.click("#controls button:has-text('New match')")
+            page.click("#controls [data-testid=new-match]")
+            page.click("#controls button:has-text('Confirm: New match?')")
             page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)
             assert "variant" not in service.state()["match"]["rules"]
     finally:
