@@ -25,6 +25,7 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "rules": (dict, "a table of rules"), "language": (str, "text"), "camera": (str, "text"),
     "serial_port": (str, "text"), "host": (str, "text"), "data_dir": (str, "a folder path"),
     "club": (dict, "a table: broker, club, board, username, password, ca_file (docs/club.md)"),
+    "camera_controls": (dict, "a table: lens_position, exposure_time, analogue_gain, flicker_period"),
 }
 
 
@@ -60,6 +61,8 @@ class Settings:
     pin_max_failures: int = 5
     pin_lockout_seconds: float = 60.0
     club: dict[str, Any] = field(default_factory=dict)  # the club's broker (club/config.py); empty: publish nothing
+    # The Pi camera's fixed focus, exposure and mains flicker period (vision/camera_controls.py); empty: defaults.
+    camera_controls: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()
@@ -76,6 +79,12 @@ class Settings:
         try:
             self.gpio = GpioConfig.from_dict(self.gpio).to_dict()
         except (GpioConfigError, TypeError) as exc:
+            raise ConfigError(str(exc)) from None
+        from vision.camera_controls import CameraControls, CameraControlsError
+
+        try:
+            CameraControls.from_dict(self.camera_controls)
+        except CameraControlsError as exc:
             raise ConfigError(str(exc)) from None
         from club.config import ClubConfig, ClubConfigError
 
