@@ -243,7 +243,7 @@ def read_mounts(path: str = "/proc/mounts") -> list[tuple[str, str, str, str]]:
 
 def mount_of(path: Path, mounts: list[tuple[str, str, str, str]]) -> tuple[str, str, str, str] | None:
     """The mount holding PATH (the longest mount point that is a prefix of it; the last one mounted wins)."""
-    target = str(existing_parent(path))
+    target = os.path.realpath(path)  # lexical past what does not exist yet: a mount point always exists
     best = None
     for m in mounts:
         point = m[1].rstrip("/") or "/"
@@ -368,7 +368,7 @@ def check_camera_settings(settings: Settings) -> Check:
         metadata = source.read_back()
     except (CameraError, RuntimeError, OSError) as exc:
         return Check("camera settings", False, t("settings_busy", lang, error=exc), required=False, language=lang)
-    problems = controls.compare(metadata)
+    problems = controls.compare(metadata, source.wanted)
     if problems:
         return Check("camera settings", False, t("settings_differ", lang, problems="; ".join(problems)),
                      required=False, language=lang)

@@ -80,10 +80,13 @@ class CameraControls:
         missing = [k for k in wanted if k not in available]
         return {k: v for k, v in wanted.items() if k in available}, missing
 
-    def compare(self, metadata: Mapping[str, Any]) -> list[str]:
-        """What the camera's frame metadata says against what was asked: a list of disagreements (empty: as asked)."""
+    def compare(self, metadata: Mapping[str, Any], applied: Mapping[str, Any] | None = None) -> list[str]:
+        """What the camera's frame metadata says against what was asked: a list of disagreements (empty: as asked).
+        ``applied``: the controls really set (those this camera has); None: all of them."""
         problems = []
         lens = metadata.get("LensPosition")
+        if applied is not None and "LensPosition" not in applied:
+            lens = None  # no focus motor: its lens position is not ours to judge
         if self.lens_position is not None and lens is not None and abs(float(lens) - self.lens_position) > 0.1:
             problems.append(f"LensPosition is {float(lens):.2f}, asked {self.lens_position:.2f}")
         exposure = metadata.get("ExposureTime")
