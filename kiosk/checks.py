@@ -68,6 +68,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "referee_bad": ("o árbitro não está instalado nesta cópia; atualize e reinstale",
                     "the referee is not installed in this checkout; update the checkout and reinstall"),
     "port_ok": ("http://{host}:{port}/ está livre para a tela", "http://{host}:{port}/ is free to serve the screen"),
+    "port_gamao": ("http://{host}:{port}/ já é servido pelo gamao (o serviço está rodando)",
+                   "http://{host}:{port}/ is already served by gamao (the service is running)"),
     "port_busy": ("a porta {port} em {host} já está em uso (o gamao já está rodando? `systemctl status gamao`); "
                   "ou mude port no arquivo de configuração", "port {port} on {host} is already in use (is gamao "
                   "already running? `systemctl status gamao`); or set port in the config file"),
@@ -422,9 +424,26 @@ def check_port(settings: Settings) -> Check:
         try:
             s.bind((settings.host, settings.port))
         except OSError:
+            if served_by_gamao(settings.host, settings.port):
+                return Check("web server", True, t("port_gamao", lang, host=settings.host, port=settings.port),
+                             language=lang)
             return Check("web server", False, t("port_busy", lang, host=settings.host, port=settings.port),
                          blocks_start=True, language=lang)
     return Check("web server", True, t("port_ok", lang, host=settings.host, port=settings.port), language=lang)
+
+
+def served_by_gamao(host: str, port: int, timeout: float = 2.0) -> bool:
+    """Whether the port is taken by a running Gamão kiosk (its GET /api/kiosk answers with its shape)."""
+    import urllib.request
+
+    address = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+    url = f"http://{'[' + address + ']' if ':' in address else address}:{port}/api/kiosk"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            info = json.loads(response.read(4096))
+    except (OSError, ValueError):
+        return False
+    return isinstance(info, dict) and {"language", "languages", "pin_set"} <= set(info)
 
 
 def check_referee(language: str = "en") -> Check:

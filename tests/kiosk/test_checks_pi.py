@@ -286,3 +286,27 @@ def test_summary_in_both_languages() -> None:
     assert status == 1 and text.startswith("FALTA    dados eletrônicos: x")
     text, status = summary([checks.Check("coach", True, "y", required=False, language="en")])
     assert status == 0 and "Everything needed is present" in text
+
+
+def test_the_port_of_a_running_kiosk_is_no_missing_part(tmp_path: Path) -> None:
+    """With the service running (as after install.sh), `--check` does not call its own port taken."""
+    from tests.kiosk.served import get_when_served
+
+    port = free_port()
+    config = tmp_path / "gamao.toml"
+    config.write_text(f'data_dir = "{tmp_path / "data"}"\nport = {port}\ncamera = "none"\nlanguage = "en"\n'
+                      f'serial_port = "{tmp_path / "no-dice"}"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "run", "--config", str(config)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        get_when_served(proc, f"http://127.0.0.1:{port}/api/kiosk", 30)
+        c = checks.check_port(Settings.load(config))
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+    assert c.ok and c.message == f"http://127.0.0.1:{port}/ is already served by gamao (the service is running)"
+    with __import__("socket").socket() as other:  # something else on a port: still missing
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        c = checks.check_port(Settings(data_dir=tmp_path, port=other.getsockname()[1], language="en"))
+    assert not c.ok and c.blocks_start
