@@ -62,7 +62,7 @@ TEXTS: dict[str, tuple[str, str]] = {
                           "read-only root (overlay), but the data folder {dir} is on the overlay: games are lost "
                           "at power-off. Mount a writable partition on {dir} (docs/appliance.md)"),
     "overlay_off": ("raiz gravável (sem overlay): um corte de energia pode danificar o sistema no cartão SD; "
-                    "veja docs/appliance.md, \"Cartão SD\"", "writable root (no overlay): a power cut can damage "
+                    "veja a seção \"SD card\" de docs/appliance.md", "writable root (no overlay): a power cut can damage "
                     "the system on the SD card; see docs/appliance.md, \"SD card\""),
     "referee_ok": ("regras e serviço do árbitro presentes", "rules core and referee service present"),
     "referee_bad": ("o árbitro não está instalado nesta cópia; atualize e reinstale",

@@ -153,7 +153,9 @@ if [ -z "$DESKTOP_USER" ] || ! id "$DESKTOP_USER" >/dev/null 2>&1; then
 else
     home=$(getent passwd "$DESKTOP_USER" | cut -d: -f6)
     group=$(id -gn "$DESKTOP_USER")
-    install -d -o "$DESKTOP_USER" -g "$group" "$home/.config" "$home/.config/labwc"
+    for dir in "$home/.config" "$home/.config/labwc"; do
+        [ -d "$dir" ] || install -d -m 0755 -o "$DESKTOP_USER" -g "$group" "$dir"
+    done
     "$APP/.venv/bin/python" "$APP/hardware/pi/kiosk_screen.py" --home "$home" --app "$APP" ${ROTATE:+--rotate "$ROTATE"}
     chown -R "$DESKTOP_USER:$group" "$home/.config/labwc"
     say "  $home/.config/labwc: autostart (Chromium --kiosk), environment (cursor hidden), rc.xml (touch)"
