@@ -162,6 +162,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sum_missing": ("{n} parte(s) obrigatória(s) faltando: {names}. O Gamão ainda não pode funcionar como "
                     "aparelho nesta máquina.", "{n} required part(s) missing: {names}. Gamão cannot run as an "
                     "appliance on this machine yet."),
+    "not_starting": ("não vai iniciar; corrija as partes acima, ou teste `gamao demo` com peças simuladas.",
+                     "not starting; fix the parts above, or try `gamao demo` on simulated hardware."),
     "sum_ok": ("Tudo o que é preciso está presente: `gamao run --config ARQUIVO` inicia o aparelho.",
                "Everything needed is present: `gamao run --config FILE` will start the appliance."),
 }
@@ -567,12 +569,19 @@ def check_pin(settings: Settings) -> Check:
     return Check("pin", True, t("pin_ok", lang, path=path), required=False, language=lang)
 
 
-def run_checks(settings: Settings) -> list[Check]:
+def run_checks(settings: Settings, thorough: bool = True) -> list[Check]:
+    """Every part. ``thorough`` False (what `gamao run` does before it starts): the camera's settings are not
+    read back and the club's broker is not called (the camera loop and the publisher open them at once)."""
     lang = settings.language
-    return [check_data_dir(settings), check_disk(settings), check_journal(settings), check_storage(settings),
-            check_referee(lang), check_port(settings), check_camera(settings), check_camera_settings(settings),
-            check_calibration(settings), check_dice(settings), check_gpio(settings), check_screen(settings),
-            check_audio(settings), check_coach(settings), check_club(settings), check_pin(settings)]
+    checks = [check_data_dir(settings), check_disk(settings), check_journal(settings), check_storage(settings),
+              check_referee(lang), check_port(settings), check_camera(settings)]
+    if thorough:
+        checks.append(check_camera_settings(settings))
+    checks += [check_calibration(settings), check_dice(settings), check_gpio(settings), check_screen(settings),
+               check_audio(settings), check_coach(settings)]
+    if thorough:
+        checks.append(check_club(settings))
+    return checks + [check_pin(settings)]
 
 
 def summary(checks: list[Check], language: str | None = None) -> tuple[str, int]:
