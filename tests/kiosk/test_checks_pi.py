@@ -310,3 +310,19 @@ def test_the_port_of_a_running_kiosk_is_no_missing_part(tmp_path: Path) -> None:
         other.listen()
         c = checks.check_port(Settings(data_dir=tmp_path, port=other.getsockname()[1], language="en"))
     assert not c.ok and c.blocks_start
+
+
+def test_the_appliance_hands_the_config_controls_to_the_pi_camera(picamera2: type[FakePicamera2],
+                                                                  tmp_path: Path) -> None:
+    from kiosk.appliance import CameraLoop, camera_spec
+    from vision.camera import open_source
+
+    settings = Settings(data_dir=tmp_path, language="en", camera="picamera2",
+                        camera_controls={"lens_position": 0.8, "flicker_period": 10000})
+    assert camera_spec(settings) == "picamera"
+    loop = CameraLoop("picamera", lambda event: True, tmp_path,
+                      controls=CameraControls.from_dict(settings.camera_controls))
+    source = open_source(loop.spec, loop.controls)
+    assert picamera2.instances[-1].configured["controls"] == {  # type: ignore[index]
+        "AfMode": 0, "LensPosition": 0.8, "AeFlickerMode": 1, "AeFlickerPeriod": 10000}
+    assert source.missing == []  # type: ignore[union-attr]
