@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "sum_missing": ("{n} parte(s) obrigatória(s) faltando: {names}. O Gamão ainda não pode funcionar como "
                     "aparelho nesta máquina.", "{n} required part(s) missing: {names}. Gamão cannot run as an "
                     "appliance on this machine yet."),
+    "cannot_look": ("não foi possível verificar ({error}); rode como o usuário do serviço: sudo -u gamao gamao "
+                    "run --check ...", "cannot look ({error}); run it as the service's user: sudo -u gamao gamao "
+                    "run --check ..."),
     "not_starting": ("não vai iniciar; corrija as partes acima, ou teste `gamao demo` com peças simuladas.",
                      "not starting; fix the parts above, or try `gamao demo` on simulated hardware."),
     "sum_ok": ("Tudo o que é preciso está presente: `gamao run --config ARQUIVO` inicia o aparelho.",
@@ -573,15 +577,25 @@ def run_checks(settings: Settings, thorough: bool = True) -> list[Check]:
     """Every part. ``thorough`` False (what `gamao run` does before it starts): the camera's settings are not
     read back and the club's broker is not called (the camera loop and the publisher open them at once)."""
     lang = settings.language
-    checks = [check_data_dir(settings), check_disk(settings), check_journal(settings), check_storage(settings),
-              check_referee(lang), check_port(settings), check_camera(settings)]
+    parts: list[tuple[str, Callable[[Settings], Check]]] = [
+        ("data folder", check_data_dir), ("disk space", check_disk), ("journal", check_journal),
+        ("storage", check_storage), ("referee", lambda s: check_referee(s.language)), ("web server", check_port),
+        ("camera", check_camera)]
     if thorough:
-        checks.append(check_camera_settings(settings))
-    checks += [check_calibration(settings), check_dice(settings), check_gpio(settings), check_screen(settings),
-               check_audio(settings), check_coach(settings)]
+        parts.append(("camera settings", check_camera_settings))
+    parts += [("calibration", check_calibration), ("dice unit", check_dice), ("GPIO buttons", check_gpio),
+              ("screen", check_screen), ("audio", check_audio), ("coach", check_coach)]
     if thorough:
-        checks.append(check_club(settings))
-    return checks + [check_pin(settings)]
+        parts.append(("club", check_club))
+    parts.append(("pin", check_pin))
+    checks = []
+    for name, check in parts:
+        try:
+            checks.append(check(settings))
+        except OSError as exc:  # a folder this user may not look into (the data folder is the service's own)
+            checks.append(Check(name, False, t("cannot_look", lang, error=f"{exc.strerror or exc}: {exc.filename}"),
+                                language=lang))
+    return checks
 
 
 def summary(checks: list[Check], language: str | None = None) -> tuple[str, int]:

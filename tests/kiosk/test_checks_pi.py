@@ -326,3 +326,20 @@ def test_the_appliance_hands_the_config_controls_to_the_pi_camera(picamera2: typ
     assert picamera2.instances[-1].configured["controls"] == {  # type: ignore[index]
         "AfMode": 0, "LensPosition": 0.8, "AeFlickerMode": 1, "AeFlickerPeriod": 10000}
     assert source.missing == []  # type: ignore[union-attr]
+
+
+def test_a_data_folder_this_user_cannot_look_into_is_said_not_a_traceback(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found in the arm64 root: `gamao run --check` by the desktop user on the service's 0700 data folder."""
+    real_exists = Path.exists
+
+    def exists(self: Path) -> bool:
+        if self.parent == tmp_path / "data":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_exists(self)
+
+    (tmp_path / "data").mkdir()
+    monkeypatch.setattr(Path, "exists", exists)
+    found = {c.name: c for c in run_checks(Settings(data_dir=tmp_path / "data", language="en", camera="none"))}
+    assert not found["pin"].ok and found["pin"].message.startswith("cannot look (Permission denied: ")
+    assert "sudo -u gamao gamao run --check" in found["calibration"].message
