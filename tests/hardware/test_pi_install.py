@@ -141,3 +141,14 @@ def test_check_arm64_needs_root_and_says_so_in_its_report(monkeypatch: pytest.Mo
     report = json.loads(last)
     assert report["passed"] is False and report["steps"][0]["detail"].startswith("run it as root")
     assert not any(tmp_path.iterdir())
+
+
+def test_the_guide_calls_the_one_install_script_and_leaves_nothing_to_fill_in() -> None:
+    guide = (ROOT / "docs" / "appliance.md").read_text()
+    assert "sudo /opt/gamao/hardware/pi/install.sh" in guide
+    assert "pip install" not in guide and "python3 -m venv" not in guide  # one path: the script does those
+    assert "<this repository>" not in guide and "pt_PT" not in guide
+    assert "pt_BR.UTF-8" in guide and "trixie" in guide and "do_overlayfs 0" in guide
+    assert "the address your club was given" in guide
+    for step in ("install.sh", "gamao run --check", "Controle", "Calibrar câmera", "do_boot_behaviour B4"):
+        assert step in guide, step
