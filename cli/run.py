@@ -42,15 +42,16 @@ def run(args: argparse.Namespace) -> int:
 
     from kiosk.checks import run_checks, summary
 
-    checks = run_checks(settings)
-    report, status = summary(checks)
+    checks = run_checks(settings, thorough=args.check)
+    report, status = summary(checks, settings.language)
     if args.check:
         print(report)
         return status
     if any(c.blocks_start for c in checks if not c.ok):
         print(report, file=sys.stderr)
-        print("gamao run: not starting; fix the parts above, or try `gamao demo` on simulated hardware.",
-              file=sys.stderr)
+        from kiosk.checks import t
+
+        print(f"gamao run: {t('not_starting', settings.language)}", file=sys.stderr)
         return 1
     if status:
         # A camera or dice unit can be plugged in later (the dice link keeps trying): start, and say so.

@@ -71,8 +71,9 @@ class CameraLoop:
     """Frames -> vision pipeline -> board events, in a thread; also the calibration page's camera."""
 
     def __init__(self, spec: str, submit: Callable[[dict[str, Any]], Any], data_dir: Path,
-                 alert: Callable[[str, bool], None] | None = None) -> None:
+                 alert: Callable[[str, bool], None] | None = None, controls: Any = None) -> None:
         self.spec = spec
+        self.controls = controls  # vision.camera_controls.CameraControls for the Pi camera
         self.submit = submit
         self.alert = alert  # told ("camera_bumped", on) when the camera moved and its corners need a look
         self.path = data_dir / CALIBRATION
@@ -107,7 +108,7 @@ class CameraLoop:
 
         while not self._stop.is_set():
             try:
-                source = open_source(self.spec)
+                source = open_source(self.spec, self.controls)
                 self.pipeline = Pipeline(corners=self.corners)
                 previous = None
                 bumped = False
@@ -233,7 +234,10 @@ class Appliance:
         self.dice = DiceLink(port, self._from_dice).start()  # reopens the path whenever the unit is plugged in
         spec = camera_spec(s)
         if spec is not None:
-            self.camera = CameraLoop(spec, self.submit, s.data_dir, alert=self._alert).start()
+            from vision.camera_controls import CameraControls
+
+            self.camera = CameraLoop(spec, self.submit, s.data_dir, alert=self._alert,
+                                     controls=CameraControls.from_dict(s.camera_controls)).start()
         if self.pin_factory is not None or glob.glob("/dev/gpiochip*"):
             try:
                 from firmware_bridge.gpio import Panel

@@ -27,6 +27,7 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "speak": (bool, "true or false"),
     "club": (dict, "a table: broker, club, board, username, password, ca_file (docs/club.md)"),
     "coach": (bool, "true or false"),
+    "camera_controls": (dict, "a table: lens_position, exposure_time, analogue_gain, flicker_period"),
 }
 
 
@@ -64,6 +65,8 @@ class Settings:
     club: dict[str, Any] = field(default_factory=dict)  # the club's broker (club/config.py); empty: publish nothing
     coach: bool = True  # the coach (hints, tutor, ratings, review); false: off in every match, tournament or not
     speak: bool = True            # the referee's spoken calls (kiosk/voice.py, espeak-ng); false: silent
+    # The Pi camera's fixed focus, exposure and mains flicker period (vision/camera_controls.py); empty: defaults.
+    camera_controls: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()
@@ -80,6 +83,12 @@ class Settings:
         try:
             self.gpio = GpioConfig.from_dict(self.gpio).to_dict()
         except (GpioConfigError, TypeError) as exc:
+            raise ConfigError(str(exc)) from None
+        from vision.camera_controls import CameraControls, CameraControlsError
+
+        try:
+            CameraControls.from_dict(self.camera_controls)
+        except CameraControlsError as exc:
             raise ConfigError(str(exc)) from None
         from club.config import ClubConfig, ClubConfigError
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.camera_controls import CameraControls
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -67,16 +70,39 @@ class CaptureSource:
 
 
 class PiCameraSource:
-    """The Pi's own camera through picamera2 (optional import). Its "RGB888" format arrives in BGR order,
-    which is what OpenCV wants, so frames are used as they come."""
+    """The Pi's own camera through picamera2 (imported only here: it exists only on Raspberry Pi OS). Its "RGB888"
+    format arrives in BGR order, which is what OpenCV wants, so frames are used as they come. ``controls``: the
+    config's fixed focus, exposure and flicker period (vision.camera_controls), set with the configuration so
+    the first frame already has them; controls this camera lacks are left out and listed in ``missing``."""
 
-    def __init__(self, width: int = 1280, height: int = 720) -> None:
+    def __init__(self, width: int = 1280, height: int = 720, controls: CameraControls | None = None) -> None:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError as exc:
-            raise CameraError("picamera2 is not installed: install the 'pi' extra on the Raspberry Pi") from exc
-        self.cam = Picamera2()
-        self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"}))
+            raise CameraError("picamera2 is not installed: on Raspberry Pi OS `sudo apt install python3-picamera2` "
+                              "(hardware/pi/install.sh does it)") from exc
+        try:
+            self.cam = Picamera2()
+        except (RuntimeError, IndexError) as exc:  # no camera, or another program holds it
+            raise CameraError(f"the Pi camera cannot be opened ({exc})") from exc
+        self.controls = controls or CameraControls()
+        wanted, self.missing = self.controls.libcamera(getattr(self.cam, "camera_controls", None))
+        self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"},
+                                                               controls=wanted))
+        self.wanted = wanted
+
+    def read_back(self, frames: int = 10) -> dict[str, Any]:
+        """Start, let the camera settle for a few frames, and return the last frame's metadata (what the
+        camera really used); then stop and release the camera."""
+        self.cam.start()
+        try:
+            metadata: dict[str, Any] = {}
+            for _ in range(max(1, frames)):
+                metadata = dict(self.cam.capture_metadata())
+            return metadata
+        finally:
+            self.cam.stop()
+            self.cam.close()
 
     def frames(self) -> Iterator[tuple[np.ndarray, float]]:
         self.cam.start()
@@ -89,10 +115,10 @@ class PiCameraSource:
             self.cam.stop()
 
 
-def open_source(spec: str) -> FolderSource | CaptureSource | PiCameraSource:
-    """"picamera", a device number ("0"), a folder of images, or a video file."""
+def open_source(spec: str, controls: CameraControls | None = None) -> FolderSource | CaptureSource | PiCameraSource:
+    """"picamera", a device number ("0"), a folder of images, or a video file. ``controls``: the Pi camera's."""
     if spec == "picamera":
-        return PiCameraSource()
+        return PiCameraSource(controls=controls)
     if spec.isdigit():
         return CaptureSource(int(spec))
     if Path(spec).is_dir():

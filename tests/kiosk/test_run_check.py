@@ -34,9 +34,10 @@ def test_check_reports_missing_camera_and_dice_and_exits_nonzero(tmp_path: Path)
     assert r.returncode == 1, r.stdout + r.stderr
     assert "MISSING  camera: no camera found (no /dev/video* device" in r.stdout
     assert "MISSING  dice unit: no dice unit found: neither /dev/gamao-dice" in r.stdout
-    assert f"ok       data folder: {tmp_path / 'data'} is writable" in r.stdout
+    assert f"ok       data folder: {tmp_path / 'data'} does not exist yet: it is made at the first start" in r.stdout
     assert "Gamão cannot run as an appliance on this machine yet." in r.stdout
     assert "Traceback" not in r.stderr
+    assert not (tmp_path / "data").exists(), "--check has no side effects: it does not make the data folder"
 
 
 def test_run_refuses_to_start_when_the_port_is_taken(tmp_path: Path) -> None:

@@ -1,0 +1,154 @@
+"""The Pi's install pieces that run anywhere (issue 25): the labwc kiosk screen writer (idempotent, the rest
+of the user's files kept, the rotation remembered, a valid invisible Xcursor), the install script's argument
+handling, and hardware/pi/check-arm64's arguments and report (the emulated run itself is not in the default
+test run: it takes an hour per Debian release)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import struct
+import subprocess
+import sys
+from importlib.machinery import SourceFileLoader
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PI = ROOT / "hardware" / "pi"
+
+
+def load(name: str, path: Path) -> ModuleType:
+    loader = SourceFileLoader(name, str(path))
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+kiosk_screen = load("kiosk_screen", PI / "kiosk_screen.py")
+check_arm64 = load("check_arm64", PI / "check-arm64")
+
+
+def run_screen(home: Path, icons: Path, config: Path, *extra: str) -> None:
+    assert kiosk_screen.main(["--home", str(home), "--icons", str(icons), "--config", str(config), *extra]) == 0
+
+
+def snapshot(*folders: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for f in folders for p in sorted(f.rglob("*")) if p.is_file()}
+
+
+def test_kiosk_screen_is_idempotent_and_keeps_the_users_lines(tmp_path: Path) -> None:
+    home, icons, config = tmp_path / "home", tmp_path / "icons", tmp_path / "gamao.toml"
+    config.write_text("port = 8123\n")
+    labwc = home / ".config" / "labwc"
+    labwc.mkdir(parents=True)
+    (labwc / "autostart").write_text("/usr/bin/lwrespawn /usr/bin/wf-panel-pi &\n")
+    (labwc / "environment").write_text("XKB_DEFAULT_LAYOUT=br\nXCURSOR_THEME=PiXflat\n")
+    (labwc / "rc.xml").write_text('<?xml version="1.0"?>\n<labwc_config>\n  <core><gap>0</gap></core>\n</labwc_config>\n')
+    run_screen(home, icons, config, "--rotate", "180")
+    first = snapshot(home, icons)
+    autostart = (labwc / "autostart").read_text()
+    assert autostart.startswith("/usr/bin/lwrespawn /usr/bin/wf-panel-pi &\n" + kiosk_screen.BEGIN)
+    assert "http://127.0.0.1:8123/" in autostart and "--ozone-platform=wayland" in autostart
+    assert "wlr-randr --output \"$output\" --transform 180" in autostart
+    assert (labwc / "environment").read_text() == "XKB_DEFAULT_LAYOUT=br\nXCURSOR_THEME=gamao-hidden\nXCURSOR_SIZE=24\n"
+    assert '<touch mouseEmulation="no" />' in (labwc / "rc.xml").read_text()
+    assert "<gap>0</gap>" in (labwc / "rc.xml").read_text()
+    run_screen(home, icons, config)  # again, without --rotate: the same bytes, the rotation kept
+    assert snapshot(home, icons) == first
+    assert autostart.count(kiosk_screen.BEGIN) == 1
+    run_screen(home, icons, config, "--rotate", "0")
+    assert "wlr-randr" not in (labwc / "autostart").read_text()
+
+
+def test_the_deploy_file_is_the_default_block() -> None:
+    text = (ROOT / "kiosk" / "deploy" / "kiosk-autostart").read_text()
+    assert text.endswith(kiosk_screen.autostart_block())
+
+
+def test_hidden_cursor_is_a_valid_transparent_xcursor(tmp_path: Path) -> None:
+    theme = kiosk_screen.write_theme(tmp_path)
+    data = (theme / "cursors" / "left_ptr").read_bytes()
+    magic, header, _version, ntoc = struct.unpack_from("<4sIII", data, 0)
+    assert (magic, header, ntoc) == (b"Xcur", 16, 1)
+    kind, _size, position = struct.unpack_from("<III", data, 16)
+    assert kind == 0xFFFD0002
+    chunk = struct.unpack_from("<IIIIIIIII", data, position)
+    assert chunk[0] == 36 and chunk[1] == 0xFFFD0002 and chunk[4:6] == (1, 1)
+    assert struct.unpack_from("<I", data, position + 36)[0] == 0  # the one pixel: alpha 0
+    assert len(data) == position + 36 + 4
+    assert {"default", "pointer", "text"} <= {p.name for p in (theme / "cursors").iterdir()}
+
+
+def test_install_script_refuses_bad_arguments_before_touching_anything(tmp_path: Path) -> None:
+    script = PI / "install.sh"
+    r = subprocess.run(["sh", str(script), "--rotate", "45"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 1 and "--rotate must be 0, 90, 180 or 270, not 45" in r.stderr
+    r = subprocess.run(["sh", str(script), "--frobnicate"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 1 and "unknown option --frobnicate" in r.stderr
+    r = subprocess.run(["sh", str(script), "--help"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and "sudo /opt/gamao/hardware/pi/install.sh" in r.stdout
+    if os.geteuid() == 0 and ROOT != Path("/opt/gamao"):
+        r = subprocess.run(["sh", str(script), "--no-apt"], capture_output=True, text=True, timeout=30)
+        assert r.returncode == 1 and "the checkout must be at /opt/gamao" in r.stderr
+
+
+def test_check_arm64_arguments() -> None:
+    args = check_arm64.parse_args(["trixie", "--cache", "/somewhere", "--skip", "demo"])
+    assert args.suite == "trixie" and args.cache == Path("/somewhere") and args.skip == ["demo"]
+    with pytest.raises(SystemExit):
+        check_arm64.parse_args(["buster"])
+    with pytest.raises(SystemExit):
+        check_arm64.parse_args([])
+    assert check_arm64.parse_args(["bookworm"]).cache.parts[-2:] == (".cache", "gamao-arm64")
+
+
+def test_check_arm64_report_is_one_json_line() -> None:
+    report = check_arm64.Report("bookworm")
+    assert not report.passed  # no step is no pass
+    report.steps += [check_arm64.Step("install", True, 812.26, "install.sh in 812 s"),
+                     check_arm64.Step("demo", False, 3.0, "gamao demo exited 1")]
+    line = report.to_json()
+    assert "\n" not in line
+    data = json.loads(line)
+    assert data == {"suite": "bookworm", "passed": False, "seconds": 815.3,
+                    "steps": [{"name": "install", "passed": True, "seconds": 812.3, "detail": "install.sh in 812 s"},
+                              {"name": "demo", "passed": False, "seconds": 3.0, "detail": "gamao demo exited 1"}]}
+
+
+def test_check_arm64_finds_the_mirror_of_this_machine(tmp_path: Path) -> None:
+    deb822 = tmp_path / "debian.sources"
+    deb822.write_text("Types: deb\nURIs: http://mirror.example/debian-security\nSuites: bookworm-security\n\n"
+                      "Types: deb\nURIs: http://mirror.example/debian/\nSuites: bookworm\n")
+    assert check_arm64.host_mirror([deb822]) == "http://mirror.example/debian"
+    legacy = tmp_path / "sources.list"
+    legacy.write_text("deb [arch=amd64] http://ftp.br.debian.org/debian bookworm main\n")
+    assert check_arm64.host_mirror([tmp_path / "missing", legacy]) == "http://ftp.br.debian.org/debian"
+    assert check_arm64.host_mirror([]) == "http://deb.debian.org/debian"
+
+
+def test_check_arm64_needs_root_and_says_so_in_its_report(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(check_arm64.os, "geteuid", lambda: 1000)
+    assert check_arm64.main(["bookworm", "--cache", str(tmp_path)]) == 1
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    report = json.loads(last)
+    assert report["passed"] is False and report["steps"][0]["detail"].startswith("run it as root")
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_guide_calls_the_one_install_script_and_leaves_nothing_to_fill_in() -> None:
+    guide = (ROOT / "docs" / "appliance.md").read_text()
+    assert "sudo /opt/gamao/hardware/pi/install.sh" in guide
+    assert "pip install" not in guide and "python3 -m venv" not in guide  # one path: the script does those
+    assert "<this repository>" not in guide and "pt_PT" not in guide
+    assert "pt_BR.UTF-8" in guide and "trixie" in guide and "do_overlayfs 0" in guide
+    assert "the address your club was given" in guide
+    for step in ("install.sh", "gamao run --check", "Controle", "Calibrar câmera", "do_boot_behaviour B4"):
+        assert step in guide, step
