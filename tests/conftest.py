@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+from tests import datasets
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -25,6 +25,16 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     """../shared beside the checkout; tests that need it skip with a message when it is absent."""
-    if not SHARED.is_dir():
-        pytest.skip(f"{SHARED} is missing: put the project's shared/ folder beside the checkout")
-    return SHARED
+    return datasets.shared_dir()
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> Path:
+    """The .mat/SGF samples shipped in tests/data/samples (a copy of ../shared/matches/samples)."""
+    return datasets.SAMPLES
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    """The whole corpus of ../shared when beside the checkout, else the matches in tests/data/corpus."""
+    return datasets.CORPUS

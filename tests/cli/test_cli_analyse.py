@@ -6,13 +6,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from core import read_mat, replay, write_sgf
 from core.match.formats import decode_text
+from tests.datasets import CORPUS
 
 GAMAO = [sys.executable, "-m", "cli"]
-MATCH = (Path(__file__).resolve().parents[2].parent / "shared" / "matches" / "corpus" / "Llabba"
+MATCH = (CORPUS / "Llabba"
          / "BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt")
 
 

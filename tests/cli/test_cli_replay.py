@@ -22,8 +22,8 @@ def gamao(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def samples(shared_dir: Path) -> Path:
-    return shared_dir / "matches/samples"
+def samples(samples_dir: Path) -> Path:
+    return samples_dir
 
 
 def test_replay_json_clean_galaxy_match(samples: Path) -> None:
