@@ -1,6 +1,6 @@
 """Where the tests' real data lives, found from the checkout (never an absolute path of one machine).
 
-- ``tests/data/`` ships with the repository (tests/data/README.md): every .mat/SGF sample and 103 corpus
+- ``tests/data/`` ships with the repository (tests/data/README.md): every .mat/SGF sample and 101 corpus
   matches, so a fresh clone's default run plays real matches.
 - ``../shared`` beside the checkout, when present, adds the whole corpus (1,777 matches) and the real photos
   (evaluation only, never copied into the repository). A test that needs it calls :func:`shared_dir`, which
@@ -20,7 +20,7 @@ SAMPLES = DATA / "samples"
 SHARED_CORPUS = SHARED / "matches" / "corpus"
 BUNDLED_CORPUS = DATA / "corpus"
 CORPUS_SIZE = 1777  # matches in ../shared/matches/corpus
-BUNDLED_SIZE = 103  # of them in tests/data/corpus
+BUNDLED_SIZE = 101  # of them in tests/data/corpus
 
 
 def has_shared() -> bool:

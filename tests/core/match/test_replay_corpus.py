@@ -1,4 +1,4 @@
-"""The 1,777 real matches of ../shared/matches/corpus (the 103 of tests/data/corpus without it) replay cleanly and agree with GNU Backgammon.
+"""The 1,777 real matches of ../shared/matches/corpus (the 101 of tests/data/corpus without it) replay cleanly and agree with GNU Backgammon.
 
 gnubg (PyPI ``gnubg``, x86-64 only) is the oracle: after ``import mat`` its final score, its number of
 checker plays and of cube actions must equal ours, and our gnubg-dialect export of every sample must import
