@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--soak"):
         os.environ["GAMAO_SOAK"] = "1"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # The page tests share one Chromium per worker (tests/kiosk/browser.py); close it with the session.
+    browser = sys.modules.get("tests.kiosk.browser")
+    if browser is not None:
+        browser.close_browser()
 
 
 @pytest.fixture(scope="session")
