@@ -23,6 +23,21 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["GAMAO_SOAK"] = "1"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``./dev test`` runs ``-n auto --dist loadgroup``) the tests of a file that share a
+    module- or class-scoped fixture (a gnubg engine, a replayed corpus, a served kiosk) go to one worker
+    together, so the fixture is made once; every other test goes to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        for name in info.names_closure:
+            defs = info.name2fixturedefs.get(name)
+            if defs and defs[-1].scope in ("module", "class", "package"):
+                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+                break
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     # The page tests share one Chromium per worker (tests/kiosk/browser.py); close it with the session.
     browser = sys.modules.get("tests.kiosk.browser")
