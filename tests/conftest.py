@@ -5,9 +5,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,19 +26,40 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["GAMAO_SOAK"] = "1"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``./dev test`` runs ``-n auto --dist loadgroup``) the tests of a file that share a
-    module- or class-scoped fixture (a gnubg engine, a replayed corpus, a served kiosk) go to one worker
-    together, so the fixture is made once; every other test goes to whichever worker is free."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        for name in info.names_closure:
-            defs = info.name2fixturedefs.get(name)
-            if defs and defs[-1].scope in ("module", "class", "package"):
-                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-                break
+_SHARED_FIXTURE = re.compile(r"scope\s*=\s*[\"'](?:module|class|package)[\"']")
+
+
+@functools.cache
+def _shares_a_fixture(path: str) -> bool:
+    try:
+        return bool(_SHARED_FIXTURE.search((Path(__file__).resolve().parents[1] / path).read_text("utf-8")))
+    except OSError:
+        return False
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit pytest-xdist hands to one worker: the whole file when it defines a module- or class-scoped
+    fixture (a gnubg engine, a replayed corpus, a served kiosk: made once), else the test alone."""
+    path = nodeid.split("::", 1)[0]
+    return path if _shares_a_fixture(path) else nodeid
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # the run without pytest-xdist (an old .venv): one process, nothing to schedule
+    pass
+else:
+
+    class _SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+        # ./dev test runs `-n auto --dist loadscope`: loadscope's work units, made by work_unit above (xdist's
+        # loadgroup marks do not reach its scheduler under pytest 9). Every other --dist is xdist's own.
+        if config.getvalue("dist") == "loadscope":
+            return _SharedFixtureScheduling(config, log)
+        return None
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -164,7 +164,10 @@ def test_corpus_crawford_games_and_every_game_result_equal_gnubg(
                 if theirs != result:
                     differ[(name, number, "result")] = (theirs, result)
     assert differ == {}
-    assert (crawford_checked, results_checked) == (1170, 5001)
+    if full_corpus():
+        assert (crawford_checked, results_checked) == (1170, 5001)
+    else:
+        assert crawford_checked > 20 and results_checked > 200
 
 
 def _same_in_gnubg(path: Path, out: Path, gnubg_import: Callable[[Path], dict[str, Any]]) -> None:
