@@ -54,6 +54,7 @@ else:
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
 
+    @pytest.hookimpl(optionalhook=True)  # known only while xdist is loaded (not with -p no:xdist)
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         # ./dev test runs `-n auto --dist loadscope`: loadscope's work units, made by work_unit above (xdist's
         # loadgroup marks do not reach its scheduler under pytest 9). Every other --dist is xdist's own.
