@@ -32,7 +32,7 @@ from core.rules.position import Side  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "matches" / "corpus"
 if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/matches/corpus")
+    CORPUS = ROOT / "tests" / "data" / "corpus"  # the 101 matches shipped with the repository
 
 
 _GAMES: list[GameRecord] = []

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 from core import read_mat, replay, write_sgf
 from core.match.formats import decode_text
+from tests.cli_run import gamao
+from tests.datasets import CORPUS
 
 GAMAO = [sys.executable, "-m", "cli"]
-MATCH = (Path(__file__).resolve().parents[2].parent / "shared" / "matches" / "corpus" / "Llabba"
+MATCH = (CORPUS / "Llabba"
          / "BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt")
 
 
-def gamao(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=300,
-                          env=None if env is None else {**os.environ, **env})
 
 
 def _lines(out: str) -> tuple[list[dict], dict]:

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 
 import pytest
 
+from tests.cli_run import gamao
+
 GAMAO = [sys.executable, "-m", "cli"]
 
 
-def gamao(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=120,
-                          env=None if env is None else {**os.environ, **env})
 
 
 def test_hint_json_lists_every_legal_play_best_first_as_gamao_plays_writes_them() -> None:

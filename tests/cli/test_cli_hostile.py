@@ -8,22 +8,22 @@ from __future__ import annotations
 import json
 import random
 import struct
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 
-GAMAO = [sys.executable, "-m", "cli"]
+from tests.cli_run import Result
+from tests.cli_run import gamao as run_gamao
+
 DATA = Path(__file__).resolve().parents[2] / "kiosk" / "data"
 
 
-def gamao(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*GAMAO, *args], input=stdin, capture_output=True, timeout=120)
+def gamao(*args: str, stdin: bytes | None = None) -> Result:
+    return run_gamao(*args, stdin=stdin, text=False)
 
 
-def one_line_error(out: subprocess.CompletedProcess[bytes], command: str) -> str:
+def one_line_error(out: Result, command: str) -> str:
     err = out.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err + out.stdout.decode("utf-8", "replace"), err[-2000:]
     assert out.returncode == 2, (out.returncode, err[-500:])

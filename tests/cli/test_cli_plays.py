@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from tests.cli_run import gamao
 from tests.oracles.gnubg_turns import gnubg_nn_or_none, random_turns
-
-GAMAO = [sys.executable, "-m", "cli"]
-
-
-def gamao(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
 def test_plays_json_opening_31() -> None:

@@ -4,16 +4,10 @@ as a real process. Positions are in physical numbering, as board events lay them
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-GAMAO = [sys.executable, "-m", "cli"]
-
-
-def gamao(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=120)
+from tests.cli_run import gamao
 
 
 def board(counts: dict[int, int]) -> list[int]:

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from core.referee.events import write_lines
 from core.rules.position import Position
+from tests.cli_run import gamao
 
-GAMAO = [sys.executable, "-m", "cli"]
 START = Position.start()
 
 
-def gamao(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
 def board(pos: Position) -> dict:

@@ -7,23 +7,20 @@ JSON per file: {"file", "match_length", "games", "plays", "cube_actions", "final
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-GAMAO = [sys.executable, "-m", "cli"]
+from tests.cli_run import gamao
+
 KEYS = ["file", "match_length", "games", "plays", "cube_actions", "final_score", "problems"]
 
 
-def gamao(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture
-def samples(shared_dir: Path) -> Path:
-    return shared_dir / "matches/samples"
+def samples(samples_dir: Path) -> Path:
+    return samples_dir
 
 
 def test_replay_json_clean_galaxy_match(samples: Path) -> None:

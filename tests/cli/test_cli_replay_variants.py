@@ -16,14 +16,13 @@ from core.match.formats.variant import read_variant
 from core.referee.selfplay import random_game
 from core.rules.variants import PlakotoPosition, RussianPosition
 from kiosk.service import RefereeService
+from tests.cli_run import gamao
 from tests.core.referee.variant_streams import game_events
 
 GAMAO = [sys.executable, "-m", "cli"]
 KEYS = ["file", "match_length", "games", "plays", "cube_actions", "final_score", "problems", "variant"]
 
 
-def gamao(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*GAMAO, *args], capture_output=True, text=True, timeout=120)
 
 
 def archived_match(tmp_path: Path, cls: type, seed: int) -> Path:

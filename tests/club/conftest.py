@@ -21,11 +21,11 @@ from core.referee import Referee
 from kiosk.demo import DemoRunner
 from kiosk.journal import Journal
 from kiosk.service import RefereeService
+from tests.datasets import CORPUS
 
 CLUB = "porto"
 MATCHES = ("3pt", "2pt")  # the bundled corpus matches (kiosk/data): 356 and 133 events
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "matches" / "corpus"
-# Twenty matches of the shared corpus (3 to 16 points; the 16-point records stop after some games) that
+# Twenty matches of the corpus (all in tests/data/corpus) (3 to 16 points; the 16-point records stop after some games) that
 # the demo's script plays through with no event refused.
 NIGHT = [
     "Llabba/BoardLord_-_Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt", "Llabba/match2907090.txt",

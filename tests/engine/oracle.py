@@ -27,8 +27,8 @@ from core.match.formats import decode_text
 from core.match.record import BEAVER, DOUBLE, MOVE, RACCOON, TAKE, player_index
 from core.rules.matchid import MatchIdState
 from engine.gnubg import find_gnubg
+from tests.datasets import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "matches" / "corpus"
 _SETUP = ("set threads 1\nset display off\nset player 0 human\nset player 1 human\nset automatic roll off\n"
           "set output mwc off\nset output digits 5\nset beavers 3\nnew game\n")
 

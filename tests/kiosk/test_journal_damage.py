@@ -31,6 +31,8 @@ from kiosk.demo_script import load_match, script
 from kiosk.journal import Journal, JournalWriteError
 from kiosk.main import create_app
 from kiosk.service import RefereeService
+from tests.cli_run import Result
+from tests.cli_run import gamao as run_gamao
 
 PIN = "2468"
 IN_PROGRESS_CUT = 60  # the last match is left this many events short of its end
@@ -239,9 +241,8 @@ def test_cli_json_contract_on_damage_and_salvage(played, tmp_path: Path) -> None
     data = copy_of(played, tmp_path)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
-    def gamao(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "cli", "journal", *args], capture_output=True,
-                              text=True, env=env, timeout=120)
+    def gamao(*args: str) -> Result:
+        return run_gamao("journal", *args, env=env)
 
     r = gamao(str(data), "--json")
     assert r.returncode == 0, r.stderr

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "vision" / "real"
+from tests import datasets
+
+SHARED = datasets.SHARED / "vision" / "real"
 DEEPER = SHARED / "jvitors23__backgammon-checker-detection-openCV"
 
 

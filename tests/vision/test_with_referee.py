@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 
 from bench.bench_vision_referee import replay_match
-from tests.vision.real_photos import SHARED
+from tests.datasets import CORPUS, SAMPLES
 
-MATCHES = SHARED.parent.parent / "matches"
-MATCH = MATCHES / "samples" / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
-HD_MATCH = MATCHES / "corpus" / "lasse" / "match12642788.txt"
+MATCH = SAMPLES / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
+HD_MATCH = CORPUS / "lasse" / "match12642788.txt"
 SIZE = (640, 360)
 
 CASES = [

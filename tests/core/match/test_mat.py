@@ -152,8 +152,8 @@ def test_binary_data_is_refused() -> None:
         decode_text(b"\x7fELF\x02\x01\x00\x00")
 
 
-def test_writer_uses_gnubg_columns_numeric_bar_off_and_win_lines(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/studio/solnze-Lasse_3pt_2024-05-11.mat").read_text())
+def test_writer_uses_gnubg_columns_numeric_bar_off_and_win_lines(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "studio/solnze-Lasse_3pt_2024-05-11.mat").read_text())
     replay(rec)
     text = write_mat(rec)
     lines = text.splitlines()
@@ -165,14 +165,14 @@ def test_writer_uses_gnubg_columns_numeric_bar_off_and_win_lines(shared_dir: Pat
     assert "      Wins 1 point" in lines
 
 
-def test_writer_puts_the_right_players_win_after_a_left_drop_on_the_same_line(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/galaxy/match10013413.mat").read_text())
+def test_writer_puts_the_right_players_win_after_a_left_drop_on_the_same_line(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "galaxy/match10013413.mat").read_text())
     replay(rec)
     assert "  5)  Drops                       Wins 1 point" in write_mat(rec).splitlines()
 
 
-def test_writer_round_trips_through_our_reader(shared_dir: Path) -> None:
-    for path in sorted((shared_dir / "matches/samples").glob("*/*.mat")):
+def test_writer_round_trips_through_our_reader(samples_dir: Path) -> None:
+    for path in sorted(samples_dir.glob("*/*.mat")):
         rec = read_mat(decode_text(path.read_bytes()))
         first = replay(rec)
         again = read_mat(write_mat(rec))
@@ -190,8 +190,8 @@ def test_hypergammon_is_refused_clearly() -> None:
         read_mat(_match("  1) 31: 8/5 6/5\n", header='; [Variation "HyperGammon (3)"]\n\n'))
 
 
-def test_nackgammon_variation_starts_from_the_nackgammon_layout(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/derived/synthetic_nackgammon_3p.mat").read_text())
+def test_nackgammon_variation_starts_from_the_nackgammon_layout(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "derived/synthetic_nackgammon_3p.mat").read_text())
     report = replay(rec)
     assert rec.rules.variation == "nackgammon" and report.problems == []
     first = rec.games[0].actions[0].position

@@ -49,8 +49,8 @@ def _read(data: bytes, sgf: bool) -> None:
 
 
 @pytest.mark.parametrize("suffix", ["mat", "sgf"])
-def test_damaged_files_never_crash(shared_dir: Path, suffix: str) -> None:
-    paths = sorted((shared_dir / "matches/samples").glob(f"*/*.{suffix}"))
+def test_damaged_files_never_crash(samples_dir: Path, suffix: str) -> None:
+    paths = sorted(samples_dir.glob(f"*/*.{suffix}"))
     sources = [p.read_bytes() for p in paths]
     rng = random.Random(2026)
     for _ in range(ROUNDS // (1 if suffix == "mat" else 3)):

@@ -14,8 +14,8 @@ from core.rules.position import Side
 L, D = Side.LIGHT, Side.DARK
 
 
-def test_move_list_rows_like_the_kiosk_state(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/galaxy/match10013413.mat").read_text())
+def test_move_list_rows_like_the_kiosk_state(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "galaxy/match10013413.mat").read_text())
     replay(rec)
     rows = rec.move_list()
     assert rows[0] == {"game": 1, "number": 1, "side": "dark", "roll": [5, 1], "play": "24/23 13/8"}
@@ -23,8 +23,8 @@ def test_move_list_rows_like_the_kiosk_state(shared_dir: Path) -> None:
     assert len(rows) == sum(1 for g in rec.games for a in g.actions if a.kind == MOVE)
 
 
-def test_every_action_keeps_the_position_before_it(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/studio/solnze-Lasse_3pt_2024-05-11.mat").read_text())
+def test_every_action_keeps_the_position_before_it(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "studio/solnze-Lasse_3pt_2024-05-11.mat").read_text())
     replay(rec)
     first = rec.games[0].actions[0]
     assert first.position is not None and first.position.position_id() == "4HPwATDgc/ABMA"
@@ -50,8 +50,8 @@ def test_unknown_action_kind_is_refused() -> None:
         Action("castle", L)
 
 
-def test_final_score_starts_from_the_first_games_score(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/galaxy/match10013413.mat").read_text())
+def test_final_score_starts_from_the_first_games_score(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "galaxy/match10013413.mat").read_text())
     report = replay(rec)
     assert rec.final_score == report.final_score == {L: 5, D: 2}
     empty = MatchRecord(length=3, games=[GameRecord(number=1, score={L: 1, D: 2})])

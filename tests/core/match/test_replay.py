@@ -19,6 +19,7 @@ from core.match.record import ACCEPT, MOVE, REJECT, RESIGN, Action, GameRecord, 
 from core.match.replay import replay
 from core.rules.notation import Play
 from core.rules.position import Side
+from tests.datasets import CORPUS
 
 L, D = Side.LIGHT, Side.DARK
 HEAD = " 3 point match\n\n Game 1\n ana : 0                         bruno : 0\n"
@@ -75,9 +76,9 @@ def test_dance_written_as_an_empty_roll_is_fine_when_nothing_can_move() -> None:
 
 
 # ----- resignations -------------------------------------------------------------------------------------------
-def test_resignation_right_after_a_roll_is_not_an_unplayed_die(shared_dir: Path) -> None:
+def test_resignation_right_after_a_roll_is_not_an_unplayed_die(samples_dir: Path) -> None:
     for name in ("gnubg/gnubg_roll_then_resign_1p.mat", "galaxy/match1100068.mat", "studio/solnze-Lasse_3pt_2024-05-11.mat"):
-        report = replay(read_mat((shared_dir / "matches/samples" / name).read_text()))
+        report = replay(read_mat((samples_dir / name).read_text()))
         assert report.problems == [], name
 
 
@@ -115,8 +116,8 @@ def test_resignation_offered_accepted_and_rejected_in_a_live_record() -> None:
 
 
 # ----- results ------------------------------------------------------------------------------------------------
-def test_stated_result_that_differs_is_reported_at_the_wins_line(shared_dir: Path) -> None:
-    path = shared_dir / "matches/samples/galaxy/match6731769.mat"  # a 3-point backgammon
+def test_stated_result_that_differs_is_reported_at_the_wins_line(samples_dir: Path) -> None:
+    path = samples_dir / "galaxy/match6731769.mat"  # a 3-point backgammon
     text = path.read_text()
     lines = text.splitlines()
     n = next(i for i, line in enumerate(lines, start=1) if "Wins 3 point" in line)
@@ -126,8 +127,8 @@ def test_stated_result_that_differs_is_reported_at_the_wins_line(shared_dir: Pat
     assert report.problems[0].message == "the file says 2 points but the game is worth 3 (backgammon, cube 1)"
 
 
-def test_score_line_that_differs_is_reported(shared_dir: Path) -> None:
-    text = (shared_dir / "matches/samples/galaxy/match10013413.mat").read_text()
+def test_score_line_that_differs_is_reported(samples_dir: Path) -> None:
+    text = (samples_dir / "galaxy/match10013413.mat").read_text()
     mutated = text.replace(" lasse : 1                       mglough : 0", " lasse : 2                       mglough : 0", 1)
     report = replay(read_mat(mutated))
     assert report.problems[0].kind == "score_differs"
@@ -171,8 +172,8 @@ def test_r14_double_in_the_crawford_game_is_reported() -> None:
     assert report.problems[0].message == "dark cannot double: no doubling in the Crawford game (R14)"
 
 
-def test_r17_r18_beaver_and_raccoon_session_replays(shared_dir: Path) -> None:
-    rec = read_mat((shared_dir / "matches/samples/derived/synthetic_money_beaver_raccoon.mat").read_text())
+def test_r17_r18_beaver_and_raccoon_session_replays(samples_dir: Path) -> None:
+    rec = read_mat((samples_dir / "derived/synthetic_money_beaver_raccoon.mat").read_text())
     report = replay(rec)
     assert report.problems == [] and report.cube_actions == 4
     assert [a.kind for a in rec.games[0].actions][:5] == [MOVE, "double", "beaver", "raccoon", "take"]
@@ -203,18 +204,18 @@ SOURCES_TABLE = {  # file: (games, plays, doubles + takes + drops, highest cube)
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES_TABLE))
-def test_samples_match_the_sources_table(shared_dir: Path, name: str) -> None:
-    rec = read_mat((shared_dir / "matches/samples" / name).read_text())
+def test_samples_match_the_sources_table(samples_dir: Path, name: str) -> None:
+    rec = read_mat((samples_dir / name).read_text())
     report = replay(rec)
     cube = max((a.value or 1 for g in rec.games for a in g.actions if a.kind in ("double", "beaver", "raccoon")), default=1)
     assert (report.games, report.plays, report.cube_actions, cube) == SOURCES_TABLE[name]
     assert report.problems == []
 
 
-def test_samples_with_gammons_backgammons_and_crawford(shared_dir: Path) -> None:
+def test_samples_with_gammons_backgammons_and_crawford(samples_dir: Path) -> None:
     how = {}
     for name in ("galaxy/match6731769.mat", "galaxy/match7986278.mat", "galaxy/match1787848.mat"):
-        rec = read_mat((shared_dir / "matches/samples" / name).read_text())
+        rec = read_mat((samples_dir / name).read_text())
         replay(rec)
         how[name] = [(g.result.how if g.result else None, g.crawford) for g in rec.games]
     assert how["galaxy/match6731769.mat"] == [("backgammon", False)]
@@ -227,9 +228,9 @@ def _roll_matches(line: str) -> list[re.Match[str]]:
     return list(re.finditer(r"(?<![\d/])([1-6])([1-6]):", line))
 
 
-def _files(shared_dir: Path, n_corpus: int = 40) -> list[Path]:
-    samples = sorted((shared_dir / "matches/samples").glob("*/*.mat"))
-    corpus = sorted((shared_dir / "matches/corpus").glob("*/*"))
+def _files(samples_dir: Path, n_corpus: int = 40) -> list[Path]:
+    samples = sorted(samples_dir.glob("*/*.mat"))
+    corpus = sorted(CORPUS.glob("*/*"))
     return samples + random.Random(3).sample(corpus, n_corpus)
 
 
@@ -304,10 +305,10 @@ def _mutate(path: Path, how: str, rng: random.Random) -> tuple[str, int] | None:
     ("drop", {"unplayed_die"}),
     ("closed", {"illegal_play"}),
 ])
-def test_mutations_are_caught_at_their_line(shared_dir: Path, how: str, kinds: set[str]) -> None:
+def test_mutations_are_caught_at_their_line(samples_dir: Path, how: str, kinds: set[str]) -> None:
     rng = random.Random(11)
     tried = 0
-    for path in _files(shared_dir):
+    for path in _files(samples_dir):
         mutated = _mutate(path, how, rng)
         if mutated is None:
             continue

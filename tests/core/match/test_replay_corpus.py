@@ -1,4 +1,4 @@
-"""The 1,777 real matches of ../shared/matches/corpus replay cleanly and agree with GNU Backgammon.
+"""The 1,777 real matches of ../shared/matches/corpus (the 101 of tests/data/corpus without it) replay cleanly and agree with GNU Backgammon.
 
 gnubg (PyPI ``gnubg``, x86-64 only) is the oracle: after ``import mat`` its final score, its number of
 checker plays and of cube actions must equal ours, and our gnubg-dialect export of every sample must import
@@ -21,8 +21,7 @@ import pytest
 from core.match.formats import decode_text
 from core.match.formats.mat import read_mat, write_mat
 from core.match.replay import replay
-
-CORPUS_SIZE = 1777
+from tests.datasets import BUNDLED_SIZE, CORPUS_SIZE, full_corpus
 
 # Files where gnubg 1.1.0a16's importer is wrong and we are right (checked by hand):
 KNOWN_GNUBG_MISREADS = {
@@ -99,8 +98,8 @@ def gnubg_import() -> Callable[[Path], dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def corpus(shared_dir: Path) -> dict[str, dict[str, Any]]:
-    files = sorted((shared_dir / "matches/corpus").glob("*/*"))
+def corpus(corpus_dir: Path) -> dict[str, dict[str, Any]]:
+    files = sorted(corpus_dir.glob("*/*"))
     out = {}
     for path in files:
         record = read_mat(decode_text(path.read_bytes()))
@@ -116,12 +115,14 @@ def corpus(shared_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_corpus_is_all_there(corpus: dict[str, dict[str, Any]]) -> None:
-    assert len(corpus) == CORPUS_SIZE
+    assert len(corpus) == (CORPUS_SIZE if full_corpus() else BUNDLED_SIZE)
 
 
 def test_every_corpus_match_replays_with_no_problem(corpus: dict[str, dict[str, Any]]) -> None:
     with_problems = {name: r["problems"][:2] for name, r in corpus.items() if r["problems"]}
     assert with_problems == {}
+    if not full_corpus():
+        return  # the totals below are the whole corpus's (../shared)
     assert sum(r["plays"] for r in corpus.values()) == 211207  # rolls played, dances included
     assert sum(r["checker_plays"] for r in corpus.values()) == 190012
 
@@ -163,7 +164,10 @@ def test_corpus_crawford_games_and_every_game_result_equal_gnubg(
                 if theirs != result:
                     differ[(name, number, "result")] = (theirs, result)
     assert differ == {}
-    assert (crawford_checked, results_checked) == (1170, 5001)
+    if full_corpus():
+        assert (crawford_checked, results_checked) == (1170, 5001)
+    else:
+        assert crawford_checked > 20 and results_checked > 200
 
 
 def _same_in_gnubg(path: Path, out: Path, gnubg_import: Callable[[Path], dict[str, Any]]) -> None:
@@ -181,9 +185,9 @@ def _same_in_gnubg(path: Path, out: Path, gnubg_import: Callable[[Path], dict[st
 
 
 def test_our_mat_export_of_every_sample_imports_into_gnubg_identically(
-    shared_dir: Path, tmp_path: Path, gnubg_import: Callable[[Path], dict[str, Any]]
+    samples_dir: Path, tmp_path: Path, gnubg_import: Callable[[Path], dict[str, Any]]
 ) -> None:
-    samples = sorted((shared_dir / "matches/samples").glob("*/*.mat"))
+    samples = sorted(samples_dir.glob("*/*.mat"))
     assert len(samples) >= 20
     for path in samples:
         record = read_mat(decode_text(path.read_bytes()))

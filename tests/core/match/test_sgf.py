@@ -60,8 +60,8 @@ def test_dice_set_node_then_the_move_is_one_roll() -> None:
     assert replay(rec).problems == []
 
 
-def test_reads_gnubg_analysed_file_ignoring_analysis(shared_dir: Path) -> None:
-    rec = read_sgf((shared_dir / "matches/samples/gnubg/charlot1-charlot2_7p_2025-11-08-2305_analysed.sgf").read_text())
+def test_reads_gnubg_analysed_file_ignoring_analysis(samples_dir: Path) -> None:
+    rec = read_sgf((samples_dir / "gnubg/charlot1-charlot2_7p_2025-11-08-2305_analysed.sgf").read_text())
     report = replay(rec)
     assert report.problems == []
     assert (rec.length, rec.players, rec.date) == (7, {L: "charlot1", D: "charlot2"}, "2025-11-08")
@@ -70,16 +70,16 @@ def test_reads_gnubg_analysed_file_ignoring_analysis(shared_dir: Path) -> None:
 
 
 @pytest.mark.parametrize(("mat", "sgf"), PAIRS)
-def test_sgf_and_mat_of_the_same_match_replay_identically(shared_dir: Path, mat: str, sgf: str) -> None:
-    a, b = _load(shared_dir / "matches/samples" / mat), _load(shared_dir / "matches/samples" / sgf)
+def test_sgf_and_mat_of_the_same_match_replay_identically(samples_dir: Path, mat: str, sgf: str) -> None:
+    a, b = _load(samples_dir / mat), _load(samples_dir / sgf)
     ra, rb = replay(a), replay(b)
     assert ra.problems == [] and rb.problems == []
     assert (ra.final_score, ra.games, ra.plays, ra.cube_actions) == (rb.final_score, rb.games, rb.plays, rb.cube_actions)
     assert _trace(a) == _trace(b)
 
 
-def test_our_sgf_reads_back_identically_for_every_sample(shared_dir: Path) -> None:
-    paths = sorted((shared_dir / "matches/samples").glob("*/*.mat")) + sorted((shared_dir / "matches/samples").glob("*/*.sgf"))
+def test_our_sgf_reads_back_identically_for_every_sample(samples_dir: Path) -> None:
+    paths = sorted(samples_dir.glob("*/*.mat")) + sorted((samples_dir).glob("*/*.sgf"))
     assert len(paths) >= 25
     for path in paths:
         original = _load(path)
@@ -94,8 +94,8 @@ def test_our_sgf_reads_back_identically_for_every_sample(shared_dir: Path) -> No
         assert (again.length, again.players, again.rules.crawford) == (original.length, original.players, original.rules.crawford)
 
 
-def test_writer_marks_resignations_and_the_crawford_game(shared_dir: Path) -> None:
-    rec = _load(shared_dir / "matches/samples/galaxy/match1787848.mat")  # gammon, Crawford, resignation
+def test_writer_marks_resignations_and_the_crawford_game(samples_dir: Path) -> None:
+    rec = _load(samples_dir / "galaxy/match1787848.mat")  # gammon, Crawford, resignation
     replay(rec)
     text = write_sgf(rec)
     assert text.startswith("(;FF[4]GM[6]CA[UTF-8]AP[Gamao:0.1]MI[length:3][game:0][ws:0][bs:0]")
@@ -103,8 +103,8 @@ def test_writer_marks_resignations_and_the_crawford_game(shared_dir: Path) -> No
     assert "R]" in text  # a resignation: RE[W+nR] or RE[B+nR]
 
 
-def test_truncated_sgf_is_refused_with_its_line(shared_dir: Path) -> None:
-    text = (shared_dir / "matches/samples/gnubg/charlot1-charlot2_7p_2025-11-08-2305_analysed.sgf").read_text()
+def test_truncated_sgf_is_refused_with_its_line(samples_dir: Path) -> None:
+    text = (samples_dir / "gnubg/charlot1-charlot2_7p_2025-11-08-2305_analysed.sgf").read_text()
     with pytest.raises(MatchFileError, match=r"^line 3: property A is not closed with '\]' \(the file is truncated\)$"):
         read_sgf(text[:3000])
     with pytest.raises(MatchFileError, match="the SGF ends inside a game tree"):

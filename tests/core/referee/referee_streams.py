@@ -21,13 +21,8 @@ from core.match.record import ACCEPT, BEAVER, DOUBLE, DROP, MOVE, RACCOON, REJEC
 from core.match.replay import replay
 from core.referee.inference import apply_step, cross_table
 from core.rules.position import Position, Side
-
-SHARED = Path(__file__).resolve().parents[3].parent / "shared"
-CORPUS = SHARED / "matches" / "corpus"
-
-
-def corpus_files() -> list[Path]:
-    return sorted(CORPUS.glob("*/*.txt"))
+from tests.datasets import CORPUS as CORPUS  # re-exported: the referee and kiosk tests import it from here
+from tests.datasets import corpus_files
 
 
 def subset(n: int) -> list[Path]:
