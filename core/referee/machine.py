@@ -61,6 +61,7 @@ from core.referee.inference import (
 )
 from core.referee.pending import Hypothesis, Pending
 from core.referee.state import MatchState
+from core.referee.tournament import Tournament
 from core.referee.turn import TurnState, cand_text, unplayed_dice
 from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side
@@ -102,6 +103,7 @@ class Referee:
     def _start_match(self, length: int, players: dict[str, str], rules: dict[str, Any]) -> None:
         self.match_state = MatchState(length, players, rules)
         self.turn_state = TurnState()
+        self.tournament = Tournament(rules, length)  # the clock and illegal-play answers (issue 21)
 
     def _next_game(self) -> None:
         self.match_state.new_game()
@@ -128,7 +130,9 @@ class Referee:
         self.index += 1
         out: list[Verdict] = []
         handler = getattr(self, "_on_" + ev["event"])
-        handler(at, ev, out)
+        if not self.tournament.before(self, at, ev, out):  # time passes to ev["t"]: a flag may fall
+            handler(at, ev, out)
+            self.tournament.after(self, at, ev, out)  # whose time runs now
         self.verdicts.extend(out)
         del self.verdicts[:-KEEP_VERDICTS]
         return out
@@ -473,8 +477,16 @@ class Referee:
         if ev["accept"]:
             self._game_over(at, side.other, self.match_state.points(value), "resign", out)
 
+    def _on_tick(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        """Time passing and nothing else (the kiosk sends one when the clock's next warning or flag is due)."""
+
+    def _on_illegal_play_answer(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
+        self.tournament.answer(self, at, ev, out)
+
     def _on_button(self, at: int, ev: dict[str, Any], out: list[Verdict]) -> None:
         name = ev["name"]
+        if self.tournament.on_button(self, at, ev, out):  # the clock's press (core.referee.tournament)
+            return
         if name == "ack_cocked":
             self.match_state.awaiting_ack = 0
         elif name == "end_turn":
@@ -1060,6 +1072,7 @@ class Referee:
             "moves": [dict(r) for r in self.match_state.moves],
             "resignation": ({"side": self.match_state.resignation[0].value, "value": self.match_state.resignation[1]}
                             if self.match_state.resignation else None),
+            "clock": self.tournament.public(),
             **(variants.public(self) if variants.is_variant(ms.pos) else {}),
         }
 

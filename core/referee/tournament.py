@@ -1,0 +1,196 @@
+"""The referee's tournament part: the clock (core.referee.clock) and the answer to an illegal play.
+
+``Referee`` (core.referee.machine) calls it at four places only: ``before`` each event (time passes: a fallen
+flag or a warning), ``after`` each event (whose time runs now), ``on_button`` (the clock's press, and the
+per-side end-turn buttons in a timed match) and ``answer`` (an ``illegal_play_answer`` event). It reads and
+drives the referee through the referee's own methods (``_commit``, ``_game_over``, ``_v``).
+
+Whose time runs follows the referee's state after each event: the side on turn while it rolls and plays, the
+side that must answer a double or a resignation while the cube or the resignation waits, nobody before a
+game's opening roll or after its end (USBGF Clock Rules 3.3-3.5; Unified Clock Rules 3.3-3.5). The delay
+starts afresh whenever the turn changes hands (a committed play, a cube action, a resignation, an undo).
+
+In a timed match a press by the mover commits the play as the end-turn button does; when the play cannot be
+committed (unfinished, illegal under a rule set that makes it be corrected, unclear to the camera), the press is
+answered at once with ``clock_press_refused`` and the mover's time keeps running.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from core.messages import SIDE_EN, SIDE_PT
+from core.referee.clock import Clock, clock_of
+from core.referee.rulesets import illegal_play
+from core.rules.position import Side
+
+FAULT_VERDICTS = ("illegal", "unplayed_die")
+
+
+def _mmss(seconds: float) -> str:
+    s = max(0, int(seconds + 0.999))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class Tournament:
+    """One match's clock and illegal-play answers (None clock: an untimed match)."""
+
+    def __init__(self, rules: Mapping[str, Any], length: int) -> None:
+        self.clock: Clock | None = clock_of(rules, length)
+        self._marker: tuple[int, int] = (0, 0)
+        self._mode_saved: str | None = None
+
+    # ----- the four calls from the referee ------------------------------------------------------------------
+    def before(self, ref: Any, at: int, ev: Mapping[str, Any], out: list[dict[str, Any]]) -> bool:
+        """Time passes to the event's ``t``. True when a flag fell: the match is over and the event is not
+        ruled on (it came after the end)."""
+        ms = ref.match_state
+        self._marker = (len(ms.games), len(ms.games[-1]["actions"]) if ms.games else 0)
+        if (ev.get("event") == "roll" and ms.phase == "moving" and illegal_play(ms.rules) == "answer"
+                and ref.turn_state.last_fault is not None):
+            # US rules: rolling on a flagged illegal play accepts it (the play stands, R23).
+            self._mode_saved, ms.rules["mode"] = ms.rules.get("mode"), "casual"
+        if self.clock is None:
+            return False
+        fell, warnings = self.clock.advance(ev.get("t"))
+        for side, level in warnings:
+            left = self.clock.left(side)
+            ref._v(out, at, "clock_warning", side=side, left=round(left, 3), level=level,
+                   message={"pt": f"Relógio: as {SIDE_PT[side]} têm {_mmss(left)} restantes.",
+                            "en": f"Clock: {SIDE_EN[side]} has {_mmss(left)} left."})
+        if fell is None:
+            return False
+        self._restore_mode(ms)
+        winner = Side(fell).other
+        ref._v(out, at, "time_out", side=fell, winner=winner.value, flag_at=self.clock.flag_at,
+               message={"pt": f"A bandeira caiu: o tempo das {SIDE_PT[fell]} acabou. As {SIDE_PT[winner.value]} "
+                              "vencem a partida.",
+                        "en": f"Flag fall: {SIDE_EN[fell]} is out of time. {SIDE_EN[winner.value].capitalize()} "
+                              "wins the match."})
+        if ms.phase not in ("match_over",):
+            points = max(1, ms.length - ms.match.score[winner]) if ms.length > 0 else ms.cube.value
+            ms.resignation = None
+            ref._game_over(at, winner, points, "time_out", out)
+            ms.phase = "match_over"
+        return True
+
+    def after(self, ref: Any, at: int, ev: Mapping[str, Any], out: list[dict[str, Any]]) -> None:
+        """After the event: the fault verdicts say who they are for; whose time runs now."""
+        ms = ref.match_state
+        self._restore_mode(ms)
+        if ms.rules.get("point_out") == "players_director":
+            mode = illegal_play(ms.rules)
+            for v in out:
+                if v["verdict"] in FAULT_VERDICTS:
+                    v["to"] = ["light", "dark", "director"]
+                    if ms.phase == "moving" and v.get("side") == ms.turn.value and mode != "stands":
+                        v["answer_by"] = ms.turn.other.value
+                        v["answers"] = ["accept", "correct"] if mode == "answer" else ["correct"]
+        if self.clock is None:
+            return
+        t = ev.get("t")
+        target = self._runs(ref)
+        marker = (len(ms.games), len(ms.games[-1]["actions"]) if ms.games else 0)
+        handed = marker != self._marker or any(v["verdict"] == "opening" for v in out)
+        if target != self.clock.running or (handed and target is not None):
+            self.clock.switch(target, t)
+
+    def on_button(self, ref: Any, at: int, ev: Mapping[str, Any], out: list[dict[str, Any]]) -> bool:
+        """The clock's press (and, in a timed match, a per-side end-turn button): True when handled here."""
+        name = ev.get("name")
+        if not (name == "clock" or (name == "end_turn" and "side" in ev and self.clock is not None)):
+            return False
+        ms = ref.match_state
+        side = ev["side"]
+        if ms.phase == "moving" and side == ms.turn.value:
+            # In a timed match a press never lets an unfinished or illegal play stand: it is answered and the
+            # mover's time runs on (the opponent's roll or answer may still let an illegal play stand).
+            saved = ms.rules.get("mode")
+            if self.clock is not None:
+                ms.rules["mode"] = "strict"
+            try:
+                ref._commit(at, {**ev, "name": "end_turn"}, out)
+            finally:
+                ms.rules["mode"] = saved
+            if ms.phase == "moving" and ms.turn.value == side and self.clock is not None:
+                self._refused(ref, at, side, "play_not_done", out)
+        elif self.clock is not None and ms.phase == "awaiting_roll" and side == ms.turn.value:
+            self._refused(ref, at, side, "roll_first", out)
+        return True
+
+    def answer(self, ref: Any, at: int, ev: Mapping[str, Any], out: list[dict[str, Any]]) -> None:
+        """The opponent's answer to a flagged illegal play: ``accept`` (it stands) or ``correct``."""
+        ms, ts = ref.match_state, ref.turn_state
+        side, what = ev["side"], ev["answer"]
+        mode = illegal_play(ms.rules)
+        fault = ts.last_fault
+        if ms.phase != "moving" or side == ms.turn.value or fault is None or mode == "stands":
+            ref._v(out, at, "answer_not_expected", side=side, answer=what,
+                   message={"pt": "Não há jogada ilegal à espera de resposta.",
+                            "en": "No illegal play is waiting for an answer."})
+            return
+        mover = ms.turn.value
+        entry = {"side": side, "answer": what, "mover": mover, "reason": fault.reason,
+                 "dice": list(ms.dice or ()), "at": at}
+        ms.games[-1].setdefault("answers", []).append(entry)
+        if what == "accept" and mode != "answer":
+            entry["refused"] = True
+            ref._v(out, at, "illegal_play_answer", side=side, answer=what, accepted=False, mover=mover,
+                   message={"pt": "Nestas regras uma jogada ilegal não pode ser aceita: as "
+                                  f"{SIDE_PT[mover]} precisam corrigi-la.",
+                            "en": f"Under these rules an illegal play cannot be accepted: {SIDE_EN[mover]} must "
+                                  "put it right."})
+            return
+        if what == "correct":
+            ref._v(out, at, "illegal_play_answer", side=side, answer=what, accepted=False, mover=mover,
+                   message={"pt": f"As {SIDE_PT[side]} pedem a correção: as {SIDE_PT[mover]} refazem a jogada "
+                                  "(o relógio delas continua correndo).",
+                            "en": f"{SIDE_EN[side].capitalize()} asks for a correction: {SIDE_EN[mover]} plays "
+                                  "again (their clock keeps running)."})
+            return
+        ref._v(out, at, "illegal_play_answer", side=side, answer=what, accepted=True, mover=mover,
+               message={"pt": f"As {SIDE_PT[side]} aceitam a jogada ilegal: ela fica feita.",
+                        "en": f"{SIDE_EN[side].capitalize()} accepts the illegal play: it stands."})
+        saved, ms.rules["mode"] = ms.rules.get("mode"), "casual"
+        try:
+            ref._commit(at, {"event": "illegal_play_answer", "side": side}, out)
+        finally:
+            ms.rules["mode"] = saved
+        if ms.phase == "moving" and ms.turn.value == mover:
+            entry["refused"] = True  # a board that cannot stand (a checker missing): it must be put right
+
+    def public(self) -> dict[str, Any] | None:
+        return self.clock.public() if self.clock is not None else None
+
+    def next_deadline(self) -> float | None:
+        """The event time at which the kiosk should send a ``tick`` (a warning or the flag is due)."""
+        return self.clock.next_deadline() if self.clock is not None else None
+
+    # ----- helpers ------------------------------------------------------------------------------------------
+    def _restore_mode(self, ms: Any) -> None:
+        if self._mode_saved is not None:
+            ms.rules["mode"] = self._mode_saved
+            self._mode_saved = None
+
+    @staticmethod
+    def _runs(ref: Any) -> str | None:
+        ms = ref.match_state
+        if ms.phase not in ("moving", "awaiting_roll", "cube_offered"):
+            return None
+        if ms.resignation is not None:
+            return str(ms.resignation[0].other.value)  # the side that must answer it
+        if ms.phase == "cube_offered" and ms.cube.offered_by is not None:
+            return str(ms.cube.offered_by.other.value)  # the side that must take or drop
+        return str(ms.turn.value)
+
+    def _refused(self, ref: Any, at: int, side: str, why: str, out: list[dict[str, Any]]) -> None:
+        if why == "roll_first":
+            msg = {"pt": f"As {SIDE_PT[side]} ainda não lançaram: lancem e joguem antes de apertar o relógio.",
+                   "en": f"{SIDE_EN[side].capitalize()} has not rolled yet: roll and play before pressing the clock."}
+        else:
+            msg = {"pt": f"A jogada das {SIDE_PT[side]} não está terminada ou não é permitida: o relógio delas "
+                         "continua correndo.",
+                   "en": f"{SIDE_EN[side].capitalize()}'s play is not finished or not allowed: their clock keeps "
+                         "running."}
+        ref._v(out, at, "clock_press_refused", side=side, reason=why, message=msg)
