@@ -21,6 +21,7 @@ from typing import Any
 
 from kiosk.checks import UDEV_LINK, find_dice_port
 from kiosk.config import Settings
+from kiosk.dicelog import DiceLog
 from kiosk.journal import JournalWriteError
 
 log = logging.getLogger(__name__)
@@ -193,6 +194,7 @@ class Appliance:
         self.panel: Any = None
         self._unsubscribe: Callable[[], None] | None = None
         self._write_failed = False
+        self.dice_log = DiceLog(settings.data_dir)  # the unit's rolls across matches (issue 21)
 
     def submit(self, event: dict[str, Any]) -> bool | None:
         """Hand one event to the service; False when it could not be recorded (disk full), so the source sends
@@ -217,11 +219,16 @@ class Appliance:
             alert(name, on)
 
     def _from_dice(self, event: dict[str, Any]) -> None:
-        """The dice unit's events: a roll that could not be recorded is not acknowledged, so the unit re-sends it."""
+        """The dice unit's events: a roll that could not be recorded is not acknowledged, so the unit re-sends it.
+        Each roll the journal took (and the unit's hello) also goes to the dice log (kiosk/dicelog.py)."""
         if self.submit(event) is False:
             from firmware_bridge.protocol import NotHandedOn
 
             raise NotHandedOn("the journal cannot be written")
+        try:
+            self.dice_log.seen(event, match=getattr(self.service, "current_match", None))
+        except OSError as exc:
+            log.error("dice log: %s", exc)
 
     def start(self) -> Appliance:
         from firmware_bridge.link import DiceLink

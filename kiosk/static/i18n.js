@@ -129,3 +129,33 @@ export function describe(lang, verdict, name) {
   const detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
   return { head, detail };
 }
+
+// The clock, the illegal-play answer and the dice statistics page (issue 21; kiosk/static/clock.js, dice.js).
+export const CLOCK_TEXT = {
+  pt: {
+    clock: "Relógio", delay: (s) => `atraso ${s} s`, flag: "Bandeira caiu", press: "Apertar o relógio",
+    pressHint: (p) => `${p}: toque no seu relógio ao terminar a jogada`,
+    accept: "Aceitar a jogada", correct: "Pedir correção", answerBy: (p) => `${p}: aceitar a jogada ilegal ou pedir correção?`,
+    correctOnly: (p) => `${p}: peça a correção da jogada ilegal`,
+    ruleSet: "Regras", ruleSets: { "": "padrão", casual: "Casual", tournament_usbgf: "Torneio (EUA, USBGF)",
+      tournament_ukbgf: "Torneio (Reino Unido, UKBGF)", lesson: "Aula" },
+    diceTitle: "Os dados são justos?", life: "Desde sempre", day: "Hoje", match: "Esta partida",
+    rolls: "lançamentos", cocked: "inclinados", rerolls: "relançados", die: (n) => `Dado ${n}`,
+    doubles: "Duplas", expected: "esperado", pairs: "Pares (36)", fair: "como dados justos",
+    doubtful: "duvidoso", unfair: "NÃO parecem justos", few: "Poucos lançamentos: só um dado muito viciado aparece.",
+    back: "Voltar", none: "Nenhum lançamento registrado ainda.",
+  },
+  en: {
+    clock: "Clock", delay: (s) => `delay ${s} s`, flag: "Flag fell", press: "Press the clock",
+    pressHint: (p) => `${p}: touch your clock when your play is done`,
+    accept: "Accept the play", correct: "Ask for a correction", answerBy: (p) => `${p}: accept the illegal play or have it corrected?`,
+    correctOnly: (p) => `${p}: ask for the illegal play to be corrected`,
+    ruleSet: "Rules", ruleSets: { "": "default", casual: "Casual", tournament_usbgf: "Tournament (US, USBGF)",
+      tournament_ukbgf: "Tournament (UK, UKBGF)", lesson: "Lesson" },
+    diceTitle: "Are the dice fair?", life: "All time", day: "Today", match: "This match",
+    rolls: "rolls", cocked: "cocked", rerolls: "re-rolled", die: (n) => `Die ${n}`,
+    doubles: "Doubles", expected: "expected", pairs: "Pairs (36)", fair: "like fair dice",
+    doubtful: "doubtful", unfair: "NOT like fair dice", few: "Few rolls: only a grossly unfair unit shows.",
+    back: "Back", none: "No rolls recorded yet.",
+  },
+};
