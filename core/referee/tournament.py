@@ -159,6 +159,10 @@ class Tournament:
             ms.rules["mode"] = saved
         if ms.phase == "moving" and ms.turn.value == mover:
             entry["refused"] = True  # a board that cannot stand (a checker missing): it must be put right
+        else:
+            moves = [a for a in ms.games[-1]["actions"] if a.get("kind") == "move" and a.get("side") == mover]
+            if moves:
+                moves[-1]["accepted_by"] = side  # the record says who let it stand
 
     def public(self) -> dict[str, Any] | None:
         return self.clock.public() if self.clock is not None else None

@@ -284,3 +284,29 @@ def test_premature_roll_rejected_in_casual_and_lesson_and_stands_in_tournaments(
         out = ref.feed(roll(6, 4, 4.0))
         refused = any(v.get("reason") == "roll_out_of_turn" for v in out)
         assert refused is (not stands), name
+
+
+def test_the_record_keeps_the_rule_set_the_clock_and_an_accepted_illegal_play() -> None:
+    from core.match.formats.mat import read_mat, write_mat
+    from core.referee.record import to_match_record
+
+    ref, _ = flagged("tournament_usbgf")
+    ref.feed({"event": "illegal_play_answer", "side": "dark", "answer": "accept", "t": 9.0})
+    text = write_mat(to_match_record(ref))
+    assert '; [RuleSet "tournament_usbgf"]' in text and '; [Clock "120 s a point, 12 s simple delay"]' in text
+    record = read_mat(text)
+    assert record.headers["RuleSet"] == "tournament_usbgf" and record.length == 3
+    action = to_match_record(ref).games[0].actions[0]
+    assert action.note == "illegal, accepted by the opponent (R23)"
+
+
+def test_a_flag_fall_is_recorded_as_the_games_end() -> None:
+    from core.match.formats.mat import write_mat
+    from core.referee.record import to_match_record
+
+    ref = timed(length=3, clock={**CLOCK, "per_point": 5})
+    ref.feed(roll(3, 1, 1.0))
+    ref.feed({"event": "tick", "t": 40.0})
+    record = to_match_record(ref)
+    assert record.games[0].result is not None and record.games[0].result.points == 3
+    assert "Wins 3 point" in write_mat(record)
