@@ -127,7 +127,7 @@ class Tournament:
         fault = ts.last_fault
         if ms.phase != "moving" or side == ms.turn.value or fault is None or mode == "stands":
             ref._v(out, at, "answer_not_expected", side=side, answer=what,
-                   message={"pt": "Não há jogada ilegal à espera de resposta.",
+                   message={"pt": "Não há jogada ilegal esperando resposta.",
                             "en": "No illegal play is waiting for an answer."})
             return
         mover = ms.turn.value
