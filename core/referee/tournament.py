@@ -39,7 +39,6 @@ class Tournament:
     def __init__(self, rules: Mapping[str, Any], length: int) -> None:
         self.clock: Clock | None = clock_of(rules, length)
         self._marker: tuple[int, int] = (0, 0)
-        self._mode_saved: str | None = None
 
     # ----- the four calls from the referee ------------------------------------------------------------------
     def before(self, ref: Any, at: int, ev: Mapping[str, Any], out: list[dict[str, Any]]) -> bool:
@@ -47,38 +46,55 @@ class Tournament:
         ruled on (it came after the end)."""
         ms = ref.match_state
         self._marker = (len(ms.games), len(ms.games[-1]["actions"]) if ms.games else 0)
+        if self.clock is not None:
+            fell, warnings = self.clock.advance(ev.get("t"))
+            for side, level in warnings:
+                left = self.clock.left(side)
+                ref._v(out, at, "clock_warning", side=side, left=round(left, 3), level=level,
+                       message={"pt": f"Relógio: as {SIDE_PT[side]} têm {_mmss(left)} restantes.",
+                                "en": f"Clock: {SIDE_EN[side]} has {_mmss(left)} left."})
+            if fell is not None:
+                self._time_out(ref, at, fell, out)
+                return True
+        fault = ref.turn_state.last_fault
         if (ev.get("event") == "roll" and ms.phase == "moving" and illegal_play(ms.rules) == "answer"
-                and ref.turn_state.last_fault is not None):
-            # US rules: rolling on a flagged illegal play accepts it (the play stands, R23).
-            self._mode_saved, ms.rules["mode"] = ms.rules.get("mode"), "casual"
-        if self.clock is None:
-            return False
-        fell, warnings = self.clock.advance(ev.get("t"))
-        for side, level in warnings:
-            left = self.clock.left(side)
-            ref._v(out, at, "clock_warning", side=side, left=round(left, 3), level=level,
-                   message={"pt": f"Relógio: as {SIDE_PT[side]} têm {_mmss(left)} restantes.",
-                            "en": f"Clock: {SIDE_EN[side]} has {_mmss(left)} left."})
-        if fell is None:
-            return False
-        self._restore_mode(ms)
+                and fault is not None and ref._standing_position(fault) is not None):
+            # US rules: rolling on a flagged illegal play accepts it; it stands (R23) and the roll goes on.
+            mover = ms.turn.value
+            self._casual_commit(ref, at, dict(ev), out)
+            self._accepted(ms, mover, ms.turn.value if ms.turn.value != mover else None,
+                           {"side": Side(mover).other.value, "answer": "accept", "by": "roll", "mover": mover,
+                            "reason": fault.reason, "dice": list(ms.dice or ()), "at": at})
+        return False
+
+    def _time_out(self, ref: Any, at: int, fell: str, out: list[dict[str, Any]]) -> None:
+        ms = ref.match_state
+        assert self.clock is not None
         winner = Side(fell).other
         ref._v(out, at, "time_out", side=fell, winner=winner.value, flag_at=self.clock.flag_at,
                message={"pt": f"A bandeira caiu: o tempo das {SIDE_PT[fell]} acabou. As {SIDE_PT[winner.value]} "
                               "vencem a partida.",
                         "en": f"Flag fall: {SIDE_EN[fell]} is out of time. {SIDE_EN[winner.value].capitalize()} "
                               "wins the match."})
-        if ms.phase not in ("match_over",):
+        if ms.phase != "match_over":
             points = max(1, ms.length - ms.match.score[winner]) if ms.length > 0 else ms.cube.value
             ms.resignation = None
             ref._game_over(at, winner, points, "time_out", out)
             ms.phase = "match_over"
-        return True
+
+    @staticmethod
+    def _casual_commit(ref: Any, at: int, trigger: dict[str, Any], out: list[dict[str, Any]]) -> None:
+        """Commit the mover's play letting a flagged illegal play stand (as casual mode does)."""
+        rules = ref.match_state.rules
+        saved, rules["mode"] = rules.get("mode"), "casual"
+        try:
+            ref._commit(at, trigger, out)
+        finally:
+            rules["mode"] = saved
 
     def after(self, ref: Any, at: int, ev: Mapping[str, Any], out: list[dict[str, Any]]) -> None:
         """After the event: the fault verdicts say who they are for; whose time runs now."""
         ms = ref.match_state
-        self._restore_mode(ms)
         if ms.rules.get("point_out") == "players_director":
             mode = illegal_play(ms.rules)
             for v in out:
@@ -152,17 +168,22 @@ class Tournament:
         ref._v(out, at, "illegal_play_answer", side=side, answer=what, accepted=True, mover=mover,
                message={"pt": f"As {SIDE_PT[side]} aceitam a jogada ilegal: ela fica feita.",
                         "en": f"{SIDE_EN[side].capitalize()} accepts the illegal play: it stands."})
-        saved, ms.rules["mode"] = ms.rules.get("mode"), "casual"
-        try:
-            ref._commit(at, {"event": "illegal_play_answer", "side": side}, out)
-        finally:
-            ms.rules["mode"] = saved
+        self._casual_commit(ref, at, {"event": "illegal_play_answer", "side": side}, out)
         if ms.phase == "moving" and ms.turn.value == mover:
             entry["refused"] = True  # a board that cannot stand (a checker missing): it must be put right
         else:
-            moves = [a for a in ms.games[-1]["actions"] if a.get("kind") == "move" and a.get("side") == mover]
-            if moves:
-                moves[-1]["accepted_by"] = side  # the record says who let it stand
+            self._accepted(ms, mover, side, None)
+
+    @staticmethod
+    def _accepted(ms: Any, mover: str, by: str | None, entry: dict[str, Any] | None) -> None:
+        """The record says who let the mover's illegal play stand (and, for an accept by rolling, the answer)."""
+        if by is None:
+            return
+        moves = [a for a in ms.games[-1]["actions"] if a.get("kind") == "move" and a.get("side") == mover]
+        if moves and moves[-1].get("illegal"):
+            moves[-1]["accepted_by"] = by
+            if entry is not None:
+                ms.games[-1].setdefault("answers", []).append(entry)
 
     def public(self) -> dict[str, Any] | None:
         return self.clock.public() if self.clock is not None else None
@@ -172,11 +193,6 @@ class Tournament:
         return self.clock.next_deadline() if self.clock is not None else None
 
     # ----- helpers ------------------------------------------------------------------------------------------
-    def _restore_mode(self, ms: Any) -> None:
-        if self._mode_saved is not None:
-            ms.rules["mode"] = self._mode_saved
-            self._mode_saved = None
-
     @staticmethod
     def _runs(ref: Any) -> str | None:
         ms = ref.match_state

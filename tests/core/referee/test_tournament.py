@@ -251,6 +251,8 @@ def test_usbgf_rolling_on_a_flagged_play_accepts_it() -> None:
     ref, _ = flagged("tournament_usbgf")
     out = ref.feed(roll(6, 4, 12.0))
     assert kinds(out)[:2] == ["play", "roll"] and out[0]["legal"] is False
+    assert ref.games[-1]["answers"][-1]["by"] == "roll" and ref.games[-1]["actions"][0]["accepted_by"] == "dark"
+    assert ref.public_state()["clock"]["running"] == "dark"
 
 
 def test_ukbgf_an_illegal_play_must_be_corrected() -> None:
