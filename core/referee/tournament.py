@@ -125,12 +125,17 @@ class Tournament:
             saved = ms.rules.get("mode")
             if self.clock is not None:
                 ms.rules["mode"] = "strict"
+            first = len(out)
             try:
                 ref._commit(at, {**ev, "name": "end_turn"}, out)
             finally:
                 ms.rules["mode"] = saved
             if ms.phase == "moving" and ms.turn.value == side and self.clock is not None:
+                # Said first, so the fault's own verdict (what is wrong) is the last one, on the banner.
+                said = out[first:]
+                del out[first:]
                 self._refused(ref, at, side, "play_not_done", out)
+                out.extend(said)
         elif self.clock is not None and ms.phase == "awaiting_roll" and side == ms.turn.value:
             self._refused(ref, at, side, "roll_first", out)
         return True

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from core.rules.position import Position
+from core.rules.position import Position, Side
 from kiosk.config import Settings
 from kiosk.dicelog import DiceLog
 from kiosk.main import create_app
@@ -105,3 +105,31 @@ def test_dice_page_at_800x480(live: Any) -> None:
         page.click("[data-scope=match]")
         assert "rolls" in page.inner_text("[data-testid=dice-summary]")
         screenshot(page, "dice-800x480-en")
+
+
+def test_the_opponent_answers_a_flagged_illegal_play_on_the_touch_screen(live: Any) -> None:
+    url, service, clock, _ = live
+    service.submit({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"},
+                    "rules": {"rule_set": "tournament_usbgf"}})
+    service.submit({"event": "roll", "dice": [3, 1]})
+    own = {s: list(START.own(s)) for s in Side}
+    own[Side.LIGHT][8] -= 1
+    own[Side.LIGHT][4] += 1   # 8/4: a 4 that was not rolled
+    own[Side.LIGHT][6] -= 1
+    own[Side.LIGHT][5] += 1
+    bad = Position((tuple(own[Side.LIGHT]), tuple(own[Side.DARK])), Side.LIGHT)
+    service.submit({"event": "board", **bad.to_dict(), "stable": True})
+    clock.now += 10
+    service.submit({"event": "button", "name": "clock", "side": "light"})
+    with chromium_page(800, 480) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("[data-testid=illegal-answer]:not([hidden])")
+        assert "Bruno: aceitar a jogada ilegal ou pedir correção?" in page.inner_text("[data-testid=illegal-answer]")
+        for b in page.locator("[data-testid=illegal-answer] button").all():
+            box = b.bounding_box()
+            assert box is not None and box["height"] >= 48 and box["y"] + box["height"] <= 480
+        screenshot(page, "illegal-answer-800x480")
+        page.click("[data-testid=illegal-answer] button[data-answer=accept]")
+        page.wait_for_selector("[data-testid=clock][data-running=dark]")
+        assert page.locator("[data-testid=illegal-answer]").is_hidden()
+    assert service.referee.games[-1]["answers"][0]["answer"] == "accept"
