@@ -167,3 +167,22 @@ def test_dice_stats_route_and_page(tmp_path: Path) -> None:
         assert set(body["day"]) >= {"day", "rolls", "cocked", "dice", "pairs", "doubles"}
         page = c.get("/dice")
         assert page.status_code == 200 and 'data-testid="dice-stats"' in page.text
+
+
+def test_the_appliance_logs_the_units_rolls_across_matches(tmp_path: Path) -> None:
+    from kiosk.appliance import Appliance
+    from kiosk.dicelog import read_rolls
+
+    settings = Settings(data_dir=tmp_path, language="en")
+    service = RefereeService(tmp_path / "journal.sqlite", ticks=False)
+    appliance = Appliance(settings, service)
+    appliance._from_dice({"event": "hello", "unit": "GAMAO7", "boot": "0c"})
+    service.submit({"event": "new_match", "length": 1})
+    appliance._from_dice({"event": "roll", "seq": 1, "dice": [3, 1], "cocked": [False, False]})
+    service.submit({"event": "new_match", "length": 1})
+    appliance._from_dice({"event": "roll", "seq": 2, "dice": [5, 5], "cocked": [True, False]})
+    appliance._from_dice({"event": "heartbeat"})
+    rolls = read_rolls(tmp_path)
+    assert [(r["seq"], r["unit"], r["boot"], r["match"]) for r in rolls] == [(1, "GAMAO7", "0c", 1), (2, "GAMAO7", "0c", 2)]
+    assert all(r["day"] and r["at"] for r in rolls)
+    service.close()
