@@ -303,11 +303,11 @@ class RefereeService:
 
     def tick(self) -> list[dict[str, Any]]:
         """Time passes (no one did anything): the referee says a warning or a fallen flag. Journaled like any event."""
-        if self._clock() is None:
+        if self._clock() is None or not self._ticks:
             return []
         try:
             return self.submit({"event": "tick"})
-        except ValueError as exc:
+        except Exception as exc:  # a timer thread: log it, never die silently (the next event re-arms it)
             log.error("clock tick not recorded: %s", exc)
             return []
 
