@@ -78,6 +78,7 @@ class RefereeService:
         last = clock.now if clock is not None else None
         self._t0, self._m0 = (last if last is not None else time.time()), monotonic()
         self._ticks = ticks
+        self._closed = False
         self._timer: threading.Timer | None = None
         self._arm_tick()
         if self.health is not None and not self.health.healthy:
@@ -303,7 +304,7 @@ class RefereeService:
 
     def tick(self) -> list[dict[str, Any]]:
         """Time passes (no one did anything): the referee says a warning or a fallen flag. Journaled like any event."""
-        if self._clock() is None or not self._ticks:
+        if self._clock() is None or self._closed:
             return []
         try:
             return self.submit({"event": "tick"})
@@ -408,7 +409,7 @@ class RefereeService:
         return self.journal.matches()
 
     def close(self) -> None:
-        self._ticks = False
+        self._ticks, self._closed = False, True
         if self._timer is not None:
             self._timer.cancel()
         self.journal.mark()
