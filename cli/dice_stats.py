@@ -33,7 +33,8 @@ def _verdict(p: float) -> str:
 
 def _table(stats: dict[str, Any], title: str) -> str:
     lines = [f"{title}: {stats['rolls']} rolls tested; {stats['cocked']} cocked (left out), "
-             f"{stats['rerolls']} re-rolls, {stats['duplicates']} re-sent"]
+             f"{stats['rerolls']} re-rolls after a cocked one, {stats['refused']} refused by the referee, "
+             f"{stats['duplicates']} re-sent"]
     lines.append("          " + "".join(f"{f:>7}" for f in range(1, 7)) + "     chi2        p")
     for name, d in zip(("die 1", "die 2"), stats["dice"], strict=True):
         lines.append(f"  {name:<8}" + "".join(f"{c:>7}" for c in d["counts"])

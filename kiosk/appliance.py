@@ -195,6 +195,7 @@ class Appliance:
         self._unsubscribe: Callable[[], None] | None = None
         self._write_failed = False
         self.dice_log = DiceLog(settings.data_dir)  # the unit's rolls across matches (issue 21)
+        self._verdicts: list[dict[str, Any]] = []  # the referee's answer to the last event handed on
 
     def submit(self, event: dict[str, Any]) -> bool | None:
         """Hand one event to the service; False when it could not be recorded (disk full), so the source sends
@@ -205,7 +206,7 @@ class Appliance:
         if kind not in ("roll", "button", "board"):
             return None  # hello, heartbeat, lost ...: the bridge's own business
         try:
-            self.service.submit(event)
+            self._verdicts = self.service.submit(event) or []
         except JournalWriteError:
             return False  # the service logged it and put it on the screen; the lights follow (_lights)
         except ValueError as exc:
@@ -225,8 +226,9 @@ class Appliance:
             from firmware_bridge.protocol import NotHandedOn
 
             raise NotHandedOn("the journal cannot be written")
+        refused = next((v.get("reason") for v in self._verdicts if v.get("verdict") == "reroll"), None)
         try:
-            self.dice_log.seen(event, match=getattr(self.service, "current_match", None))
+            self.dice_log.seen(event, match=getattr(self.service, "current_match", None), refused=refused)
         except OSError as exc:
             log.error("dice log: %s", exc)
 

@@ -40,8 +40,10 @@ class DiceLog:
         self.boot: str | None = None
         self._lock = threading.Lock()
 
-    def seen(self, event: dict[str, Any], match: int | None = None, now: float | None = None) -> None:
+    def seen(self, event: dict[str, Any], match: int | None = None, now: float | None = None,
+             refused: str | None = None) -> None:
         """One event from the dice bridge (after the service took it): a roll is logged, a hello remembered.
+        ``refused``: the referee's reason when it had the roll made again (a tie at the opening, out of turn).
         A log that cannot be written is the journal's problem too: the error is left to the caller to log."""
         kind = event.get("event")
         if kind == "hello":
@@ -52,7 +54,8 @@ class DiceLog:
         at = time.time() if now is None else now
         entry = {"event": "roll", "seq": event["seq"], "dice": list(event["dice"]),
                  "cocked": list(event.get("cocked") or [False, False]), "unit": self.unit, "boot": self.boot,
-                 "at": round(at, 3), "day": time.strftime("%Y-%m-%d", time.localtime(at)), "match": match}
+                 "at": round(at, 3), "day": time.strftime("%Y-%m-%d", time.localtime(at)), "match": match,
+                 **({"refused": refused} if refused and refused != "cocked_die" else {})}
         line = json.dumps(entry, separators=(",", ":")) + "\n"
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
             fh.write(line)

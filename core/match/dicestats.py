@@ -4,14 +4,16 @@
 [6, 3], "cocked": [false, false]}``, other events ignored) or plain ``[a, b]`` pairs, and returns (docs/CONTRACTS.md,
 issue 21)::
 
-    {"rolls": n, "cocked": k, "rerolls": r, "duplicates": d,
+    {"rolls": n, "cocked": k, "rerolls": r, "refused": f, "duplicates": d,
      "dice": [{"counts": [6], "chi2": x, "p": p}, {...}],          # the first die, the second die (5 d.f.)
      "pairs": {"counts": [36], "chi2": x, "p": p},                  # ordered pairs 1-1, 1-2, ..., 6-6 (35 d.f.)
      "doubles": {"count": c, "expected": n / 6, "p": p}}            # doubles against 1 in 6 (1 d.f.)
 
 ``rolls`` counts the rolls the tests use; a roll with a cocked die is counted in ``cocked`` and left out of the
 tests (a unit that cocks often is a unit to fix); ``rerolls`` counts the rolls made again after a cocked one
-(they are ordinary rolls and are tested); ``duplicates`` the unit's re-sent rolls (the same sequence number of
+(they are ordinary rolls and are tested); ``refused`` the rolls the referee had made again for the game's sake
+(``"refused": reason`` in the dice log: a tie at the opening, a roll out of turn; fair throws, tested too);
+``duplicates`` the unit's re-sent rolls (the same sequence number of
 the same unit and boot), counted once. A p-value is the chance that fair dice give a chi-square at least this
 large: small means "not like fair dice" (p < 0.001 over thousands of rolls is strong evidence).
 
@@ -113,7 +115,7 @@ def dice_stats(rolls: Iterable[Any]) -> dict[str, Any]:
     """Counts and tests over ``rolls`` (see the module's doc for the shape). ValueError for a malformed roll."""
     first, second = [0] * FACES, [0] * FACES
     pairs = [0] * (FACES * FACES)
-    n = cocked = rerolls = duplicates = 0
+    n = cocked = rerolls = refused = duplicates = 0
     seen: set[Any] = set()
     after_cocked = False
     for item in rolls:
@@ -134,6 +136,8 @@ def dice_stats(rolls: Iterable[Any]) -> dict[str, Any]:
             rerolls += 1
             after_cocked = False
         n += 1
+        if isinstance(item, Mapping) and item.get("refused"):
+            refused += 1
         first[a - 1] += 1
         second[b - 1] += 1
         pairs[(a - 1) * FACES + (b - 1)] += 1
@@ -144,7 +148,7 @@ def dice_stats(rolls: Iterable[Any]) -> dict[str, Any]:
     chi2, p = chi_square(pairs, [n / FACES ** 2] * FACES ** 2)
     doubles = sum(pairs[k * FACES + k] for k in range(FACES))
     _, p_doubles = chi_square([doubles, n - doubles], [n / FACES, n * (FACES - 1) / FACES])
-    return {"rolls": n, "cocked": cocked, "rerolls": rerolls, "duplicates": duplicates, "dice": dice,
+    return {"rolls": n, "cocked": cocked, "rerolls": rerolls, "refused": refused, "duplicates": duplicates, "dice": dice,
             "pairs": {"counts": pairs, "chi2": round(chi2, 6), "p": p},
             "doubles": {"count": doubles, "expected": n / FACES, "p": p_doubles}}
 

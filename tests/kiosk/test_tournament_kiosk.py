@@ -181,8 +181,16 @@ def test_the_appliance_logs_the_units_rolls_across_matches(tmp_path: Path) -> No
     appliance._from_dice({"event": "roll", "seq": 1, "dice": [3, 1], "cocked": [False, False]})
     service.submit({"event": "new_match", "length": 1})
     appliance._from_dice({"event": "roll", "seq": 2, "dice": [5, 5], "cocked": [True, False]})
+    service.submit({"event": "button", "name": "ack_cocked"})
+    appliance._from_dice({"event": "roll", "seq": 3, "dice": [4, 4], "cocked": [False, False]})  # a tie: again
     appliance._from_dice({"event": "heartbeat"})
     rolls = read_rolls(tmp_path)
-    assert [(r["seq"], r["unit"], r["boot"], r["match"]) for r in rolls] == [(1, "GAMAO7", "0c", 1), (2, "GAMAO7", "0c", 2)]
+    assert [(r["seq"], r["unit"], r["boot"], r["match"]) for r in rolls] == [
+        (1, "GAMAO7", "0c", 1), (2, "GAMAO7", "0c", 2), (3, "GAMAO7", "0c", 2)]
+    assert "refused" not in rolls[1] and rolls[2]["refused"] == "tied_opening"
+    from core.match.dicestats import dice_stats
+
+    assert {k: dice_stats(rolls)[k] for k in ("rolls", "cocked", "rerolls", "refused")} == {
+        "rolls": 2, "cocked": 1, "rerolls": 1, "refused": 1}
     assert all(r["day"] and r["at"] for r in rolls)
     service.close()
