@@ -26,6 +26,7 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "serial_port": (str, "text"), "host": (str, "text"), "data_dir": (str, "a folder path"),
     "club": (dict, "a table: broker, club, board, username, password, ca_file (docs/club.md)"),
     "coach": (bool, "true or false"),
+    "rule_set": (str, "a rule set's name: casual, tournament_usbgf, tournament_ukbgf or lesson"),
 }
 
 
@@ -62,6 +63,7 @@ class Settings:
     pin_lockout_seconds: float = 60.0
     club: dict[str, Any] = field(default_factory=dict)  # the club's broker (club/config.py); empty: publish nothing
     coach: bool = True  # the coach (hints, tutor, ratings, review); false: off in every match, tournament or not
+    rule_set: str = ""            # a new match's rule set when the request names none (core/referee/rulesets.py)
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()
@@ -73,6 +75,10 @@ class Settings:
         if unknown_rules:
             raise ConfigError(f"unknown rule {unknown_rules[0]!r}; known rules: {', '.join(DEFAULT_RULES)}")
         self.rules = {**DEFAULT_RULES, **self.rules}
+        from core.referee.rulesets import NAMES
+
+        if self.rule_set and self.rule_set not in NAMES:
+            raise ConfigError(f"unknown rule_set {self.rule_set!r}; known rule sets: {', '.join(NAMES)}")
         from firmware_bridge.gpio import GpioConfig, GpioConfigError
 
         try:

@@ -4,6 +4,7 @@ import { TEXT, describe, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 import { renderCoach, startCoach } from "./coach.js";
 import { openChouette, renderChouette } from "./chouette.js";
+import { renderClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
@@ -173,6 +174,7 @@ export function render() {
   renderMoves();
   renderCoach(state, lang in TEXT ? lang : "pt");
   renderChouette($("chouette"), state, lang);
+  renderClock(state, lang in TEXT ? lang : "pt");  // issue 21: the clock of a timed match
   if ($("chouette-dialog").open) $("chouette-dialog").redraw?.();
   const id = encodeURIComponent(state.match?.id ?? "current");
   $("export-mat").href = `/api/matches/${id}/export.mat`;

@@ -1,5 +1,7 @@
 // The touch-screen control panel: every action goes to a PIN-guarded endpoint; the PIN lives only in
 // this dialog while it is open.
+import { CLOCK_TEXT } from "./i18n.js";
+
 function button(label, onClick) {
   const b = document.createElement("button");
   b.type = "button"; b.textContent = label; b.addEventListener("click", onClick);
@@ -62,12 +64,19 @@ export function openControls(dialog, t, state, info) {
     const length = document.createElement("input");
     length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);
     length.setAttribute("aria-label", t.lengthLbl);
+    // The rule set (issue 21; docs/tournament.md): "" leaves it to the config.
+    const ct = CLOCK_TEXT[document.documentElement.lang.startsWith("pt") ? "pt" : "en"];
+    const ruleSet = document.createElement("select");
+    ruleSet.dataset.testid = "new-match-rule-set"; ruleSet.setAttribute("aria-label", ct.ruleSet);
+    for (const [value, label] of Object.entries(ct.ruleSets)) ruleSet.append(new Option(label, value));
+    ruleSet.value = state?.match?.rules?.rule_set || "";
     const newMatch = button(t.newMatchBtn, () => {
       const body = { length: Number(length.value) };
       if (game.value !== "backgammon") body.variant = game.value;
+      if (ruleSet.value) body.rule_set = ruleSet.value;
       return act("/api/match", body)();
     });
-    dialog.append(row(game, document.createTextNode(` ${t.lengthLbl}: `), length, newMatch));
+    dialog.append(row(game, document.createTextNode(` ${t.lengthLbl}: `), length, ruleSet, newMatch));
   }
   dialog.append(row(button(t.close, () => dialog.close())));
   dialog.showModal();
