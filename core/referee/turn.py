@@ -116,9 +116,9 @@ class TurnState:
                 continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
             key = (i, 1 if d > 0 else -1)
             dist = obs.dists.get(i)
-            if any(c.vec[i] == seen for c in inf.rivals) or (
-                    dist and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
-                    and self.suspect_vecs.get(key) == obs.vec):
+            # The camera itself gives the expected count fair odds here: its reading is a doubt, not a count.
+            doubt = bool(dist) and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
+            if any(c.vec[i] == seen for c in inf.rivals) or (doubt and self.suspect_vecs.get(key) == obs.vec):
                 # One of the plays the board is unclear between has that count: no evidence either.
                 # The camera itself gives the expected count fair odds, and read the board the same way
                 # before: the same doubtful reading again is no more evidence of a checker missing or added.
@@ -127,7 +127,11 @@ class TurnState:
                     now[key] = self.suspects[key]
                     doubtful.add(key)
                 continue
-            now[key] = self.suspects.get(key, 0) + 1
+            # A doubtful reading counts (a fresh reading of a count already seen wrong) but never makes the
+            # call itself: a checker put back right after it was knocked off, then misread as still gone, is
+            # no checker missing. The call waits for a board the camera is sure of at that point.
+            n = self.suspects.get(key, 0) + 1
+            now[key] = min(n, SUSPECT_BOARDS - 1) if doubt and n <= SUSPECT_BOARDS else n
             vecs[key] = obs.vec
         self.suspects = now
         self.suspect_vecs = {k: vecs.get(k, self.suspect_vecs.get(k, obs.vec)) for k in now}
