@@ -905,6 +905,8 @@ class Referee:
         self.turn_state.held = None
         if self._commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
             getattr(self, "_on_" + ev["event"])(held_at, ev, out)
+        elif self.turn_state.held is not None:  # held again: the event keeps its own index (the boards after it)
+            self.turn_state.held = (held_at, self.turn_state.held[1])
 
     # ----- undo (both players agree, R23) ---------------------------------------------------------------------
     def _push_undo(self) -> None:
