@@ -8,13 +8,14 @@ wrong count the likelier (0.6 against 0.4), so the board fits both plays.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
 
 from core.referee import Referee
 from core.rules.position import Position, Side
-from tests.core.referee.confident_camera import Score, run_confident
+from tests.core.referee.confident_camera import Score, run_confident, run_many, spread
 from tests.core.referee.referee_streams import CORPUS, camera_tables, corpus_files
 from tests.core.referee.test_referee import at_position, bd, kinds, moved, roll
 
@@ -247,3 +248,24 @@ def test_r23_harshest_camera_no_false_call_where_there_was_one(name: str, seed: 
     assert score.false_flags == [] and score.refused_rolls == [] and score.missed == []
     assert score.wrong_plays == 0 and score.scores_wrong == []
     assert score.caught + len(score.unsure) == score.injected
+
+
+#: The soak: 200 matches of the corpus the tests and the bench's defaults do not take, with their own seeds.
+SOAK_MATCHES, SOAK_OFFSET, SOAK_SEED = 200, 7, 21000
+
+
+@pytest.mark.soak
+def test_r23_harshest_camera_200_matches_no_false_call() -> None:
+    """The harshest camera (every stable board misread at one point, the wrong count the likelier) over 200
+    matches: not one false call at any board, no roll refused that the true board would not refuse, every
+    injected fault flagged or honestly unsure, every play and final score as recorded (two processes)."""
+    if os.environ.get("GAMAO_SOAK") != "1":
+        pytest.skip("200 matches under the harshest camera: run with --soak or GAMAO_SOAK=1 "
+                    "(or bench/bench_referee_confident.py --harshest)")
+    files = corpus_files()
+    assert files, "the match corpus (../shared/matches/corpus) is missing"
+    total = run_many(spread(files, SOAK_MATCHES, [SOAK_OFFSET], SOAK_SEED), 1.0, jobs=2)
+    assert total.matches == SOAK_MATCHES and total.misread_boards == total.boards
+    assert total.false_flags == [] and total.refused_rolls == [] and total.missed == []
+    assert total.caught + len(total.unsure) == total.injected and total.caught >= 0.85 * total.injected
+    assert total.wrong_plays == 0 and total.scores_wrong == []
