@@ -587,7 +587,7 @@ class Referee:
             return
         if inf.kind == "play" and inf.best.legal is not None and inf.best.legal.result.is_game_over():
             # The last checker is off: nothing is left to decide, the game ends now.
-            self._commit(at, {"event": "board"}, out)
+            self._commit(at, {"event": "board", "ends_game": True}, out)
 
     def _track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> bool:
         """A count that stays off on several stable boards is a checker really missing or added, unless
@@ -748,8 +748,9 @@ class Referee:
         if self.turn_state.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
             obs = self.turn_state.last_turn_obs or self.turn_state.last_obs
-            # A cube action, a resignation or the end-turn button does not wait: the evidence so far decides.
-            force = trigger.get("event") not in ("roll", "board")
+            # A cube action, a resignation, the end-turn button or the game's last checker borne off does not
+            # wait: the evidence so far decides.
+            force = trigger.get("event") not in ("roll", "board") or bool(trigger.get("ends_game"))
             if obs is None and force:
                 self._resolve(at, 0, out, sure=False)
             decided = (self.turn_state.pending is None
