@@ -237,16 +237,20 @@ class Referee:
         if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
             return False
         dice = (self.turn_state.held[1]["dice"][0], self.turn_state.held[1]["dice"][1])
+        # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
+        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < self.turn_state.held[0]), last)
         options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
         still = math.inf  # the board as the mover's own play (not yet committed) under any open position
         for k, model in enumerate(p.models):
             assert model is not None
             still = min(still, model.explain(obs, committing=True).cost)
-            inf = model.explain(last, committing=True)
-            plays = inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else []
-            for cand in plays:
-                if cand is not None and cand.legal is not None:
-                    options.append((TurnModel(cand.legal.result, dice).explain(obs).cost, k, cand))
+            plays: dict[Vec, Any] = {}
+            for board in (last, before):
+                inf = model.explain(board, committing=True)
+                plays.update((c.vec, c) for c in (inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else [])
+                             if c is not None and c.legal is not None)
+            for cand in plays.values():
+                options.append((TurnModel(cand.legal.result, dice).explain(obs).cost, k, cand))
         if not options:
             return False
         # The boards since the open play was committed have been weighing its options: that evidence counts
