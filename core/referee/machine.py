@@ -907,6 +907,11 @@ class Referee:
         if inf.kind != "play":
             return
         held_at, ev = self.turn_state.held
+        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < held_at), None)
+        if ev["event"] == "roll" and before is not None and inf.best is not None:
+            then = self.turn_state.model.explain(before, committing=True)
+            if then.kind == "uncertain" and inf.best.vec not in {c.vec for c in then.rivals}:
+                return  # not a play the board fitted when the opponent rolled (R23): their hands, not the mover's
         self.turn_state.held = None
         if self._commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
             getattr(self, "_on_" + ev["event"])(held_at, ev, out)
