@@ -229,12 +229,17 @@ def test_r23_a_checker_still_gone_is_called_on_the_next_board_the_camera_is_sure
     assert kinds(ref.feed(knocked(done))) == []  # said once
 
 
-#: Corpus matches and seeds where the harshest camera once made the referee call falsely (bench
-#: bench_referee_confident.py --harshest): a checker put back, then misread as still gone, called missing
+#: Corpus matches and seeds where the harshest camera once made the referee call falsely or lose a game
+#: (bench_referee_confident.py --harshest): a checker put back, then misread as still gone, called missing
 #: (the first four); a roll held on an open play in a bear-off that lost the boards seen while it waited, so
-#: the mover's play was taken as nothing moved and the match derailed (the last: 412 false flags).
+#: the mover's play was taken as nothing moved and the match derailed (match11860310: 412 false flags); the
+#: last checker borne off while the play before was open on a tall stack, and the game never ended
+#: (match5004148, match3029134); a takeback board after a roll held on an open play hid the mover's play
+#: (match7763666: 467 false flags); a wrong-side board after a held roll read as the mover's play
+#: (match3866247: 10 wrong plays, 2 false checker_missing).
 HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
-                  ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26)]
+                  ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
+                  ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081)]
 
 
 @pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])
