@@ -482,6 +482,7 @@ class Referee:
         if name == "ack_cocked":
             self.match_state.awaiting_ack = 0
         elif name == "end_turn":
+            self._release_held_roll_first(out)  # a roll waiting on an unclear play: the press is its player's
             if self.match_state.phase == "moving":
                 self._commit(at, ev, out)
         elif name == "undo":

@@ -236,10 +236,12 @@ def test_r23_a_checker_still_gone_is_called_on_the_next_board_the_camera_is_sure
 #: last checker borne off while the play before was open on a tall stack, and the game never ended
 #: (match5004148, match3029134); a takeback board after a roll held on an open play hid the mover's play
 #: (match7763666: 467 false flags); a wrong-side board after a held roll read as the mover's play
-#: (match3866247: 10 wrong plays, 2 false checker_missing).
+#: (match3866247: 10 wrong plays, 2 false checker_missing); the end-turn button pressed while the roll before
+#: it waited on an unclear play committed the wrong side's turn and lost the roll (match1238642).
 HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
                   ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
-                  ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081)]
+                  ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081),
+                  ("lasse/match1238642.txt", 3034)]
 
 
 @pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])
