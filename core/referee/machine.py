@@ -311,6 +311,8 @@ class Referee:
         if rivals:
             dancing = [c for c in rivals if len(c.legal.result.legal_plays(dice)) == 0]  # type: ignore[union-attr]
             pick = dancing[0] if len(dancing) == 1 else rivals[0]
+            if len(dancing) != 1:
+                self.turn_state.guessed_points(rivals)  # no board will settle it: those counts prove nothing
             self.turn_state.last_turn_obs = Observation(pick.vec)
             self.turn_state.last_fault = None
         if self._commit(held_at, held_ev, out):
