@@ -215,6 +215,7 @@ class Referee:
         if name == "ack_cocked":
             self.match_state.awaiting_ack = 0
         elif name == "end_turn":
+            self.held_roll.release_first(out)  # a roll waiting on an unclear play: the press is its player's
             if self.match_state.phase == Phase.MOVING:
                 self.committer.commit(at, ev, out)
         elif name == "undo":

@@ -127,6 +127,8 @@ class Tournament(Part):
             return False
         ms = self.match_state
         side = ev["side"]
+        # A roll waiting on an unclear play came before this press: it goes through first (as for end_turn).
+        self.ref.held_roll.release_first(out)
         if ms.phase == Phase.MOVING and side == ms.turn.value:
             # In a timed match a press never lets an unfinished or illegal play stand: it is answered and the
             # mover's time runs on (the opponent's roll or answer may still let an illegal play stand).
