@@ -8,4 +8,5 @@ COMMANDS = [
     "hint", "analyse",  # the coach (engine/, GNU Backgammon)
     "journal",  # the journal's health, salvage and backup
     "director",  # a club's boards in one view (club/)
+    "dice_stats",  # are the dice fair? (core/match/dicestats.py, kiosk/dicelog.py)
 ]

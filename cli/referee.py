@@ -2,7 +2,8 @@
 
 Reads one event per line (docs/CONTRACTS.md; "-" reads standard input), feeds them to the referee and
 prints its verdicts: with ``--json`` one JSON object per line, each with the index of the event that
-caused it; otherwise one plain sentence per verdict. Exit status: 0 when no verdict was ``illegal`` or
+caused it; otherwise one plain sentence per verdict. A timed match (``rules.clock``) ends the output with
+the clock after the last event: with ``--json`` one line ``{"clock": {...}}`` (``public_state()["clock"]``). Exit status: 0 when no verdict was ``illegal`` or
 ``unplayed_die``, 1 when some was, 2 on bad input (the error names the line).
 
 The file is read twice, line by line, never whole: first every line is checked (so bad input prints no
@@ -81,4 +82,11 @@ def _rule(events: Iterator[Event], args: argparse.Namespace) -> int:
             else:
                 text = verdict.get("message", {}).get(args.lang, "")
                 print(f"{verdict['at']:>5} {verdict['verdict']:<12} {text}")
+    clock = ref.public_state().get("clock")
+    if clock is not None:  # a timed match: the clock after the last event, as the kiosk's state has it
+        if args.json:
+            print(json.dumps({"clock": clock}, ensure_ascii=False))
+        else:
+            left = " ".join(f"{s} {int(clock[s]) // 60}:{int(clock[s]) % 60:02d}" for s in ("light", "dark"))
+            print(f"clock: {left}, running: {clock['running'] or 'none'}")
     return 1 if faults else 0

@@ -26,12 +26,8 @@ from club.archive import FILE, Archive, match_summary
 from club.auth import AuthError, ReplayGuard, open_signed, payload_mac
 from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
 from club.pairing import MAX_MESSAGE, Pairing
+from core.match.dicestats import dice_stats  # the tournament issue's dice statistics (issue 21)
 from core.referee.table import TableReferee as Referee  # a chouette's events too (R26-R29), as on the board
-
-try:  # the tournament issue's dice statistics (issue 21), when that branch is merged
-    from core.match.dicestats import dice_stats  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - until then the page shows the rolls' count only
-    dice_stats = None
 
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
@@ -600,21 +596,20 @@ class Director:
         return {"since": start, "results": results, "standings": standings, "ratings": list(ratings.values())}
 
     def dice(self, club: str, board: str) -> dict[str, Any]:
-        """The board's rolls in its current match, and their statistics when core.match.dicestats is there."""
+        """The board's rolls in its current match, and their statistics (core.match.dicestats)."""
         with self._lock:
             view = self.views.get((club, board))
             if view is None or view.match is None:
                 raise KeyError(board)
             match = view.match
-        rolls = [list(e["dice"]) for e in self.archive.events(club, board, match)
+        rolls = [e for e in self.archive.events(club, board, match)
                  if e.get("event") == "roll" and isinstance(e.get("dice"), list) and len(e["dice"]) == 2]
         out: dict[str, Any] = {"board": board, "club": club, "match": match, "rolls": len(rolls)}
-        if dice_stats is None:
-            # HOOK (issue 21): core/match/dicestats.py (dice_stats(rolls) -> {"rolls", "cocked", "dice": [{"counts",
-            # "chi2", "p"} x2], "pairs", "doubles"}) is another helper's; until it is merged the page shows the count
+        try:
+            out["stats"] = dice_stats(rolls)  # the unit's cocked rolls and re-sent rolls (same seq) counted apart
+        except ValueError as exc:  # a board's event the director could not count (never a 5xx)
+            log.warning("dice statistics of %s/%s: %s", club, board, exc)
             out["stats"] = None
-        else:
-            out["stats"] = dice_stats(rolls)
         return out
 
     def mat(self, club: str, board: str, match: int) -> str:

@@ -311,7 +311,8 @@ _CUBE_EN = {"double": "doubles to {value}", "take": "takes the cube ({value})", 
 _COMMITTED_BY = {"roll": ("o adversário já lançou os dados", "the opponent has rolled"),
                  "button": ("a vez foi dada por terminada", "the turn was ended"),
                  "cube": ("o adversário já dobrou", "the opponent has doubled"),
-                 "resign": ("houve uma desistência", "a resignation was offered")}
+                 "resign": ("houve uma desistência", "a resignation was offered"),
+                 "illegal_play_answer": ("o adversário a aceitou", "the opponent accepted it")}
 
 
 def describe(verdict: dict[str, Any]) -> dict[str, str]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from kiosk.checks import UDEV_LINK, find_dice_port
 from kiosk.config import Settings
+from kiosk.dicelog import DiceLog
 from kiosk.journal import JournalWriteError
 
 log = logging.getLogger(__name__)
@@ -196,6 +197,8 @@ class Appliance:
         self._write_failed = False
         self._coach_wait = False
         self._coach_unsubscribe: Any = None
+        self.dice_log = DiceLog(settings.data_dir)  # the unit's rolls across matches (issue 21)
+        self._verdicts: list[dict[str, Any]] = []  # the referee's answer to the last event handed on
 
     def submit(self, event: dict[str, Any]) -> bool | None:
         """Hand one event to the service; False when it could not be recorded (disk full), so the source sends
@@ -205,8 +208,9 @@ class Appliance:
             self._alert("dice_lost", kind == "lost")
         if kind not in ("roll", "button", "board"):
             return None  # hello, heartbeat, lost ...: the bridge's own business
+        self._verdicts = []
         try:
-            self.service.submit(event)
+            self._verdicts = self.service.submit(event) or []
         except JournalWriteError:
             return False  # the service logged it and put it on the screen; the lights follow (_lights)
         except ValueError as exc:
@@ -220,11 +224,17 @@ class Appliance:
             alert(name, on)
 
     def _from_dice(self, event: dict[str, Any]) -> None:
-        """The dice unit's events: a roll that could not be recorded is not acknowledged, so the unit re-sends it."""
+        """The dice unit's events: a roll that could not be recorded is not acknowledged, so the unit re-sends it.
+        Each roll the journal took (and the unit's hello) also goes to the dice log (kiosk/dicelog.py)."""
         if self.submit(event) is False:
             from firmware_bridge.protocol import NotHandedOn
 
             raise NotHandedOn("the journal cannot be written")
+        refused = next((v.get("reason") for v in self._verdicts if v.get("verdict") == "reroll"), None)
+        try:
+            self.dice_log.seen(event, match=getattr(self.service, "current_match", None), refused=refused)
+        except OSError as exc:
+            log.error("dice log: %s", exc)
 
     def start(self) -> Appliance:
         from firmware_bridge.link import DiceLink

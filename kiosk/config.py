@@ -28,6 +28,7 @@ _TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "club": (dict, "a table: broker, club, board, username, password, ca_file (docs/club.md)"),
     "coach": (bool, "true or false"),
     "camera_controls": (dict, "a table: lens_position, exposure_time, analogue_gain, flicker_period"),
+    "rule_set": (str, "a rule set's name: casual, tournament_usbgf, tournament_ukbgf or lesson"),
 }
 
 
@@ -67,6 +68,7 @@ class Settings:
     speak: bool = True            # the referee's spoken calls (kiosk/voice.py, espeak-ng); false: silent
     # The Pi camera's fixed focus, exposure and mains flicker period (vision/camera_controls.py); empty: defaults.
     camera_controls: dict[str, Any] = field(default_factory=dict)
+    rule_set: str = ""            # a new match's rule set when the request names none (core/referee/rulesets.py)
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()
@@ -78,6 +80,10 @@ class Settings:
         if unknown_rules:
             raise ConfigError(f"unknown rule {unknown_rules[0]!r}; known rules: {', '.join(DEFAULT_RULES)}")
         self.rules = {**DEFAULT_RULES, **self.rules}
+        from core.referee.rulesets import NAMES
+
+        if self.rule_set and self.rule_set not in NAMES:
+            raise ConfigError(f"unknown rule_set {self.rule_set!r}; known rule sets: {', '.join(NAMES)}")
         from firmware_bridge.gpio import GpioConfig, GpioConfigError
 
         try:

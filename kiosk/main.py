@@ -25,7 +25,7 @@ from kiosk.pin import PinStore
 from kiosk.routers import camera as camera_routes
 from kiosk.routers import chouette as chouette_routes
 from kiosk.routers import coach as coach_routes
-from kiosk.routers import control, matches, state, ws
+from kiosk.routers import control, dice, matches, state, ws
 
 STATIC = Path(__file__).with_name("static")
 JOURNAL = "journal.sqlite"
@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)
-    for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes):
+    for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -126,6 +126,10 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     @app.get("/review", include_in_schema=False)
     def review_page() -> FileResponse:
         return FileResponse(STATIC / "review.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/dice", include_in_schema=False)
+    def dice_page() -> FileResponse:
+        return FileResponse(STATIC / "dice.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/calibrate", include_in_schema=False)
     def calibrate_page() -> FileResponse:

@@ -129,6 +129,9 @@ class StateOut(BaseModel):
         [], description='what the screen must say about the journal: {"kind": "journal_salvaged" | '
         '"journal_went_back" | "write_failed" | "archive_failed", "message": {"pt", "en"}, "at", ...}')
     variant: dict[str, Any] | None = Field(None, description='a variant game: {"name": "plakoto", "rule": "R30", "settings": {...}}')
+    clock: dict[str, Any] | None = Field(
+        None, description='a timed match (issue 21): {"light": seconds_left, "dark": seconds_left, "running": side | null, '
+        '"delay_left": seconds, "delay", "delay_kind", "flag": side | null, "at": event time}; null: no clock')
     chain: dict[str, Any] | None = Field(
         None, description='Russian backgammon: {"link": "double"|"complement"|"roll", "dice": [3, 3], "played": [[3, 3]]}')
 
@@ -173,6 +176,14 @@ class PinIn(Strict):
     pin: str = Field(pattern=r"^[0-9]{4,12}$", description="4 to 12 digits")
 
 
+class ClockIn(Strict):
+    per_point: float | None = Field(120, ge=0, le=86400, description="seconds per point of the match length")
+    per_match: float | None = Field(None, ge=0, le=86400, description="seconds for the whole match (wins over per_point)")
+    delay: float = Field(12, ge=0, le=3600, description="seconds per turn before the bank runs")
+    delay_kind: Literal["simple", "bronstein"] = "simple"
+    flag_fall: Literal["match"] = "match"
+
+
 class RulesIn(Strict):
     crawford: bool = True
     jacoby: bool = False
@@ -182,6 +193,11 @@ class RulesIn(Strict):
     mode: Literal["casual", "strict"] = "casual"
     tournament: bool = False
     premature_roll: Literal["reject", "commit"] = "reject"
+    # The rule sets' settings (core/referee/rulesets.py, issue 21); unset: the rule set's, or none.
+    illegal_play: Literal["stands", "answer", "correct"] | None = None
+    point_out: Literal["anyone", "players_director"] | None = None
+    coach: bool | None = None
+    clock: ClockIn | None = Field(None, description="the clock (core/referee/clock.py); null: no clock")
 
 
 class PlayersIn(Strict):
@@ -198,6 +214,19 @@ class NewMatchIn(Strict):
     variant: Literal["backgammon", "standard", "plakoto", "russian", "jacquet"] | None = Field(
         None, description="one of the seeds' other games (docs/variants.md); null: backgammon")
     variant_settings: dict[str, Any] | None = Field(None, description="the variant's settings; omitted: the seed's defaults")
+    rule_set: Literal["casual", "tournament_usbgf", "tournament_ukbgf", "lesson"] | None = Field(
+        None, description="a named rule set (docs/tournament.md); null: the config's rule_set, else today's rules")
+
+
+class ClockPressIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"side": "light"}]})
+    side: SideName
+
+
+class IllegalPlayAnswerIn(Strict):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"side": "dark", "answer": "correct"}]})
+    side: SideName
+    answer: Literal["accept", "correct"]
 
 
 class CubeIn(Strict):

@@ -50,7 +50,8 @@ _WRITE_FAILED_PT = {
 class RefereeService:
     """Journal + referee + change notification."""
 
-    def __init__(self, journal: Journal | str | Path, *, archive: str | Path | None = None) -> None:
+    def __init__(self, journal: Journal | str | Path, *, archive: str | Path | None = None,
+                 monotonic: Callable[[], float] = time.monotonic, ticks: bool = True) -> None:
         self.health: Health | None = None
         if isinstance(journal, Journal) or str(journal) == ":memory:":
             self.journal = journal if isinstance(journal, Journal) else Journal(journal)
@@ -70,6 +71,16 @@ class RefereeService:
         self._alert_listeners: list[Callable[[str, bool], None]] = []
         self._match = self.journal.current_match()
         self.referee, _ = self._replay(self._match)
+        # The clock's time (issue 21): events of a timed match get "t", seconds that only go forward. It goes on
+        # from the last event's t after a restart, so the time the kiosk was off is nobody's.
+        self._monotonic = monotonic
+        clock = self._clock()
+        last = clock.now if clock is not None else None
+        self._t0, self._m0 = (last if last is not None else time.time()), monotonic()
+        self._ticks = ticks
+        self._closed = False
+        self._timer: threading.Timer | None = None
+        self._arm_tick()
         if self.health is not None and not self.health.healthy:
             self._report_health(self.health)
         else:
@@ -214,6 +225,8 @@ class RefereeService:
         failed: JournalWriteError | None = None
         with self._lock:
             checked = table_event(self.referee, event) or parse_event(event, self.referee.index)
+            if self._timed(checked):
+                checked["t"] = round(self.now(), 3)
             try:
                 match, seq = self.journal.append(checked)
             except JournalWriteError as exc:
@@ -242,6 +255,7 @@ class RefereeService:
             state = self._state()
             subs = list(self._subs)
             journaled = list(self._journaled)
+            self._arm_tick()
         for callback in subs:
             try:
                 callback(state)
@@ -255,6 +269,48 @@ class RefereeService:
             except Exception:
                 log.exception("a journal listener failed")
         return verdicts
+
+    # ----- the clock (issue 21) ------------------------------------------------------------------------------------
+    def _clock(self) -> Any:
+        tournament = getattr(self.referee, "tournament", None)
+        return getattr(tournament, "clock", None)
+
+    def _timed(self, event: dict[str, Any]) -> bool:
+        """Does this event belong to a timed match (so it gets its ``t``)? Untimed matches' events stay as before."""
+        if event.get("event") == "new_match":
+            return bool((event.get("rules") or {}).get("clock"))
+        return self._clock() is not None
+
+    def now(self) -> float:
+        """The clock's time now: seconds, going on from the last timed event's ``t``."""
+        return self._t0 + (self._monotonic() - self._m0)
+
+    @property
+    def current_match(self) -> int | None:
+        return self._match
+
+    def _arm_tick(self) -> None:
+        """Wake when the running side's next warning or flag is due, and tell the referee (a ``tick`` event)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        tournament = getattr(self.referee, "tournament", None)
+        due = tournament.next_deadline() if tournament is not None else None
+        if due is None or not self._ticks:
+            return
+        self._timer = threading.Timer(max(0.0, due - self.now()) + 0.02, self.tick)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def tick(self) -> list[dict[str, Any]]:
+        """Time passes (no one did anything): the referee says a warning or a fallen flag. Journaled like any event."""
+        if self._clock() is None or self._closed:
+            return []
+        try:
+            return self.submit({"event": "tick"})
+        except Exception as exc:  # a timer thread: log it, never die silently (the next event re-arms it)
+            log.error("clock tick not recorded: %s", exc)
+            return []
 
     def on_journaled(self, listener: Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]) -> None:
         """Call `listener(match, index, event, verdicts)` after each event is journaled and ruled on."""
@@ -353,6 +409,9 @@ class RefereeService:
         return self.journal.matches()
 
     def close(self) -> None:
+        self._ticks, self._closed = False, True
+        if self._timer is not None:
+            self._timer.cancel()
         self.journal.mark()
         for closer in self._closers:
             try:

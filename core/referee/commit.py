@@ -30,8 +30,9 @@ class Commit(Part):
         if self.turn_state.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
             obs = self.turn_state.last_turn_obs or self.turn_state.last_obs
-            # A cube action, a resignation or the end-turn button does not wait: the evidence so far decides.
-            force = trigger.get("event") not in ("roll", "board")
+            # A cube action, a resignation, the end-turn button or the game's last checker borne off does not
+            # wait: the evidence so far decides.
+            force = trigger.get("event") not in ("roll", "board") or bool(trigger.get("ends_game"))
             if obs is None and force:
                 self.resolve(at, 0, out, sure=False)
             decided = (self.turn_state.pending is None

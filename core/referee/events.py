@@ -26,7 +26,9 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, NotRequired, TypedDict
 
+from core.referee.clock import ClockError, ClockSettings
 from core.referee.games import settings_json, settings_of, variant_name
+from core.referee.rulesets import ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, rule_set
 
 Event = dict[str, Any]
 
@@ -38,6 +40,7 @@ class NewMatchEvent(TypedDict):
     players: dict[str, str]  # {"light": name, "dark": name}
     rules: dict[str, Any]  # RULE_DEFAULTS' keys, and "variant"/"variant_settings" for the seeds' other games
     chouette: NotRequired[dict[str, Any]]  # a chouette's set-up (core.match.chouette.check_setup)
+    t: NotRequired[float]  # when it happened, seconds (any origin): the clock's time (issue 21)
 
 
 class RollEvent(TypedDict):
@@ -45,6 +48,7 @@ class RollEvent(TypedDict):
     dice: list[int]  # two dice, 1-6
     cocked: list[bool]  # two flags (R24)
     seq: NotRequired[int]  # the dice unit's roll number: the same roll sent again is one roll
+    t: NotRequired[float]  # when it happened, seconds (any origin): the clock's time (issue 21)
 
 
 class BoardEvent(TypedDict):
@@ -59,29 +63,50 @@ class BoardEvent(TypedDict):
     waiting: NotRequired[dict[str, int]]  # Russian (R31): checkers not yet entered
     first_roll: NotRequired[dict[str, bool]]
     messenger: NotRequired[dict[str, bool]]  # Jacquet (R32)
+    t: NotRequired[float]  # when it happened, seconds (any origin): the clock's time (issue 21)
 
 
 class CubeEvent(TypedDict):
     event: Literal["cube"]
     action: str  # CUBE_ACTIONS
     side: str  # who acts
+    t: NotRequired[float]  # when it happened, seconds (any origin): the clock's time (issue 21)
 
 
 class ResignEvent(TypedDict):
     event: Literal["resign"]
     side: str
     value: int  # 1 single, 2 gammon, 3 backgammon
+    t: NotRequired[float]  # when it happened, seconds (any origin): the clock's time (issue 21)
 
 
 class ResignReplyEvent(TypedDict):
     event: Literal["resign_reply"]
     accept: bool
+    t: NotRequired[float]  # when it happened, seconds (any origin): the clock's time (issue 21)
 
 
 class ButtonEvent(TypedDict):
     event: Literal["button"]
-    name: str  # BUTTONS
+    name: str  # BUTTONS ("clock": the tournament clock's press, which names its side)
     side: NotRequired[str]
+    t: NotRequired[float]
+
+
+class TickEvent(TypedDict):
+    """Time passing and nothing else (issue 21: the kiosk sends one when the clock's warning or flag is due)."""
+
+    event: Literal["tick"]
+    t: NotRequired[float]
+
+
+class IllegalPlayAnswerEvent(TypedDict):
+    """The opponent's answer to a flagged illegal play under a tournament rule set (core.referee.rulesets)."""
+
+    event: Literal["illegal_play_answer"]
+    side: str  # who answers: the mover's opponent
+    answer: str  # ANSWERS: "accept" (it stands) or "correct"
+    t: NotRequired[float]
 
 
 class ChouetteEvent(TypedDict):
@@ -97,11 +122,13 @@ class ChouetteEvent(TypedDict):
 
 #: Any checked event, by its ``"event"`` kind.
 TypedEvent = (NewMatchEvent | RollEvent | BoardEvent | CubeEvent | ResignEvent | ResignReplyEvent | ButtonEvent
-              | ChouetteEvent)
+              | TickEvent | IllegalPlayAnswerEvent | ChouetteEvent)
 
-KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button")
+KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button", "tick", "illegal_play_answer")
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
-BUTTONS = ("end_turn", "undo", "ack_cocked", "double", "take", "drop", "new_game")
+BUTTONS = ("end_turn", "undo", "ack_cocked", "double", "take", "drop", "new_game", "clock")
+#: Answers to an illegal play flagged in a tournament rule set (core.referee.rulesets).
+ANSWERS = ("accept", "correct")
 SIDES = ("light", "dark")
 MODES = ("casual", "strict")
 RULE_DEFAULTS: dict[str, Any] = {
@@ -115,6 +142,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "premature_roll": "reject",
 }
 PREMATURE = ("reject", "commit")
+#: Rules a match has only when it names a rule set or sets them (core.referee.rulesets, core.referee.clock).
+OPTIONAL_RULES = ("rule_set", *NEW_RULES)
 #: A match of one of the seeds' variants (R30-R32) names it and its settings (core.referee.games).
 VARIANT_KEYS = ("variant", "variant_settings")
 
@@ -231,11 +260,17 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
         given = {}
     if not isinstance(given, dict):
         raise _fail(index, '"rules" must be an object')
-    unknown = sorted(set(given) - set(RULE_DEFAULTS) - set(VARIANT_KEYS))
+    unknown = sorted(set(given) - set(RULE_DEFAULTS) - set(VARIANT_KEYS) - set(OPTIONAL_RULES))
     if unknown:
-        raise _fail(index, f'unknown rule "{unknown[0]}" (known: {", ".join(RULE_DEFAULTS)})')
+        raise _fail(index, f'unknown rule "{unknown[0]}" (known: {", ".join((*RULE_DEFAULTS, *OPTIONAL_RULES))})')
     rules = dict(RULE_DEFAULTS)
+    name = given.get("rule_set")
+    if name is not None:
+        if name not in RULE_SETS:
+            raise _fail(index, f'"rules.rule_set" must be one of {", ".join(RULE_SETS)}, got {json.dumps(name)}')
+        rules.update(rule_set(name))
     rules.update(given)
+    _new_rules(rules, index)
     for key in ("crawford", "jacoby", "beavers", "holland", "tournament"):
         if not isinstance(rules[key], bool):
             raise _fail(index, f'"rules.{key}" must be true or false, got {json.dumps(rules[key])}')
@@ -247,6 +282,32 @@ def _rules(obj: Event, index: int | None) -> dict[str, Any]:
     if rules["premature_roll"] not in PREMATURE:
         raise _fail(index, f'"rules.premature_roll" must be "reject" or "commit", got {json.dumps(rules["premature_roll"])}')
     return rules
+
+
+def _new_rules(rules: dict[str, Any], index: int | None) -> None:
+    """The rule sets' settings (core.referee.rulesets) and the clock (core.referee.clock), when present."""
+    if "illegal_play" in rules and rules["illegal_play"] not in ILLEGAL_PLAY:
+        raise _fail(index, f'"rules.illegal_play" must be one of {", ".join(ILLEGAL_PLAY)}, '
+                           f'got {json.dumps(rules["illegal_play"])}')
+    if "point_out" in rules and rules["point_out"] not in POINT_OUT:
+        raise _fail(index, f'"rules.point_out" must be one of {", ".join(POINT_OUT)}, got {json.dumps(rules["point_out"])}')
+    if "coach" in rules and not isinstance(rules["coach"], bool):
+        raise _fail(index, f'"rules.coach" must be true or false, got {json.dumps(rules["coach"])}')
+    if "clock" in rules:
+        try:
+            settings = ClockSettings.parse(rules["clock"])
+        except ClockError as exc:
+            raise _fail(index, str(exc).replace('"clock', '"rules.clock', 1)) from None
+        rules["clock"] = settings.to_json() if settings is not None else None
+
+
+def _time(obj: Event, index: int | None) -> None:
+    """``"t"``: when the event happened, seconds (any origin; the clock counts differences)."""
+    t = obj.get("t")
+    if t is None:
+        return
+    if isinstance(t, bool) or not isinstance(t, int | float) or t != t or t in (float("inf"), float("-inf")) or t < 0:
+        raise _fail(index, f'"t" must be a time in seconds (a number from 0), got {json.dumps(t)}')
 
 
 def _variant(obj: Event, ev: Event, index: int | None) -> None:
@@ -314,6 +375,7 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
             raise _fail(index, f'missing "event" (one of: {", ".join(KINDS)})')
         raise _fail(index, f'unknown event kind {json.dumps(kind)} (known: {", ".join(KINDS)})')
     ev = CheckedEvent(obj)
+    _time(obj, index)
     if kind == "new_match":
         length = obj.get("length", 0)
         if not _is_int(length) or length < 0:
@@ -367,8 +429,12 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
         name = obj.get("name")
         if name not in BUTTONS:
             raise _fail(index, f'unknown button {json.dumps(name)} (known: {", ".join(BUTTONS)})')
-        if "side" in obj:
+        if "side" in obj or name == "clock":
             ev["side"] = _side(obj, "side", index)
+    elif kind == "illegal_play_answer":
+        ev["side"] = _side(obj, "side", index)
+        if obj.get("answer") not in ANSWERS:
+            raise _fail(index, f'"answer" must be "accept" or "correct", got {json.dumps(obj.get("answer"))}')
     return ev
 
 

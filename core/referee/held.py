@@ -48,16 +48,21 @@ class HeldRoll(Part):
         if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
             return False
         dice = (self.turn_state.held[1]["dice"][0], self.turn_state.held[1]["dice"][1])
+        # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
+        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < self.turn_state.held[0]), last)
         options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
         still = math.inf  # the board as the mover's own play (not yet committed) under any open position
         for k, model in enumerate(p.models):
             assert model is not None
             still = min(still, model.explain(obs, committing=True).cost)
-            inf = model.explain(last, committing=True)
-            plays = inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else []
-            for cand in plays:
-                if cand is not None and cand.legal is not None:
-                    options.append((self.game.turn_model(cand.legal.result, dice).explain(obs).cost, k, cand))
+            plays: dict[Vec, Candidate] = {}
+            for board in (last, before):
+                inf = model.explain(board, committing=True)
+                plays.update((c.vec, c) for c in (inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else [])
+                             if c is not None and c.legal is not None)
+            for cand in plays.values():
+                assert cand.legal is not None
+                options.append((self.game.turn_model(cand.legal.result, dice).explain(obs).cost, k, cand))
         if not options:
             return False
         # The boards since the open play was committed have been weighing its options: that evidence counts
@@ -119,6 +124,8 @@ class HeldRoll(Part):
         if rivals:
             dancing = [c for c in rivals if c.legal is not None and len(c.legal.result.legal_plays(dice)) == 0]
             pick = dancing[0] if len(dancing) == 1 else rivals[0]
+            if len(dancing) != 1:
+                self.turn_state.guessed_points(rivals)  # no board will settle it: those counts prove nothing
             self.turn_state.last_turn_obs = Observation(pick.vec)
             self.turn_state.last_fault = None
         if self.ref.committer.commit(held_at, held_ev, out):
@@ -137,9 +144,16 @@ class HeldRoll(Part):
         if inf.kind != "play":
             return
         held_at, ev = self.turn_state.held
+        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < held_at), None)
+        if ev["event"] == "roll" and before is not None and inf.best is not None:
+            then = self.turn_state.model.explain(before, committing=True)
+            if then.kind == "uncertain" and inf.best.vec not in {c.vec for c in then.rivals}:
+                return  # not a play the board fitted when the opponent rolled (R23): their hands, not the mover's
         self.turn_state.held = None
         if self.ref.committer.commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
             self.ref.dispatch(held_at, ev, out)
+        elif self.turn_state.held is not None:  # held again: the event keeps its own index (the boards after it)
+            self.turn_state.held = (held_at, self.turn_state.held[1])
 
     def release_first(self, out: list[Verdict]) -> None:
         """A roll waits on an unclear play and a double or a resignation comes: the roll was made, so it

@@ -37,6 +37,7 @@ The referee is composed of parts, each owning one concern (no part inherits anot
 - ``turns.Turns``: a turn's start and end, a roll with no legal play (R25), a chain's next link;
 - ``ending.GameEnd``: resignations and the end of a game or match;
 - ``doubling.Doubling``: the cube;
+- ``tournament.Tournament``: the tournament clock and the answer to a flagged illegal play (issue 21);
 - ``games``: what differs between games (backgammon, Plakoto, Russian, Jacquet), by the position's class.
 
 >>> ref = Referee()
@@ -58,6 +59,7 @@ from core.referee.held import HeldRoll
 from core.referee.inference import position_of_vec
 from core.referee.reading import BoardReading
 from core.referee.state import MatchState, Phase
+from core.referee.tournament import Tournament
 from core.referee.turn import TurnState
 from core.referee.turns import Turns
 from core.referee.verdicts import KEEP_VERDICTS, Verdict, reroll, verdict
@@ -104,6 +106,7 @@ class Referee:
     def _start_match(self, length: int, players: dict[str, str], rules: dict[str, Any]) -> None:
         self.match_state = MatchState(length, players, rules)
         self.turn_state = TurnState()
+        self.tournament = Tournament(self, rules, length)  # the clock and illegal-play answers (issue 21)
 
     # The match's state as attributes of the referee (a test sets a game up through pos, turn and phase).
     pos = _MatchField()
@@ -128,7 +131,9 @@ class Referee:
         ev = event if type(event) is CheckedEvent else parse_event(dict(event), at)
         self.index += 1
         out: list[Verdict] = []
-        self.dispatch(at, ev, out)
+        if not self.tournament.before(at, ev, out):  # time passes to ev["t"]: a flag may fall (issue 21)
+            self.dispatch(at, ev, out)
+            self.tournament.after(at, ev, out)  # whose time runs now
         self.verdicts.extend(out)
         del self.verdicts[:-KEEP_VERDICTS]
         return out
@@ -205,9 +210,12 @@ class Referee:
 
     def on_button(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
         name = ev["name"]
+        if self.tournament.on_button(at, ev, out):  # the clock's press (core.referee.tournament)
+            return
         if name == "ack_cocked":
             self.match_state.awaiting_ack = 0
         elif name == "end_turn":
+            self.held_roll.release_first(out)  # a roll waiting on an unclear play: the press is its player's
             if self.match_state.phase == Phase.MOVING:
                 self.committer.commit(at, ev, out)
         elif name == "undo":
@@ -265,6 +273,7 @@ class Referee:
             "moves": [dict(r) for r in self.match_state.moves],
             "resignation": ({"side": self.match_state.resignation[0].value, "value": self.match_state.resignation[1]}
                             if self.match_state.resignation else None),
+            "clock": self.tournament.public(),
             **self.game.public(ms.pos, self.turn_state.model, ms.moves, ms.turn, ms.phase),
         }
 
@@ -279,6 +288,8 @@ HANDLERS: dict[str, Handler] = {
     "resign": lambda ref, at, ev, out: ref.ending.on_resign(at, ev, out),
     "resign_reply": lambda ref, at, ev, out: ref.ending.on_resign_reply(at, ev, out),
     "button": Referee.on_button,
+    "tick": lambda ref, at, ev, out: None,  # time passing and nothing else: the clock's warning or flag (issue 21)
+    "illegal_play_answer": lambda ref, at, ev, out: ref.tournament.answer(at, ev, out),
 }
 
 __all__ = ["HANDLERS", "KEEP_VERDICTS", "MatchIdState", "Phase", "Referee", "Verdict", "position_of_vec"]

@@ -218,7 +218,7 @@ class BoardReading(Part):
             return
         if inf.kind == "play" and inf.best.legal is not None and inf.best.legal.result.is_game_over():
             # The last checker is off: nothing is left to decide, the game ends now.
-            self.ref.committer.commit(at, {"event": "board"}, out)
+            self.ref.committer.commit(at, {"event": "board", "ends_game": True}, out)
 
     def track_counts(self, at: int, obs: Observation, inf: Inference, out: list[Verdict]) -> bool:
         """A count that stays off on several stable boards is a checker really missing or added, unless

@@ -41,8 +41,9 @@ def record_action(a: dict[str, Any], variant: bool = False) -> Action:
         if variant:  # the variant's notation (``in`` for a Russian checker entering); a chain's double link
             return Action(MOVE, side, dice=dice, text=text, play=play_from_text(text) if text else Play(()),
                           note=CHAIN if a.get("chain") else ("illegal, let stand (R23)" if a.get("illegal") else ""))
-        return Action(MOVE, side, dice=dice, text=text, play=Play.from_text(text) if text else Play(()),
-                      note="illegal, let stand (R23)" if a.get("illegal") else "")
+        note = ("illegal, accepted by the opponent (R23)" if a.get("accepted_by") else
+                "illegal, let stand (R23)" if a.get("illegal") else "")
+        return Action(MOVE, side, dice=dice, text=text, play=Play.from_text(text) if text else Play(()), note=note)
     return Action(kind, side, value=a.get("value"))
 
 
@@ -59,6 +60,12 @@ def to_match_record(referee: Any) -> MatchRecord:
                          cube_use=cap != 1),
         source="kiosk",
     )
+    if rules.get("rule_set"):  # issue 21: the rule set and the clock, as .mat header lines (; [RuleSet "..."])
+        record.headers["RuleSet"] = str(rules["rule_set"])
+    clock = rules.get("clock")
+    if clock:
+        bank = f'{clock["per_match"]:g} s a match' if clock.get("per_match") is not None else f'{clock["per_point"]:g} s a point'
+        record.headers["Clock"] = f'{bank}, {clock["delay"]:g} s {clock["delay_kind"]} delay'
     name = rules.get("variant")
     if name:  # one of the seeds' variants (R30-R32): exported as Gamão's variant text (core.match.formats.variant)
         record.rules = replace(record.rules, crawford=False, variation=name)

@@ -61,6 +61,9 @@ class TurnState:
         self.last_obs: Observation | None = None  # the last stable board
         self.obs_log: list[tuple[int, Observation]] = []  # (event index, board) of the last stable boards
         self.last_turn_obs: Observation | None = None  # the last stable board ruled on as this turn's play
+        #: Points (vector indexes) where the plays of a guessed commit differ: a count that later stays wrong
+        #: there may be the guess, not a checker missing or added (for the rest of the game).
+        self.guessed: set[int] = set()
         self.reset_reading()
 
     def reset_reading(self) -> None:
@@ -100,6 +103,10 @@ class TurnState:
         return obs if obs is not None and obs.derived_off else None
 
     # ----- counts that stay wrong -----------------------------------------------------------------------------
+    def guessed_points(self, plays: list[Candidate]) -> None:
+        """A commit chose among ``plays`` with nothing to tell them apart (the likeliest, a guess)."""
+        self.guessed |= {i for i in range(48) if len({c.vec[i] for c in plays}) > 1}
+
     def count_suspects(self, obs: Observation, inf: Inference) -> list[tuple[int, int]]:
         """Update the counts that look wrong on this board; the (vector index, sign) of each that has now
         looked wrong ``SUSPECT_BOARDS`` stable boards in a row (a checker really missing or added)."""
@@ -113,13 +120,15 @@ class TurnState:
             hidden = d == -1 and expected >= 6
             second_layer = obs.derived_off and min(expected, seen) >= TALL_ROW - 1 and max(expected, seen) > TALL_ROW
             pile = obs.derived_off and expected > PILE and seen > 0
-            if hidden or second_layer or pile:
-                continue  # checkers hidden in or on a tall stack: the camera's blind spot, not a fault
+            if hidden or second_layer or pile or i in self.guessed:
+                # checkers hidden in or on a tall stack: the camera's blind spot, not a fault; or a point where
+                # a guessed play may be the wrong one
+                continue
             key = (i, 1 if d > 0 else -1)
             dist = obs.dists.get(i)
-            if any(c.vec[i] == seen for c in inf.rivals) or (
-                    dist and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
-                    and self.suspect_vecs.get(key) == obs.vec):
+            # The camera itself gives the expected count fair odds here: its reading is a doubt, not a count.
+            doubt = dist is not None and bool(dist) and dist.get(expected, 0.0) >= DOUBTFUL * max(dist.values())
+            if any(c.vec[i] == seen for c in inf.rivals) or (doubt and self.suspect_vecs.get(key) == obs.vec):
                 # One of the plays the board is unclear between has that count: no evidence either.
                 # The camera itself gives the expected count fair odds, and read the board the same way
                 # before: the same doubtful reading again is no more evidence of a checker missing or added.
@@ -128,7 +137,11 @@ class TurnState:
                     now[key] = self.suspects[key]
                     doubtful.add(key)
                 continue
-            now[key] = self.suspects.get(key, 0) + 1
+            # A doubtful reading counts (a fresh reading of a count already seen wrong) but never makes the
+            # call itself: a checker put back right after it was knocked off, then misread as still gone, is
+            # no checker missing. The call waits for a board the camera is sure of at that point.
+            n = self.suspects.get(key, 0) + 1
+            now[key] = min(n, SUSPECT_BOARDS - 1) if doubt and n <= SUSPECT_BOARDS else n
             vecs[key] = obs.vec
         self.suspects = now
         self.suspect_vecs = {k: vecs.get(k, self.suspect_vecs.get(k, obs.vec)) for k in now}

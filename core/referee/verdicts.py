@@ -59,6 +59,16 @@ class Verdict(TypedDict, total=False):
     next_dice: list[int]
     n: int
     dice_prev: list[int]
+    # the clock and the answer to an illegal play (issue 21, core.referee.tournament)
+    left: float
+    level: float
+    flag_at: Any
+    to: list[str]
+    answer_by: str
+    answers: list[str]
+    answer: str
+    accepted: bool
+    mover: str
 
 
 def verdict(out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:

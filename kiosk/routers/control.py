@@ -15,12 +15,23 @@ from kiosk.dependencies import (
     PinHeader,
     PinsDep,
     ServiceDep,
+    SettingsDep,
     check_pin,
     client_host,
     require_pin,
 )
 from kiosk.pin import FIRST_PIN_LOCAL_ONLY, is_loopback
-from kiosk.schemas import CalibrationIn, ControlOut, CorrectionIn, CubeIn, NewMatchIn, PinIn, ResignationIn
+from kiosk.schemas import (
+    CalibrationIn,
+    ClockPressIn,
+    ControlOut,
+    CorrectionIn,
+    CubeIn,
+    IllegalPlayAnswerIn,
+    NewMatchIn,
+    PinIn,
+    ResignationIn,
+)
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     401: {"description": "No PIN, or a wrong PIN, in the X-Gamao-PIN header"},
@@ -55,11 +66,17 @@ def set_pin(body: PinIn, pins: PinsDep, current: PinHeader, request: Request) ->
 
 
 @router.post("/match", response_model=ControlOut, dependencies=guarded, summary="Start a new match")
-def new_match(body: NewMatchIn, service: ServiceDep) -> dict[str, Any]:
+def new_match(body: NewMatchIn, service: ServiceDep, settings: SettingsDep) -> dict[str, Any]:
     event = {"event": "new_match", **body.model_dump()}
     for key in ("variant", "variant_settings"):  # backgammon's event stays as it was before the variants
         if event[key] is None:
             del event[key]
+    name = event.pop("rule_set") or settings.rule_set or None
+    given = body.rules.model_dump(exclude_unset=True)
+    if name:  # the rule set's settings, then what the request set itself (issue 21)
+        event["rules"] = {"rule_set": name, **given}
+    else:
+        event["rules"] = {k: v for k, v in event["rules"].items() if v is not None or k in given or k == "cube_cap"}
     try:
         parse_event(event)  # the referee's own check of the variant and its settings, before anything is journaled
     except EventError as exc:
@@ -74,6 +91,24 @@ def _field_of(message: str) -> dict[str, str]:
     if m is None:
         return {"field": "variant", "message": message}
     return {"field": m.group(1), "message": message[m.end():]}
+
+
+@router.post("/clock", response_model=ControlOut, summary="Press the clock (a player ends the turn)")
+def press_clock(body: ClockPressIn, service: ServiceDep, pins: PinsDep, pin: PinHeader, request: Request) -> dict[str, Any]:
+    # A press at the board is the player's own act, as on a chess clock: the touch screen (loopback) presses
+    # without the PIN, like the per-side buttons; a remote client needs it.
+    if not is_loopback(client_host(request)):
+        check_pin(pins, pin, request)
+    return _submit(service, {"event": "button", "name": "clock", "side": body.side})
+
+
+@router.post("/illegal-play", response_model=ControlOut,
+             summary="The opponent's answer to a flagged illegal play: accept it or have it corrected")
+def answer_illegal_play(body: IllegalPlayAnswerIn, service: ServiceDep, pins: PinsDep, pin: PinHeader,
+                        request: Request) -> dict[str, Any]:
+    if not is_loopback(client_host(request)):  # at the board, as the clock's press; remote: the PIN
+        check_pin(pins, pin, request)
+    return _submit(service, {"event": "illegal_play_answer", "side": body.side, "answer": body.answer})
 
 
 @router.post("/cube", response_model=ControlOut, dependencies=guarded, summary="Cube action from the touch screen")

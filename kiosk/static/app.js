@@ -4,6 +4,7 @@ import { TEXT, serverWords, describe, number, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 import { renderCoach, startCoach } from "./coach.js";
 import { openChouette, renderChouette } from "./chouette.js";
+import { renderClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
@@ -293,6 +294,7 @@ export function render() {
   for (const old of $("exports").querySelectorAll(".ch-links")) old.remove();
   const chLinks = $("chouette").querySelector(".ch-links");
   if (chLinks) { for (const a of chLinks.querySelectorAll("a")) a.classList.add("button"); $("exports").append(chLinks); }
+  renderClock(state, lang in TEXT ? lang : "pt");  // issue 21: the clock of a timed match
   if ($("chouette-dialog").open) $("chouette-dialog").redraw?.();
   // A long verdict (the chouette's, a resignation) in smaller type, so the essentials keep their room.
   $("verdict-head").classList.toggle("long", $("verdict-head").textContent.length > 56);

@@ -2,7 +2,7 @@
 // while it is open. Only what can be done now is offered (by the referee's phase): take/drop while a double is
 // offered, "dado visto" for a cocked die, accept/reject while a resignation waits; what ends a game or a match
 // (resigning, a new game, a new match) asks for a second touch to confirm. A new match takes the players' names.
-import { serverWords } from "./i18n.js";
+import { CLOCK_TEXT, serverWords } from "./i18n.js";
 
 function button(label, onClick, testid) {
   const b = document.createElement("button");
@@ -107,6 +107,12 @@ export function openControls(dialog, t, state, info, lang = "pt") {
   const length = document.createElement("input");
   length.type = "number"; length.min = "0"; length.max = "64"; length.value = String(state?.match?.length || 7);
   length.setAttribute("aria-label", t.lengthLbl);
+  // The rule set (issue 21; docs/tournament.md): "" leaves it to the config.
+  const ct = CLOCK_TEXT[lang === "en" ? "en" : "pt"];
+  const ruleSet = document.createElement("select");
+  ruleSet.dataset.testid = "new-match-rule-set"; ruleSet.setAttribute("aria-label", ct.ruleSet);
+  for (const [value, label] of Object.entries(ct.ruleSets)) ruleSet.append(new Option(label, value));
+  ruleSet.value = state?.match?.rules?.rule_set || "";
   const names = {};
   for (const side of ["light", "dark"]) {
     const input = document.createElement("input");
@@ -122,10 +128,11 @@ export function openControls(dialog, t, state, info, lang = "pt") {
     const players = Object.fromEntries(Object.entries(names).map(([s, i]) => [s, i.value.trim()]).filter(([, v]) => v));
     if (Object.keys(players).length) body.players = players;
     if (game.value !== "backgammon") body.variant = game.value;
+    if (ruleSet.value) body.rule_set = ruleSet.value;
     return act("/api/match", body)();
   }, "new-match");
   const label = (text, input) => { const l = document.createElement("label"); l.append(`${text} `, input); return l; };
-  form.append(row(game, label(t.lengthLbl, length)), row(names.light, names.dark), row(start));
+  form.append(row(game, label(t.lengthLbl, length)), row(label(ct.ruleSet, ruleSet)), row(names.light, names.dark), row(start));
   const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; }, "new-match-open");
   dialog.append(row(opener), form);
   dialog.showModal();

@@ -278,3 +278,54 @@ export function withNames(lang, text, name) {
   }
   return text;
 }
+
+// The clock, the illegal-play answer and the dice statistics page (issue 21; kiosk/static/clock.js, dice.js).
+export const CLOCK_TEXT = {
+  pt: {
+    clock: "Relógio", delay: (s) => `atraso ${s} s`, flag: "Bandeira caiu", press: "Apertar o relógio",
+    pressHint: (p) => `${p}: toque no seu relógio ao terminar a jogada`,
+    accept: "Aceitar a jogada", correct: "Pedir correção", answerBy: (p) => `${p}: aceitar a jogada ilegal ou pedir correção?`,
+    correctOnly: (p) => `${p}: peça a correção da jogada ilegal`,
+    ruleSet: "Regras", ruleSets: { "": "padrão", casual: "Casual", tournament_usbgf: "Torneio (EUA, USBGF)",
+      tournament_ukbgf: "Torneio (Reino Unido, UKBGF)", lesson: "Aula" },
+    diceTitle: "Os dados são justos?", life: "Desde sempre", day: "Hoje", match: "Esta partida",
+    rolls: "lançamentos", cocked: "inclinados", rerolls: "relançados", die: (n) => `Dado ${n}`,
+    doubles: "Duplas", expected: "esperado", pairs: "Pares (36)", fair: "como dados justos",
+    doubtful: "duvidoso", unfair: "NÃO parecem justos", few: "Poucos lançamentos: só um dado muito viciado aparece.",
+    back: "Voltar", none: "Nenhum lançamento registrado ainda.",
+    verdicts: {
+      time_out: (v, n) => `Bandeira caiu: acabou o tempo de ${n(v.side)}`,
+      clock_warning: (v, n) => `${n(v.side)}: ${v.level >= 60 ? "um minuto" : "dez segundos"} no relógio`,
+      clock_press_refused: (v) => (v.reason === "roll_first" ? "Relógio: lance os dados primeiro"
+        : "Relógio não aceito: jogada incompleta ou ilegal"),
+      illegal_play_answer: (v, n) => (v.answer === "accept" ? (v.accepted ? `${n(v.side)} aceita a jogada ilegal`
+        : "Jogada ilegal: precisa ser corrigida") : `${n(v.side)} pede a correção`),
+      answer_not_expected: () => "Não há jogada ilegal esperando resposta",
+    },
+  },
+  en: {
+    clock: "Clock", delay: (s) => `delay ${s} s`, flag: "Flag fell", press: "Press the clock",
+    pressHint: (p) => `${p}: touch your clock when your play is done`,
+    accept: "Accept the play", correct: "Ask for a correction", answerBy: (p) => `${p}: accept the illegal play or have it corrected?`,
+    correctOnly: (p) => `${p}: ask for the illegal play to be corrected`,
+    ruleSet: "Rules", ruleSets: { "": "default", casual: "Casual", tournament_usbgf: "Tournament (US, USBGF)",
+      tournament_ukbgf: "Tournament (UK, UKBGF)", lesson: "Lesson" },
+    diceTitle: "Are the dice fair?", life: "All time", day: "Today", match: "This match",
+    rolls: "rolls", cocked: "cocked", rerolls: "re-rolled", die: (n) => `Die ${n}`,
+    doubles: "Doubles", expected: "expected", pairs: "Pairs (36)", fair: "like fair dice",
+    doubtful: "doubtful", unfair: "NOT like fair dice", few: "Few rolls: only a grossly unfair unit shows.",
+    back: "Back", none: "No rolls recorded yet.",
+    verdicts: {
+      time_out: (v, n) => `Flag fall: ${n(v.side)} is out of time`,
+      clock_warning: (v, n) => `${n(v.side)}: ${v.level >= 60 ? "one minute" : "ten seconds"} on the clock`,
+      clock_press_refused: (v) => (v.reason === "roll_first" ? "Clock: roll the dice first"
+        : "Clock not taken: the play is unfinished or illegal"),
+      illegal_play_answer: (v, n) => (v.answer === "accept" ? (v.accepted ? `${n(v.side)} accepts the illegal play`
+        : "Illegal play: it must be corrected") : `${n(v.side)} asks for a correction`),
+      answer_not_expected: () => "No illegal play is waiting for an answer",
+    },
+  },
+};
+for (const l of ["pt", "en"]) Object.assign(TEXT[l].verdicts, CLOCK_TEXT[l].verdicts);
+Object.assign(COLOUR, { time_out: () => "illegal", clock_press_refused: () => "illegal",
+  illegal_play_answer: (v) => (v.accepted ? "legal" : "pending") });

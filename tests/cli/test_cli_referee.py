@@ -86,3 +86,22 @@ def test_missing_file_exit_2(tmp_path: Path) -> None:
     assert out.returncode == 2
     assert out.stderr == f"gamao referee: {tmp_path / 'nope.jsonl'}: no such file; give the path of an events .jsonl file\n"
     assert "Traceback" not in out.stderr
+
+
+def test_timed_stream_ends_with_the_clock(tmp_path: Path) -> None:
+    # Issue 21: a timed match's output ends with the clock after the last event (light: 20 s used, 12 s delay).
+    events = [
+        {"event": "new_match", "length": 3, "rules": {"clock": {"per_point": 120, "delay": 12}}, "t": 0},
+        {"event": "roll", "dice": [3, 1], "t": 1},
+        {**board(START.play((3, 1), "8/5 6/5")), "t": 10},
+        {"event": "button", "name": "clock", "side": "light", "t": 21},
+    ]
+    path = tmp_path / "timed.jsonl"
+    path.write_text(write_lines(events))
+    out = gamao("referee", str(path), "--json")
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.returncode == 0 and lines[-1] == {"clock": {"light": 352.0, "dark": 360.0, "running": "dark",
+                                                           "delay_left": 12.0, "delay": 12.0, "delay_kind": "simple",
+                                                           "flag": None, "at": 21}}
+    text = gamao("referee", str(path)).stdout.splitlines()
+    assert text[-1] == "clock: light 5:52 dark 6:00, running: dark"

@@ -29,7 +29,9 @@ def _director_state(director: Director, board: str, match: int) -> dict[str, Any
 def test_r29_the_director_agrees_with_the_board_during_a_chouette(broker, make_director, tmp_path: Path) -> None:
     director = make_director()
     service = RefereeService(tmp_path / "mesa01" / "journal.sqlite")
-    config = ClubConfig(broker=Broker.parse(broker.url_for("mesa01")), club=CLUB, board="mesa01")
+    # A paired board signs what it publishes (issue 22): the director refuses unsigned copies.
+    config = ClubConfig(broker=Broker.parse(broker.url_for("mesa01")), club=CLUB, board="mesa01",
+                        key=broker.keys["mesa01"])
     publisher = BoardPublisher(config, service, tmp_path / "mesa01").start()
     demo = ChouetteDemo()
     runner = DemoRunner(service, vision=False, dice=False, speed=1e6, say=lambda s: None, steps=demo.steps)

@@ -7,14 +7,17 @@ reports them. Once a game's last play is still, the camera sees the true board a
 as in test_referee_faults (strict mode: each refused fault is put right and the stream goes on as
 recorded), so the score says both what the referee flagged that was never done and what it missed.
 
-``run_confident(path, seed, share)`` returns the counts for one match; bench/bench_referee_confident.py
-runs many matches at several shares.
+``run_confident(path, seed, share)`` returns the counts for one match; ``run_many`` adds up many (in up to
+``jobs`` processes); bench/bench_referee_confident.py runs many matches at several shares. The harshest
+camera is ``share`` 1.0: every stable board misread at one point.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +177,33 @@ def run_confident(path: Path, seed: int, share: float, mode: str = "strict", fau
     else:
         score.scores_wrong.append(f"{name}: {results[-3:]} != {expected.results[-3:]}")
     return score
+
+
+def spread(files: Sequence[Path], matches: int, offsets: Sequence[int], seed: int = 0) -> list[tuple[Path, int]]:
+    """``matches`` corpus matches (with their seeds) as a deterministic spread of ``files`` for each offset
+    (the spread's start), each offset its own seeds: ``seed`` + 1000 x (its place in ``offsets``) + n."""
+    step = max(1, len(files) // matches)
+    return [(path, seed + 1000 * k + n) for k, offset in enumerate(offsets)
+            for n, path in enumerate(files[offset::step][:matches])]
+
+
+def _run_one(task: tuple[Path, int, float, str]) -> Score:
+    path, seed, share, mode = task
+    return run_confident(path, seed=seed, share=share, mode=mode)
+
+
+def run_many(tasks: Sequence[tuple[Path, int]], share: float, mode: str = "strict", jobs: int = 1) -> Score:
+    """The scores of many (match, seed) pairs added up, in ``jobs`` worker processes (1: in this one)."""
+    work = [(path, seed, share, mode) for path, seed in tasks]
+    total = Score()
+    if jobs <= 1:
+        for task in work:
+            total.add(_run_one(task))
+        return total
+    with get_context("fork").Pool(jobs) as pool:
+        for score in pool.imap(_run_one, work, chunksize=1):  # in order: the same lists every run
+            total.add(score)
+    return total
 
 
 def _misread_fits_a_play(events: list[dict[str, Any]], n: int, last_board: tuple[dict[str, Any], bool] | None,

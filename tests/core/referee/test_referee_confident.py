@@ -8,15 +8,16 @@ wrong count the likelier (0.6 against 0.4), so the board fits both plays.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
 
 from core.referee import Referee
 from core.rules.position import Position, Side
-from tests.core.referee.confident_camera import Score, run_confident
-from tests.core.referee.referee_streams import camera_tables, corpus_files
-from tests.core.referee.test_referee import at_position, bd, kinds, roll
+from tests.core.referee.confident_camera import Score, run_confident, run_many, spread
+from tests.core.referee.referee_streams import CORPUS, camera_tables, corpus_files
+from tests.core.referee.test_referee import at_position, bd, kinds, moved, roll
 
 
 def camera(pos: Position, misread: tuple[str, int, int] | None = None) -> dict[str, Any]:
@@ -167,3 +168,114 @@ def test_r11_new_game_button_after_an_unclear_last_bear_off_ends_the_game() -> N
         ("play", "2/off 1/off", True), ("game_over", None, None)]
     assert ref.public_state()["match"]["score"] == {"light": 2, "dark": 0}
     assert kinds(ref.feed(roll(5, 2))) == ["opening"]
+
+
+# ----- issue 21: no false call under the harshest camera (every stable board misread at one point) -----------
+def late_game() -> Position:
+    """Light bearing in, three checkers on its 1-point; dark still coming home, to roll."""
+    light = [3, 3, 3, 2, 2, 2] + [0] * 18
+    dark = [0] * 24
+    dark[12], dark[18], dark[19], dark[20] = 3, 5, 4, 3  # physical 13 is dark's 12-point; 19-21 its home
+    return Position.from_physical(light, dark, turn=Side.DARK)
+
+
+def knocked(pos: Position, misread: tuple[str, int, int] | None = None) -> dict[str, Any]:
+    """``pos`` as the camera sees it with one light checker gone from light's 1-point, fairly sure of that
+    (``misread``: one point more shown wrong, as ``camera``)."""
+    ev = camera(pos, misread)
+    ev["light"][0] -= 1
+    table = camera_tables(ev)
+    if misread is not None:
+        side, i, _ = misread
+        table[side][i] = ev["uncertainty"][side][i]
+    ev["uncertainty"] = table
+    ev["off"]["light"] += 1
+    return ev
+
+
+def _dark_plays_with_a_checker_knocked_off() -> tuple[Referee, Position]:
+    """Dark rolls 6-5 and plays 12/6 12/7 while a light checker lies off the board: seen (sure) halfway,
+    finished, and finished with a point elsewhere misread (three boards in a row with the count wrong)."""
+    ref = at_position(late_game(), length=7)
+    ref.rules["mode"] = "strict"
+    assert kinds(ref.feed(roll(6, 5))) == ["roll"]
+    half = moved(late_game(), Side.DARK, 12, 6)
+    done = late_game().play((6, 5), "12/6 12/7")
+    verdicts = ref.feed(knocked(half)) + ref.feed(knocked(done)) + ref.feed(knocked(done, ("light", 19, 1)))
+    assert "illegal" not in kinds(verdicts)
+    return ref, done
+
+
+def test_r23_a_checker_put_back_then_misread_as_gone_is_no_checker_missing() -> None:
+    """The checker is put back, and the next board misreads light's 1-point as one short (0.6 against 0.4
+    for the three there): a fourth board with the count wrong, but the camera itself is in doubt there.
+    The referee calls nothing; the board read right clears the count, and the play commits."""
+    ref, done = _dark_plays_with_a_checker_knocked_off()
+    assert "illegal" not in kinds(ref.feed(camera(done, ("light", 0, 2))))
+    assert "illegal" not in kinds(ref.feed(camera(done)))
+    out = ref.feed(roll(2, 1))
+    assert [(v["verdict"], v.get("play")) for v in out] == [("play", "12/7 12/6"), ("roll", None)]
+
+
+def test_r23_a_checker_still_gone_is_called_on_the_next_board_the_camera_is_sure_of() -> None:
+    """The checker stays off: a doubtful fourth board does not make the call, the next sure one does (a real
+    fault is still called, one board later), once."""
+    ref, done = _dark_plays_with_a_checker_knocked_off()
+    doubtful = knocked(done)
+    doubtful["uncertainty"]["light"][0] = {"2": 0.6, "3": 0.4}
+    assert "illegal" not in kinds(ref.feed(doubtful))
+    (v,) = ref.feed(knocked(done))
+    assert (v["verdict"], v["reason"], v["side"], v["point"]) == ("illegal", "checker_missing", "light", 1)
+    assert kinds(ref.feed(knocked(done))) == []  # said once
+
+
+#: Corpus matches and seeds where the harshest camera once made the referee call falsely or lose a game
+#: (bench_referee_confident.py --harshest): a checker put back, then misread as still gone, called missing
+#: (the first four); a roll held on an open play in a bear-off that lost the boards seen while it waited, so
+#: the mover's play was taken as nothing moved and the match derailed (match11860310: 412 false flags); the
+#: last checker borne off while the play before was open on a tall stack, and the game never ended
+#: (match5004148, match3029134); a takeback board after a roll held on an open play hid the mover's play
+#: (match7763666: 467 false flags); a wrong-side board after a held roll read as the mover's play
+#: (match3866247: 10 wrong plays, 2 false checker_missing); the end-turn button pressed while the roll before
+#: it waited on an unclear play committed the wrong side's turn and lost the roll (match1238642); a play
+#: guessed from a misread 1-point when the opponent danced, its count later called missing (match4204545).
+HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
+                  ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
+                  ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081),
+                  ("lasse/match1238642.txt", 3034), ("lasse/match4204545.txt", 3090)]
+
+
+@pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])
+def test_r23_harshest_camera_no_false_call_where_there_was_one(name: str, seed: int) -> None:
+    """Every stable board misread at one point, the wrong count the likelier: no illegal or unplayed-die
+    verdict where nothing was done, no strict-mode roll refused, every play and the final score as recorded."""
+    path = CORPUS / name
+    if not path.is_file():
+        pytest.skip(f"{path} is missing: put the project's shared/ folder beside the checkout")
+    score = run_confident(path, seed=seed, share=1.0)
+    assert score.false_flags == [] and score.refused_rolls == [] and score.missed == []
+    assert score.scores_wrong == [] and score.wrong_plays <= (9 if name.endswith("4204545.txt") else 0)
+    assert score.caught + len(score.unsure) == score.injected
+
+
+#: The soak: 200 matches of the corpus the tests and the bench's defaults do not take, with their own seeds.
+SOAK_MATCHES, SOAK_OFFSET, SOAK_SEED = 200, 7, 21000
+
+
+@pytest.mark.soak
+def test_r23_harshest_camera_200_matches_no_false_call() -> None:
+    """The harshest camera (every stable board misread at one point, the wrong count the likelier) over 200
+    matches: not one false call at any board, no roll refused that the true board would not refuse, every
+    injected fault flagged or honestly unsure, every final score as recorded (two processes). A play the
+    boards never settled is recorded as the likeliest, and that guess can be wrong: 2 of 23,377 plays were
+    (measured at this commit); more than one in a thousand fails."""
+    if os.environ.get("GAMAO_SOAK") != "1":
+        pytest.skip("200 matches under the harshest camera: run with --soak or GAMAO_SOAK=1 "
+                    "(or bench/bench_referee_confident.py --harshest)")
+    files = corpus_files()
+    assert files, "the match corpus (../shared/matches/corpus) is missing"
+    total = run_many(spread(files, SOAK_MATCHES, [SOAK_OFFSET], SOAK_SEED), 1.0, jobs=2)
+    assert total.matches == SOAK_MATCHES and total.misread_boards == total.boards
+    assert total.false_flags == [] and total.refused_rolls == [] and total.missed == []
+    assert total.caught + len(total.unsure) == total.injected and total.caught >= 0.85 * total.injected
+    assert total.scores_wrong == [] and total.wrong_plays <= total.plays // 1000
