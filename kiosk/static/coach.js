@@ -228,8 +228,11 @@ function renderVersus() {
   if (!box) return;
   box.hidden = !versus?.active;
   $("board")?.querySelectorAll(".versus-arrows").forEach((x) => x.remove());
+  $("turn")?.classList.remove("closed");
   if (!versus?.active) return;
   const s = page.state, mine = s?.turn === versus.side, i = versus.instruction;
+  // Its turn: the instruction below says whose play it is, in more words (room on the 7-inch screen).
+  if (mine) $("turn")?.classList.add("closed");
   let text = versus.name;
   if (mine && s.phase === "awaiting_roll") text = t.engineRoll(versus.name);
   else if (mine && i?.play) text = t.enginePlays(versus.name, i.play);
