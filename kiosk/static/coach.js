@@ -140,7 +140,10 @@ function renderWait() {
 }
 
 function renderTutor() {
-  const box = $("tutor"), w = coach?.tutor, t = tt();
+  // Against GNU Backgammon, a wrong board on its side is the versus correction's (its arrows stay in view), not the
+  // tutor's: the players did not choose that play.
+  const engines = versus?.active && page.state?.turn === versus.side;
+  const box = $("tutor"), w = engines ? null : coach?.tutor, t = tt();
   box.hidden = !w;
   if (w) {
     const head = el("div", "tutor-head", `⚠ ${words(w.message)}`);

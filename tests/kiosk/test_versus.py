@@ -140,6 +140,8 @@ def test_the_page_shows_the_engines_play_in_words_and_as_arrows_at_800x480(tmp_p
             service.submit(board(wrong.result))
             page.wait_for_selector("[data-testid=versus] .versus-fix", timeout=10000)
             assert page.inner_text("[data-testid=versus] .versus-fix").startswith("Mova a peça")
+            # The correction's arrows stay in view: no tutor's warning over the board for the engine's side.
+            assert page.is_hidden("[data-testid=coach-view]")
             screenshot(page, "versus-fix-pt-800x480")
     finally:
         versus.close()
