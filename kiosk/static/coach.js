@@ -26,7 +26,7 @@ export const COACH_TEXT = {
     versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
     versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
                     expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
-    pin: "PIN",
+    pin: "PIN", pinLabel: "PIN (para mudar)",
   },
   en: {
     plays: "Best plays", all: (n) => `All ${n} plays`, cube: "Cube advice", review: "Review", tutor: "Tutor",
@@ -48,7 +48,7 @@ export const COACH_TEXT = {
     versusSides: { dark: "it plays dark", light: "it plays light" },
     versusLevels: { beginner: "beginner", casual: "casual", intermediate: "intermediate", advanced: "advanced",
                     expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
-    pin: "PIN",
+    pin: "PIN", pinLabel: "PIN (to change them)",
   },
 };
 
@@ -272,6 +272,7 @@ export function renderCoach(state, lang) {
   $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
   $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
   $("lbl-takeback").textContent = t.takebackSetting;
+  $("lbl-pin").textContent = t.pinLabel;
   if (coach?.settings && document.activeElement !== $("coach-takeback")) $("coach-takeback").checked = Boolean(coach.settings.takeback);
   for (const opt of $("versus-level").options) opt.textContent = t.versusLevels[opt.value];
   for (const opt of $("versus-side").options) opt.textContent = t.versusSides[opt.value];
