@@ -16,8 +16,6 @@ let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "";
 let state = null;
 let info = { language: "pt", pin_set: true };
 let pane = "";            // the drawer's open pane: "", coach, exports, rules, summary
-let tutorShown = false;   // the tutor's warning on screen (its pane opened for it)
-let tutorOpened = false;  // the coach's pane was opened by the warning, not by a touch: it closes with it
 window.__gamao = { renders: 0, lastRenderAt: 0, state: null };
 
 function t() { return TEXT[lang] || TEXT.pt; }
@@ -195,17 +193,8 @@ function renderToolbar() {
   $("summary-btn").hidden = state?.phase !== "match_over";
   // The coach has something to say (a tutor's warning, a rating, cube advice) while its pane is closed.
   const news = ["tutor", "rating", "cube-advice"].some((id) => !$(id).hidden);
-  // The tutor's warning (before the play stands, R23) comes to the players: its pane opens by itself.
-  const warned = !$("tutor").hidden;
-  if (warned && !tutorShown) {
-    tutorShown = true;
-    if (pane !== "coach") { tutorOpened = true; openPane("coach"); return; }
-  }
-  if (!warned && tutorShown) {
-    tutorShown = false;
-    if (tutorOpened && pane === "coach") { tutorOpened = false; openPane(""); return; }
-  }
-  if (pane !== "coach") tutorOpened = false;
+  // The tutor's warning (before the play stands, R23) comes to the players by itself: coach.js shows it with the
+  // best play's board over the board, in front of the drawer; its "wait" is in the panel.
   $("coach-btn").classList.toggle("news", news && pane !== "coach");
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.classList.toggle("open", b.dataset.pane === pane);
 }
@@ -213,6 +202,8 @@ function renderToolbar() {
 function openPane(which) {
   pane = pane === which ? "" : which;
   $("drawer").hidden = !pane;
+  // The drawer and the coach's view (coach.js) both lie over the board: the one opened last is in front.
+  if (pane) document.querySelector(".board-wrap").dataset.front = "drawer";
   const titles = { coach: t().coach, exports: t().export, rules: t().rulesTitle, summary: t().summaryTitle };
   $("drawer-title").textContent = titles[pane] || "";
   for (const sec of document.querySelectorAll(".drawer .pane")) {

@@ -26,7 +26,7 @@ export const COACH_TEXT = {
     versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
     versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
                     expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
-    pin: "PIN",
+    pin: "PIN", pinLabel: "PIN (para mudar)",
   },
   en: {
     plays: "Best plays", all: (n) => `All ${n} plays`, cube: "Cube advice", review: "Review", tutor: "Tutor",
@@ -48,7 +48,7 @@ export const COACH_TEXT = {
     versusSides: { dark: "it plays dark", light: "it plays light" },
     versusLevels: { beginner: "beginner", casual: "casual", intermediate: "intermediate", advanced: "advanced",
                     expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
-    pin: "PIN",
+    pin: "PIN", pinLabel: "PIN (to change them)",
   },
 };
 
@@ -64,9 +64,24 @@ function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.
 function words(x) { return x ? (x[page.lang] || x.en || "") : ""; }
 function numbersLine(x) { const n = el("div", "numbers", words(x)); n.hidden = !numbers || !words(x); return n; }
 
+// The coach's view and the drawer (app.js) both lie over the board: the one opened last is in front, and closing it
+// shows the other. The Numbers touch goes with the view while it is open (the drawer's copy would be under it).
+function front() { document.querySelector(".board-wrap").dataset.front = "view"; }
+function showView() {
+  const view = $("coach-view");
+  if (view.hidden) front();
+  view.hidden = false;
+  placeNumbers();
+}
+function placeNumbers() {
+  const b = $("coach-numbers"), open = !$("coach-view").hidden;
+  if (open && b.parentElement !== $("coach-bar")) $("coach-bar").insertBefore(b, $("coach-close"));
+  else if (!open && b.parentElement === $("coach-bar")) $("coach-buttons").insertBefore(b, $("coach-settings-open"));
+}
+
 function drawView(layout, caption, kind) {
   const view = $("coach-view");
-  view.hidden = false;
+  showView();
   $("coach-settings").hidden = true; $("coach-top").hidden = kind !== "top-list";
   if (viewing === "settings") viewing = null;
   view.dataset.kind = kind;
@@ -77,6 +92,7 @@ function drawView(layout, caption, kind) {
 function closeView() {
   viewing = null; $("coach-view").hidden = true; $("coach-view").dataset.kind = "";
   if ($("coach-settings")) $("coach-settings").hidden = true;
+  placeNumbers();
 }
 
 function showPlay() {
@@ -98,9 +114,9 @@ function renderTop() {
   const open = viewing === "top" && Boolean(plays);
   box.hidden = !open;
   if (open) {
-    view.hidden = false; view.dataset.kind = "top-list";
+    showView(); view.dataset.kind = "top-list";
     $("coach-caption").textContent = t.plays;
-  } else if (view.dataset.kind === "top-list") { view.hidden = true; view.dataset.kind = ""; }
+  } else if (view.dataset.kind === "top-list") { view.hidden = true; view.dataset.kind = ""; placeNumbers(); }
   if (box.hidden) return;
   box.dataset.ranked = String(Boolean(plays.ranked));
   const rows = (plays.top || []).map((row, i) => {
@@ -124,7 +140,10 @@ function renderWait() {
 }
 
 function renderTutor() {
-  const box = $("tutor"), w = coach?.tutor, t = tt();
+  // Against GNU Backgammon, a wrong board on its side is the versus correction's (its arrows stay in view), not the
+  // tutor's: the players did not choose that play.
+  const engines = versus?.active && page.state?.turn === versus.side;
+  const box = $("tutor"), w = engines ? null : coach?.tutor, t = tt();
   box.hidden = !w;
   if (w) {
     const head = el("div", "tutor-head", `⚠ ${words(w.message)}`);
@@ -212,8 +231,11 @@ function renderVersus() {
   if (!box) return;
   box.hidden = !versus?.active;
   $("board")?.querySelectorAll(".versus-arrows").forEach((x) => x.remove());
+  $("turn")?.classList.remove("closed");
   if (!versus?.active) return;
   const s = page.state, mine = s?.turn === versus.side, i = versus.instruction;
+  // Its turn: the instruction below says whose play it is, in more words (room on the 7-inch screen).
+  if (mine) $("turn")?.classList.add("closed");
   let text = versus.name;
   if (mine && s.phase === "awaiting_roll") text = t.engineRoll(versus.name);
   else if (mine && i?.play) text = t.enginePlays(versus.name, i.play);
@@ -243,13 +265,14 @@ export function renderCoach(state, lang) {
   const section = $("coach"), t = tt();
   const off = tournament() || coach?.enabled === false;
   section.hidden = off;
-  if (off) { closeView(); return; }
+  if (off) { closeView(); $("coach-wait").hidden = true; $("tutor").hidden = true; return; }
   $("coach-plays").textContent = t.plays; $("coach-cube").textContent = t.cube;
   $("review-link").textContent = t.review; $("coach-close").textContent = t.close;
   $("coach-numbers").textContent = t.numbers; $("coach-numbers").setAttribute("aria-pressed", String(numbers));
   $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
   $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
   $("lbl-takeback").textContent = t.takebackSetting;
+  $("lbl-pin").textContent = t.pinLabel;
   if (coach?.settings && document.activeElement !== $("coach-takeback")) $("coach-takeback").checked = Boolean(coach.settings.takeback);
   for (const opt of $("versus-level").options) opt.textContent = t.versusLevels[opt.value];
   for (const opt of $("versus-side").options) opt.textContent = t.versusSides[opt.value];
@@ -293,6 +316,7 @@ export function startCoach() {
   // The coach's settings open in the board's overlay too: room for 48 px controls on the 7-inch screen.
   $("coach-view").insertBefore($("coach-settings"), $("coach-board"));
   $("coach-plays").addEventListener("click", async () => {
+    front();  // asked for from the drawer: what it opens comes in front of it
     if (viewing === "top" || viewing === "plays" || viewing === "top-board") { viewing = null; closeView(); renderTop(); return; }
     const plays = await post("/api/coach/plays");
     if (!plays) return;
@@ -314,7 +338,7 @@ export function startCoach() {
     closeView(); $("coach-top").hidden = true;
     viewing = open ? "settings" : null;
     $("coach-settings").hidden = !open;
-    if (open) { const view = $("coach-view"); view.hidden = false; view.dataset.kind = "settings"; $("coach-caption").textContent = tt().settings; }
+    if (open) { const view = $("coach-view"); showView(); view.dataset.kind = "settings"; $("coach-caption").textContent = tt().settings; }
   });
   $("coach-prev").addEventListener("click", () => { if (viewing === "plays") { shown -= 1; showPlay(); } });
   $("coach-next").addEventListener("click", () => { if (viewing === "plays") { shown += 1; showPlay(); } });

@@ -318,6 +318,15 @@ def test_r23_the_screen_says_wait_while_the_tutor_judges(tmp_path: Path) -> None
             referee.submit(board(after(play_with_label("very_bad"))))
             page.wait_for_selector("[data-testid=coach-wait]:not([hidden])", timeout=5000)
             assert page.inner_text("[data-testid=coach-wait]") == "Aguarde: o treinador está olhando a jogada…"
+            # On the main screen, not only inside the drawer (issue 20: essentials always visible).
+            assert page.evaluate("""() => { const e = document.getElementById("coach-wait"), r = e.getBoundingClientRect();
+              const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return !e.closest(".drawer") && e.contains(top) && r.bottom <= innerHeight - 48; }""")
+            page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)
+            # The warning too, over the board in front of the drawer: not covered.
+            assert page.evaluate("""() => { const e = document.getElementById("tutor"), r = e.getBoundingClientRect();
+              return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }""")
+            screenshot(page, "coach-wait-pt-800x480")
             page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)  # the first verdict
             assert page.get_attribute("[data-testid=tutor]", "data-final") == "false"
             release.set()

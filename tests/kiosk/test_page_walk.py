@@ -27,7 +27,7 @@ from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer, free_port
 from kiosk.service import RefereeService
-from tests.kiosk.browser import ARGS, chromium_or_skip
+from tests.kiosk.browser import _browser, chromium_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 # The screens of each phase: artifacts/screenshots/walk/ on every run; docs/screens/ (kept in the repository) when
@@ -93,15 +93,10 @@ CHECKER = """((english) => {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    path = chromium_or_skip()
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    # The worker's shared Chromium (tests/kiosk/browser.py): a second sync_playwright() in the same process fails
+    # ("Sync API inside the asyncio loop") once another page test has started the shared one.
+    chromium_or_skip()
+    yield _browser()
 
 
 def _demo(port: int, tmp: Path, speed: float, *extra: str, match: str = "2pt") -> subprocess.Popen[str]:

@@ -140,6 +140,9 @@ def test_the_page_shows_the_engines_play_in_words_and_as_arrows_at_800x480(tmp_p
             service.submit(board(wrong.result))
             page.wait_for_selector("[data-testid=versus] .versus-fix", timeout=10000)
             assert page.inner_text("[data-testid=versus] .versus-fix").startswith("Mova a peça")
+            # The correction's arrows stay in view: no tutor's warning over the board for the engine's side.
+            assert page.is_hidden("[data-testid=coach-view]")
+            screenshot(page, "versus-fix-pt-800x480")
     finally:
         versus.close()
         service.close()
@@ -154,7 +157,7 @@ def test_the_player_picks_the_level_and_side_on_the_page_and_starts_the_match(tm
     from kiosk.config import Settings
     from kiosk.main import create_app
     from kiosk.server import BackgroundServer
-    from tests.kiosk.browser import chromium_or_skip, chromium_page
+    from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 
     _gnubg().close()
     chromium_or_skip()
@@ -165,10 +168,12 @@ def test_the_player_picks_the_level_and_side_on_the_page_and_starts_the_match(tm
         with BackgroundServer(app) as server, chromium_page(800, 480) as page:
             page.goto(f"{server.url}/?lang=pt")
             page.wait_for_function("window.__coach && window.__coach.updates > 0")
+            page.click("[data-testid=coach-btn]")  # the coach's pane in the drawer (issue 20's layout)
             page.click("[data-testid=coach-settings-open]")
             page.select_option("[data-testid=versus-level]", "beginner")
             page.select_option("[data-testid=versus-side]", "light")
             page.fill("#coach-pin", "4321")
+            screenshot(page, "coach-settings-pt-800x480")
             page.check("[data-testid=coach-takeback-setting]")  # the teaching agreement (R23), with the PIN
             page.wait_for_function("window.__coach.snapshot.settings && window.__coach.snapshot.settings.takeback",
                                    timeout=10000)
