@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"gamao referee: {name}: no such file; give the path of an events .jsonl file", file=sys.stderr)
     except IsADirectoryError:
         print(f"gamao referee: {name}: is a folder; give the path of an events .jsonl file", file=sys.stderr)
-    except UnicodeDecodeError:
+    except UnicodeError:  # a file that is not UTF-8, or stdin's undecodable bytes met spooling it
         print(f"gamao referee: {name}: not UTF-8 text; an events file is JSON lines", file=sys.stderr)
     except EventError as exc:
         print(f"gamao referee: {name}: {exc}", file=sys.stderr)

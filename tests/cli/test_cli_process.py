@@ -14,9 +14,7 @@ from tests.datasets import sample
     pytest.param(("plays", "4HPwATDgc/ABMA", "31", "--json"), None, 0, id="plays-0"),
     pytest.param(("plays", "not-a-position", "31"), None, 2, id="bad-position-2"),
     pytest.param(("referee", "-", "--json"), b'{"event": "roll", "dice": [7, 1]}\n\xff\xfe\n', 2,
-                 id="bytes-not-utf8-2", marks=pytest.mark.xfail(strict=True, reason=(
-                     "found here: `gamao referee -` fed bytes that are not UTF-8 exits 1 with a traceback "
-                     "(cli/referee.py spools stdin, decoded with surrogateescape, into a strict UTF-8 file)"))),
+                 id="bytes-not-utf8-2"),  # exited 1 with a traceback before (stdin spooled into a UTF-8 file)
     pytest.param(("no-such-command",), None, 2, id="unknown-command-2"),
     pytest.param((), None, 2, id="no-command-2"),
 ])
