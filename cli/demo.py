@@ -45,7 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start-now", action="store_true",
                         help="start the match at once (by default the demo waits for the first kiosk page to connect, "
                              "so the opening and the cocked die are seen; --exit-when-done, a run that nobody "
-                             "watches to its end, starts at once too)")
+                             "watches to its end, starts at once too, unless --wait-for-page)")
+    parser.add_argument("--wait-for-page", action="store_true",
+                        help="with --exit-when-done: still wait for the first kiosk page before starting")
     voice = parser.add_argument_group("voice", "the referee's spoken calls (espeak-ng, pt-br or en)")
     voice.add_argument("--silent", action="store_true", help="no spoken calls (they are on by default)")
     voice.add_argument("--speak-to", metavar="DIR",
@@ -192,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_browser and _has_display():
         webbrowser.open(url)
     try:
-        if not (args.start_now or args.exit_when_done):
+        if not args.start_now and (args.wait_for_page or not args.exit_when_done):
             print(f"Waiting for the kiosk page at {url} before starting the match (--start-now starts at once).",
                   flush=True)
             while not first_page.connected.wait(0.2):

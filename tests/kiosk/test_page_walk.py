@@ -102,7 +102,7 @@ def browser() -> Iterator[Any]:
 def _demo(port: int, tmp: Path, speed: float, *extra: str, match: str = "2pt") -> subprocess.Popen[str]:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp)}
     return subprocess.Popen([sys.executable, "-m", "cli", "demo", "--no-browser", "--no-vision", "--no-dice",
-                             "--match", match, "--speed", str(speed), "--exit-when-done", "--port", str(port),
+                             "--match", match, "--speed", str(speed), "--exit-when-done", "--wait-for-page", "--port", str(port),
                              "--data-dir", str(tmp / "data"), *extra],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
