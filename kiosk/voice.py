@@ -106,6 +106,10 @@ def calls_for(verdicts: list[dict[str, Any]], players: Mapping[str, str], langua
             one, many = POINTS[lang]
             out.append(("game_over", {"name": name(v.get("winner")), "points": one if n == 1 else many.format(n=n),
                                       "how": HOW[lang].get(v.get("how", "single"), v.get("how", ""))}))
+        elif kind == "clock_warning":  # issue 21: one minute, then ten seconds left
+            out.append(("time_low", {"name": name(v.get("side")), "seconds": v.get("level", "")}))
+        elif kind == "time_out":
+            out.append(("time_up", {"name": name(v.get("side"))}))
         elif kind == "match_over":
             score = v.get("score") or [0, 0]
             said = f"{score[0]} a {score[1]}" if lang == "pt" else f"{score[0]} to {score[1]}"

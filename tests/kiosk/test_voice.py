@@ -149,3 +149,15 @@ def test_the_page_says_once_that_the_voice_is_missing(tmp_path: Path) -> None:
         page.wait_for_selector("[data-testid=dice]")
         page.wait_for_timeout(300)
         assert page.is_hidden("[data-testid=toast]")  # said once
+
+
+def test_the_clocks_warnings_and_flag_are_called() -> None:
+    """Issue 21: the clock's warnings at one minute and ten seconds, and the flag's fall, are spoken."""
+    from kiosk.voice import calls_for, phrase
+
+    calls = calls_for([{"verdict": "clock_warning", "side": "dark", "level": 60},
+                       {"verdict": "clock_warning", "side": "dark", "level": 10},
+                       {"verdict": "time_out", "side": "dark"}], {"light": "Ana", "dark": "Bia"}, "pt")
+    assert [k for k, _ in calls] == ["time_low", "time_low", "time_up"]
+    assert phrase("pt", "time_low", **calls[0][1]) == "Bia, restam 60 segundos."
+    assert phrase("en", "time_up", **calls[2][1]) == "Bia, time is up."
