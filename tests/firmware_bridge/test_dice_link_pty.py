@@ -133,12 +133,26 @@ def test_port_absent_at_start_then_plugged(tmp_path: Path) -> None:
             assert events.wait_for(is_("roll"), WAIT)
 
 
+def settle(sim: DiceSimulator, link: DiceLink) -> None:
+    """Let a frame the unit wrote just before it froze reach the bridge before the fake clock moves on: a
+    heartbeat read after ``clock.advance`` would restart the 3 s (the flake seen under load)."""
+    with sim._lock:  # the unit's step in progress (maybe a heartbeat going out) is over
+        pass
+    frames, quiet_since = link.protocol.stats["frames"], time.monotonic()
+    deadline = quiet_since + WAIT
+    while time.monotonic() - quiet_since < 0.3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+        if link.protocol.stats["frames"] != frames:
+            frames, quiet_since = link.protocol.stats["frames"], time.monotonic()
+
+
 def test_hung_unit_is_lost_after_3_s_by_the_watchdog(sim: DiceSimulator) -> None:
     clock = FakeClock()
     events = EventCollector()
-    with DiceLink(sim.port, events, clock=clock):
+    with DiceLink(sim.port, events, clock=clock) as link:
         assert events.wait_for(is_("hello"), WAIT)
         sim.frozen = True
+        settle(sim, link)
         clock.advance(2.9)
         assert events.wait_for(is_("lost"), 0.3) is None
         clock.advance(0.2)
