@@ -28,7 +28,7 @@ from core.rules.position import Position, Side
 from core.rules.variants import VariantPosition
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
-from vision.synthetic import random_options
+from vision.synthetic import SensorNoise, random_options
 
 VERBOSE = False
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "matches" / "samples" / "gnubg"
@@ -58,7 +58,7 @@ class Video:
         self.base = base
         _, corners = render(Scene.start(), seed, self.opts(False))
         self.pipe = Pipeline(corners=corners, start=start)  # start: a variant's, to learn the colours from
-        self.noise = np.random.default_rng(seed)
+        self.noise = SensorNoise(np.random.default_rng(seed), 1.5)
 
     def opts(self, hand: bool) -> Options:
         return replace(self.base, hand=hand)
@@ -68,7 +68,7 @@ class Video:
         """``frames`` frames of ``pos`` (30 a second); ``until_still``: no more once vision calls it still."""
         img = render(_scene(pos), self.seed, self.opts(hand))[0]
         for _ in range(frames):
-            frame = np.clip(img + self.noise.normal(0, 1.5, img.shape), 0, 255).astype(np.uint8)
+            frame = self.noise(img)
             ev = self.pipe.process(frame, self.t)
             self.t += 1 / 30
             key = (ev["stable"], ev["light"], ev["dark"], ev["bar"])

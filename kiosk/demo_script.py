@@ -121,7 +121,8 @@ def script(record: MatchRecord, faults: bool = True) -> Iterator[Step]:
                     yield Step("roll", {"dice": dice_event, "cocked": [False, True]}, wait=READ,
                                say="fault: the second die lands cocked")
                     yield Step("event", {"event": "button", "name": "ack_cocked"}, wait=0.4, say="cocked die seen")
-                yield Step("roll", {"dice": dice_event, "cocked": [False, False]},
+                # The opening's verdict (who starts, with what) stays long enough to be read.
+                yield Step("roll", {"dice": dice_event, "cocked": [False, False]}, wait=READ if opening else 1.0,
                            say=f"{side.value} rolls {dice[0]}{dice[1]}")
                 if not action.play:
                     last_pos = before.with_turn(side.other)

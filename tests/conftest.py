@@ -1,11 +1,14 @@
 """Options shared by every test package.
 
 ``--soak`` (or GAMAO_SOAK=1) turns on the long fuzz and soak runs; the default run keeps a shorter version.
+``--store-durations`` writes tests/durations.json from the run: how long each slow test took, which the
+scheduler below uses to start the longest work first (so one worker is not left with an hour's tail).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import sys
@@ -19,11 +22,33 @@ from tests import datasets
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--soak", action="store_true", default=False, help="run the long soak and fuzz tests")
+    parser.addoption("--store-durations", action="store_true", default=False,
+                     help=f"write {DURATIONS.name} (the slow tests' seconds) for the scheduler's order")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--soak"):
         os.environ["GAMAO_SOAK"] = "1"
+
+
+DURATIONS = Path(__file__).with_name("durations.json")
+SLOW = 0.5  # seconds: a test under this is not worth a line in DURATIONS (an unknown test counts as FAST)
+FAST = 0.1
+
+
+@functools.cache
+def _expected_seconds() -> dict[str, float]:
+    try:
+        data = json.loads(DURATIONS.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def expected_cost(nodeids: Any) -> float:
+    """The seconds a work unit is expected to take, from the last stored run (FAST a test it did not list)."""
+    known = _expected_seconds()
+    return sum(known.get(n, FAST) for n in nodeids)
 
 
 _SHARED_FIXTURE = re.compile(r"scope\s*=\s*[\"'](?:module|class|package)[\"']")
@@ -51,8 +76,21 @@ except ImportError:  # the run without pytest-xdist (an old .venv): one process,
 else:
 
     class _SharedFixtureScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        _ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # Longest expected work first (the greedy "longest processing time" order): the long rendered games
+            # and page walks start at once and the many short tests fill the gaps, instead of one long test
+            # starting last and running alone. Ties keep xdist's order.
+            if not self._ordered:
+                units = sorted(self.workqueue.items(), key=lambda unit: -expected_cost(unit[1]))
+                self.workqueue.clear()
+                self.workqueue.update(units)
+                self._ordered = True
+            super()._assign_work_unit(node)
 
     @pytest.hookimpl(optionalhook=True)  # known only while xdist is loaded (not with -p no:xdist)
     def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
@@ -63,7 +101,18 @@ else:
         return None
 
 
+_measured: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # On the controller this sees every worker's reports: set-up, call and tear-down add up per test.
+    _measured[report.nodeid] = _measured.get(report.nodeid, 0.0) + report.duration
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    if session.config.getoption("--store-durations") and not hasattr(session.config, "workerinput"):
+        slow = {n: round(s, 1) for n, s in sorted(_measured.items()) if s >= SLOW}
+        DURATIONS.write_text(json.dumps(slow, indent=0) + "\n", "utf-8")
     # The page tests share one Chromium per worker (tests/kiosk/browser.py); close it with the session.
     browser = sys.modules.get("tests.kiosk.browser")
     if browser is not None:
