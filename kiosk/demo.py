@@ -281,13 +281,16 @@ class DemoRunner:
             self.done.set()
 
     def start(self) -> threading.Thread:
-        thread = threading.Thread(target=self.run, name="gamao-demo", daemon=True)
+        thread = self._thread = threading.Thread(target=self.run, name="gamao-demo", daemon=True)
         thread.start()
         return thread
 
+    _thread: threading.Thread | None = None
+
     def close(self) -> None:
         self.stop_event.set()
-        self.done.wait(10)
+        if self._thread is not None:  # a runner driven step by step (play_step) has no thread to wait for
+            self.done.wait(10)
         if self.dice is not None:
             self.dice.close()
 

@@ -18,6 +18,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -397,7 +398,12 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
                 assert failed and "full" in failed[0]["message"]["en"] and "cheio" in failed[0]["message"]["pt"]
                 assert state["dice"] is None or state["dice"]["values"] != [6, 3]
                 assert sim.pending() == 1  # still waiting for its ACK after several re-sends
-                assert appliance.dice.protocol.stats["not_handed_on"] >= 1
+                # The refusal sets the unit's LED before the bridge counts it: wait for the count, not just the LED.
+                stats = appliance.dice.protocol.stats
+                deadline = time.monotonic() + 10
+                while stats["not_handed_on"] < 1 and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                assert stats["not_handed_on"] >= 1
                 assert service.journal.count() == events_before  # what is stored is kept, nothing half-written
 
                 filler.unlink()  # space returns: the unit's next re-send is recorded and acknowledged
