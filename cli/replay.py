@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from cli import fail
 from core.match.formats import MatchFileError, decode_text
 from core.match.formats.mat import MAX_LINE, MatStream, decode_lines, read_mat, write_mat
 from core.match.formats.sgf import read_sgf, write_sgf
@@ -199,8 +200,7 @@ def _export(record: MatchRecord, out: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     if args.export and len(args.files) != 1:
-        print("gamao replay: --export takes exactly one FILE", file=sys.stderr)
-        return 2
+        return fail("replay", "--export takes exactly one FILE")
     status = 0
     for file in args.files:
         try:
@@ -211,8 +211,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.export:
                     error = _export(record, args.export)
                     if error:
-                        print(f"gamao replay: {error}", file=sys.stderr)
-                        return 2
+                        return fail("replay", str(error))
                 continue
             if args.export:
                 record = load(Path(file))
@@ -249,6 +248,5 @@ def run(args: argparse.Namespace) -> int:
         if args.export:
             error = _export(record, args.export)
             if error:
-                print(f"gamao replay: {error}", file=sys.stderr)
-                return 2
+                return fail("replay", str(error))
     return status
