@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, InvalidPositionError
 from core.rules.notation import BAR, OFF, Move, Play
-from core.rules.position import Position, Side, check_dice
+from core.rules.position import PlaysView, Position, Side, check_dice
 
 #: A Russian checker that has not entered yet (``in`` in the notation).
 WAITING = 26
@@ -367,13 +367,14 @@ class VariantPlay:
         return f"<VariantPlay {self.text()}>"
 
 
-class VariantPlays:
+class VariantPlays(PlaysView[VariantPlay]):
     """The legal plays of a variant position: ``len()``, iteration, indexing, ``in`` (a Play, text or position).
 
     ``reroll`` is True when the roll is not played at all but rolled again (R31's first-roll doubles).
     """
 
     __slots__ = ("position", "dice", "reroll", "_plays")
+    position: VariantPosition
 
     def __init__(self, position: VariantPosition, dice: tuple[int, int]) -> None:
         self.position = position
@@ -387,31 +388,8 @@ class VariantPlays:
             turn = position._turn_after(dice, n)
             self._plays.append(VariantPlay(position, dice, path, {"state": state, "orders": mine, "turn": turn}))
 
-    def __len__(self) -> int:
-        return len(self._plays)
-
-    def count(self) -> int:
-        return len(self._plays)
-
-    def __iter__(self) -> Iterator[VariantPlay]:
-        return iter(self._plays)
-
-    def __getitem__(self, i: int) -> VariantPlay:
-        return self._plays[i]
-
-    def __contains__(self, item: object) -> bool:
-        if isinstance(item, Position):
-            return any(lp.result == item for lp in self._plays)
-        if isinstance(item, (str, Play)):
-            try:
-                self.position.parse_play(item, self.dice)
-            except ValueError:
-                return False
-            return True
-        return False
-
-    def results(self) -> Iterator[VariantPosition]:
-        return (lp.result for lp in self._plays)
+    def _all(self) -> list[VariantPlay]:
+        return self._plays
 
     def __repr__(self) -> str:
         return f"<VariantPlays {self.dice[0]}{self.dice[1]} ({len(self)}) {self.position.variant}>"
