@@ -19,14 +19,13 @@ from the mover. Everything else lives here:
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, InvalidPositionError
-from core.rules.notation import BAR, OFF, Move, Play
+from core.rules.notation import BAR, OFF, Move, Play, play_words
 from core.rules.position import PlaysView, Position, Side, check_dice
 
 #: A Russian checker that has not entered yet (``in`` in the notation).
@@ -398,7 +397,6 @@ class VariantPlays(PlaysView[VariantPlay]):
 # ----- notation --------------------------------------------------------------------------------------------
 _NAMES = {BAR: "bar", OFF: "off", WAITING: "in"}
 _WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF, "in": WAITING}
-_REPEAT = re.compile(r"^(.*?)\((\d+)\)$")
 
 
 def _word(point: int) -> str:
@@ -430,19 +428,8 @@ def play_text(play: Play) -> str:
 
 def play_from_text(text: str) -> Play:
     """Read a variant play written by ``play_text`` (or with every step spelled); InvalidPlayError if malformed."""
-    if not isinstance(text, str):
-        raise InvalidPlayError(f"invalid play {text!r}: expected text such as '24/18 13/11'")
     moves: list[Move] = []
-    for token in text.replace(",", " ").split():
-        count = 1
-        m = _REPEAT.match(token)
-        if m:
-            token, count = m.group(1), int(m.group(2))
-            if not 1 <= count <= 8:
-                raise InvalidPlayError(f"invalid play {text!r}: a repeat must be (1) to (8)")
-        parts = token.split("/")
-        if len(parts) < 2:
-            raise InvalidPlayError(f"invalid play {text!r}: {token!r} is not a move (write FROM/TO, e.g. 24/18, in/22, 6/off)")
+    for parts, count in play_words(text, 8, "24/18 13/11", "24/18, in/22, 6/off"):
         points = []
         for part in parts:
             hit = part.endswith("*")
