@@ -532,3 +532,27 @@ def longest_run(held: Sequence[bool]) -> int:
         run = run + 1 if h else 0
         best = max(best, run)
     return best
+
+
+# ----- a checker's step (the variants' move generators) ---------------------------------------------------
+def bears_off(me: Sequence[int], frm: int, to: int, allowed: bool) -> bool:
+    """May the checker on `frm` bear off with a die that leads to `to` (0 or below)? When the game `allowed` it
+    now (all home, and what else it asks): exactly, or with a larger die from the highest point held."""
+    return allowed and (to == 0 or not any(me[frm + 1 : 7]))
+
+
+def moved(board: Sequence[int], frm: int, to: int) -> tuple[int, ...]:
+    """The board with a checker taken from `frm` (WAITING: from outside the board, R31) and put on `to`."""
+    after = list(board)
+    if frm != WAITING:
+        after[frm] -= 1
+    after[to] += 1
+    return tuple(after)
+
+
+def sent_to_bar(board: Sequence[int], point: int) -> tuple[int, ...]:
+    """The board with its checker on `point` hit and put on the bar."""
+    after = list(board)
+    after[point] -= 1
+    after[BAR] += 1
+    return tuple(after)
