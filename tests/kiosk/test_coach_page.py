@@ -26,6 +26,7 @@ from tests.kiosk.coach_game import (
     after,
     board,
     fake_engine,
+    held_deep_engine,
     loss_of,
     opening,
     play_with_label,
@@ -300,15 +301,7 @@ def test_r23_the_screen_says_wait_while_the_tutor_judges(tmp_path: Path) -> None
 
     chromium_or_skip()
     release = threading.Event()
-    engine = fake_engine()
-    rank = engine.rank_plays
-
-    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
-        if plies:
-            release.wait(10)
-        return rank(position_id, dice, match_id, plies, timeout)
-
-    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    engine = held_deep_engine(release)
     referee = RefereeService(tmp_path / "journal.sqlite")
     app = create_app(Settings(data_dir=tmp_path, language="pt"), service=referee, coach_engine=lambda: engine)
     try:
