@@ -340,15 +340,24 @@ def _wait_for(coach: CoachService, check, seconds: float = 5.0) -> dict:  # type
     raise AssertionError(f"not seen within {seconds} s: {coach.snapshot()}")
 
 
+@contextmanager
+def _deeper_look_held(referee: RefereeService, tmp_path: Path) -> Iterator[tuple[CoachService, DeepDisagrees, str]]:
+    """Light's very bad opening play on the board, the tutor's 2-ply look held until `engine.release` is set."""
+    bad = play_with_label("very_bad")
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    with _coached(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0) as coach:
+        try:
+            opening(referee)
+            referee.submit(board(after(bad)))
+            yield coach, engine, bad
+        finally:
+            engine.release.set()
+
+
 def test_r23_the_first_verdict_comes_at_0_plies_and_the_deeper_look_withdraws_it(referee, tmp_path) -> None:
     """Issue 24: the tutor warns at once from the fastest look, says "wait" while it looks deeper, and the
     deeper look withdraws the warning (the play made is the best at 2 plies)."""
-    bad = play_with_label("very_bad")
-    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
-    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
-    try:
-        opening(referee)
-        referee.submit(board(after(bad)))
+    with _deeper_look_held(referee, tmp_path) as (coach, engine, bad):
         first = _wait_for(coach, lambda s: s["tutor"] is not None)
         assert first["tutor"]["plies"] == 0 and first["tutor"]["final"] is False
         assert first["wait"] is True and first["tutor_check"]["final"] is False  # still judging: "wait"
@@ -356,29 +365,18 @@ def test_r23_the_first_verdict_comes_at_0_plies_and_the_deeper_look_withdraws_it
         last = _wait_for(coach, lambda s: (s["tutor_check"] or {}).get("final"))
         assert last["tutor"] is None and last["tutor_check"]["withdrawn"] is True and last["wait"] is False
         assert last["tutor_check"]["plies"] == 2
-    finally:
-        engine.release.set()
-        coach.close()
 
 
 def test_r23_the_roll_during_the_deeper_look_leaves_the_first_verdict(referee, tmp_path) -> None:
     """The opponent rolls while the tutor looks deeper: the play is committed (R23), the deeper answer is
     dropped, nothing is left waiting."""
-    bad = play_with_label("very_bad")
-    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
-    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
-    try:
-        opening(referee)
-        referee.submit(board(after(bad)))
+    with _deeper_look_held(referee, tmp_path) as (coach, engine, bad):
         _wait_for(coach, lambda s: s["tutor"] is not None)
         referee.submit({"event": "roll", "dice": [5, 2]})
         engine.release.set()
         assert coach.idle()
         snap = coach.snapshot()
         assert snap["tutor"] is None and snap["wait"] is False and snap["rating"]["play"] == bad
-    finally:
-        engine.release.set()
-        coach.close()
 
 
 def test_xg_marks_call_a_play_by_its_size(referee, tmp_path) -> None:
