@@ -30,7 +30,6 @@ tutor with a timeout of a few seconds (falling back to 0 ply), and 2-ply reviews
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -38,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.figures import print_figures  # noqa: E402
 from core import read_mat  # noqa: E402
 from core.match.formats import decode_text  # noqa: E402
 from engine.analysis import analyse_record  # noqa: E402
@@ -131,11 +131,7 @@ def main() -> int:
             "positions": len(diffs), "within_0.001": same, "max_difference": round(max(diffs), 4),
             "median_difference": round(statistics.median(diffs), 5)}
     engine.close()
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:40s} {value}")
+    print_figures(figures, args.json)
     return 0
 
 

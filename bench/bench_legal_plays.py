@@ -12,9 +12,9 @@ work); ``--clock wall`` times with the wall clock instead.
 
 from __future__ import annotations
 
-import argparse
 import time
 
+from bench.timing import best_of_arguments
 from tests.oracles.gnubg_turns import gnubg_nn_or_none, random_turns, to_position
 
 
@@ -63,9 +63,5 @@ def main(n: int = 20_000, rounds: int = 5, clock: str = "cpu") -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=20_000, help="number of turns (default 20000)")
-    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per side; the best is kept (default 5)")
-    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU time of this process (default) or wall time")
-    args = parser.parse_args()
+    args = best_of_arguments(__doc__, "turns", "side", 5)
     main(args.n, args.rounds, args.clock)

@@ -12,7 +12,6 @@ memory is read from the kernel (getrusage of the finished child), output thrown 
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import print_figures  # noqa: E402
 from core.match.formats import decode_text  # noqa: E402
 from core.match.formats.mat import read_mat, write_mat  # noqa: E402
 from core.match.record import MOVE, GameRecord, MatchRecord  # noqa: E402
@@ -132,11 +132,7 @@ def main() -> int:
             figures[f"{name}_rss_mb"] = round(rss, 1)
             figures[f"{name}_s"] = round(seconds, 1)
             figures[f"{name}_exit"] = status
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:>18}: {value}")
+    print_figures(figures, args.json, "{key:>18}: {value}")
     return 0
 
 

@@ -28,6 +28,7 @@ import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
+from bench.timing import best_of_arguments
 from tests.oracles.gnubg_turns import gnubg_nn_or_none, random_turns, to_position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,10 +136,6 @@ def main(n: int = 20_000, rounds: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("n", nargs="?", type=int, default=20_000, help="number of lines (default 20000)")
-    parser.add_argument("--rounds", type=int, default=3, help="timed rounds per case; the best is kept (default 3)")
-    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU time (default) or wall time")
-    args = parser.parse_args()
+    args = best_of_arguments(__doc__, "lines", "case", 3)
     CLOCK = args.clock
     main(args.n, args.rounds)

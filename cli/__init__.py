@@ -3,6 +3,8 @@
 Keep heavy imports (cv2, numpy, fastapi) inside `run` so `gamao plays` starts quickly.
 """
 
+import sys
+
 COMMANDS = [
     "plays", "replay", "referee", "detect", "dice", "dice_sim", "demo", "run",
     "hint", "analyse",  # the coach (engine/, GNU Backgammon)
@@ -10,3 +12,9 @@ COMMANDS = [
     "director",  # a club's boards in one view (club/)
     "dice_stats",  # are the dice fair? (core/match/dicestats.py, kiosk/dicelog.py)
 ]
+
+
+def fail(command: str, message: str, status: int = 2) -> int:
+    """Say on stderr what was wrong, as one line `gamao COMMAND: message`, and give the exit status (2: bad input)."""
+    print(f"gamao {command}: {message}", file=sys.stderr)
+    return status

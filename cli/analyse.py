@@ -18,6 +18,8 @@ import json
 import sys
 from pathlib import Path
 
+from cli import fail
+
 NAME = "analyse"
 HELP = "rate every checker play of a .mat or SGF match with GNU Backgammon"
 
@@ -33,8 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str, status: int = 2) -> int:
-    print(f"gamao analyse: {' '.join(message.split())}", file=sys.stderr)
-    return status
+    return fail("analyse", " ".join(message.split()), status)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli import fail
 from core.referee.games import MATCH_VARIANTS
 
 NAME = "demo"
@@ -77,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.server import BackgroundServer
 
     if args.speed <= 0:
-        print("gamao demo: --speed must be above 0 (1 is real time, 2 twice as fast)", file=sys.stderr)
-        return 2
+        return fail("demo", "--speed must be above 0 (1 is real time, 2 twice as fast)")
     record = None
     if args.mat:
         from core.errors import GamaoError
@@ -96,11 +96,9 @@ def run(args: argparse.Namespace) -> int:
             record = read_mat(text)
             replay(record)
         except (OSError, GamaoError, ValueError) as exc:
-            print(f"gamao demo: --mat {args.mat}: cannot play this match: {exc}", file=sys.stderr)
-            return 2
+            return fail("demo", f"--mat {args.mat}: cannot play this match: {exc}")
     if bool(args.board) != bool(args.broker):
-        print("gamao demo: --board and --broker go together (a board's name and its club's broker)", file=sys.stderr)
-        return 2
+        return fail("demo", "--board and --broker go together (a board's name and its club's broker)")
     club = ({"broker": args.broker, "club": args.club, "board": args.board,
              **({"ca_file": args.ca} if args.ca else {})} if args.broker else {})
     if args.broker and args.credentials:
@@ -115,16 +113,14 @@ def run(args: argparse.Namespace) -> int:
                       f"{read_credentials(args.credentials)['board']!r}'s, not {args.board!r}", file=sys.stderr)
                 return 2
         except ClubConfigError as exc:
-            print(f"gamao demo: {exc}", file=sys.stderr)
-            return 2
+            return fail("demo", str(exc))
     data = Path(args.data_dir).expanduser() if args.data_dir else Path(tempfile.mkdtemp(prefix="gamao-demo-data-"))
     from kiosk.config import ConfigError
 
     try:
         settings = Settings(data_dir=data, host=args.host, port=args.port, language=args.language or "", club=club)
     except ConfigError as exc:
-        print(f"gamao demo: {exc}", file=sys.stderr)
-        return 2
+        return fail("demo", str(exc))
     from club.publisher import start_publisher
     from kiosk.journal import JournalError
     from kiosk.service import RefereeService
@@ -133,8 +129,7 @@ def run(args: argparse.Namespace) -> int:
         data.mkdir(parents=True, exist_ok=True)
         service = RefereeService(data / "journal.sqlite")
     except (JournalError, OSError) as exc:
-        print(f"gamao demo: cannot use the data folder {data}: {exc}", file=sys.stderr)
-        return 2
+        return fail("demo", f"cannot use the data folder {data}: {exc}")
     for notice in service.state().get("notices", []):
         print(f"  {notice['message']['en']}", flush=True)
     publisher = start_publisher(settings, service)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
+
+from cli import fail
 
 NAME = "detect"
 HELP = "Read checker counts per point from a photo of the board (corners given or found by ArUco markers)."
@@ -23,8 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"gamao detect: {message}", file=sys.stderr)
-    return 2
+    return fail("detect", message)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import threading
 from typing import Any
+
+from cli import fail
 
 NAME = "dice"
 HELP = "show the rolls, buttons and link state the dice unit reports"
@@ -84,13 +85,11 @@ def run(args: argparse.Namespace) -> int:
     from firmware_bridge.link import DiceLink
 
     if args.count is not None and args.count < 1:
-        print("gamao dice: --count must be 1 or more", file=sys.stderr)
-        return 2
+        return fail("dice", "--count must be 1 or more")
     if not args.wait:
         problem = check_port(args.port)
         if problem is not None:
-            print(f"gamao dice: {problem}", file=sys.stderr)
-            return 2
+            return fail("dice", str(problem))
     done = threading.Event()
     rolls = 0
     lock = threading.Lock()

@@ -12,6 +12,8 @@ import sys
 import threading
 from pathlib import Path
 
+from cli import fail
+
 NAME = "dice-sim"
 HELP = "simulate the dice unit on a pseudo-terminal (scripted or from the keyboard)"
 DEFAULT_LINK = "/tmp/gamao-dice-sim"
@@ -43,22 +45,18 @@ def run(args: argparse.Namespace) -> int:
         else:
             steps = None
     except OSError as exc:
-        print(f"gamao dice-sim: cannot read the script: {exc}", file=sys.stderr)
-        return 2
+        return fail("dice-sim", f"cannot read the script: {exc}")
     except ScriptError as exc:
-        print(f"gamao dice-sim: {exc}", file=sys.stderr)
-        return 2
+        return fail("dice-sim", str(exc))
     link = Path(args.link)
     if link.exists() and not link.is_symlink():
-        print(f"gamao dice-sim: {link} exists and is not a symlink; choose another --link", file=sys.stderr)
-        return 2
+        return fail("dice-sim", f"{link} exists and is not a symlink; choose another --link")
     stop = threading.Event()
     sim = DiceSimulator(link, unit_id=args.unit)
     try:
         sim.start()
     except OSError as exc:
-        print(f"gamao dice-sim: cannot create the pseudo-terminal at {link}: {exc}", file=sys.stderr)
-        return 2
+        return fail("dice-sim", f"cannot create the pseudo-terminal at {link}: {exc}")
     try:
         print(f"dice unit simulated at {sim.port} (-> {sim.pty_name})", flush=True)
         if steps is None:

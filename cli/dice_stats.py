@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from typing import Any
+
+from cli import fail
 
 NAME = "dice-stats"
 HELP = "dice statistics: counts and chi-square tests per die, per pair and for doubles (are the dice fair?)"
@@ -51,16 +52,13 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.dicelog import DiceLogError, read_rolls
 
     if args.day is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.day):
-        print(f"gamao dice-stats: --day {args.day!r}: give a date as YYYY-MM-DD", file=sys.stderr)
-        return 2
+        return fail("dice-stats", f"--day {args.day!r}: give a date as YYYY-MM-DD")
     try:
         rolls = read_rolls(args.path)
     except DiceLogError as exc:
-        print(f"gamao dice-stats: {exc}", file=sys.stderr)
-        return 2
+        return fail("dice-stats", str(exc))
     except OSError as exc:
-        print(f"gamao dice-stats: {args.path}: cannot read it: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return fail("dice-stats", f"{args.path}: cannot read it: {exc.strerror or exc}")
     chosen = [r for r in rolls
               if (args.day is None or r.get("day") == args.day)
               and (args.match is None or r.get("match") == args.match)
@@ -68,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         stats = dice_stats(chosen)
     except ValueError as exc:
-        print(f"gamao dice-stats: {args.path}: {exc}", file=sys.stderr)
-        return 2
+        return fail("dice-stats", f"{args.path}: {exc}")
     if args.json:
         print(json.dumps(stats))
         return 0

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from cli import fail
+
 NAME = "director"
 HELP = "the club director's page: every board's match live from the MQTT broker, results and .mat files"
 
@@ -59,11 +61,9 @@ def _pair(args: argparse.Namespace) -> int:
             args.pair_broker = f"{'mqtts' if b.tls else 'mqtt'}://{b.host}:{b.port}"
         cred = Pairing(_data_dir(args)).pair(args.name, args.pair_club, args.pair_broker, again=args.again)
     except ClubConfigError as exc:
-        print(f"gamao director pair: {exc}", file=sys.stderr)
-        return 2
+        return fail("director pair", str(exc))
     except OSError as exc:
-        print(f"gamao director pair: cannot write {_data_dir(args)}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return fail("director pair", f"cannot write {_data_dir(args)}: {exc.strerror or exc}")
     if args.json:
         print(json.dumps(cred))
     else:
@@ -82,11 +82,9 @@ def _broker_config(args: argparse.Namespace) -> int:
         conf = write_broker_config(pairing, args.out_dir, listen=args.listen, tls=not args.no_tls,
                                    tls_host=args.tls_host)
     except ClubConfigError as exc:
-        print(f"gamao director broker-config: {exc}", file=sys.stderr)
-        return 2
+        return fail("director broker-config", str(exc))
     except (OSError, RuntimeError) as exc:
-        print(f"gamao director broker-config: cannot write {args.out_dir}: {exc}", file=sys.stderr)
-        return 2
+        return fail("director broker-config", f"cannot write {args.out_dir}: {exc}")
     print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
           "or reload a running one (SIGHUP)")
     return 0
@@ -113,26 +111,22 @@ def run(args: argparse.Namespace) -> int:
         if args.club != "+":
             check_name("club", args.club)
     except ClubConfigError as exc:
-        print(f"gamao director: {exc}", file=sys.stderr)
-        return 2
+        return fail("director", str(exc))
     if not 0 <= args.port <= 65535:
-        print(f"gamao director: --port must be 0-65535, not {args.port}", file=sys.stderr)
-        return 2
+        return fail("director", f"--port must be 0-65535, not {args.port}")
     from kiosk.pin import PinStore
 
     data = _data_dir(args)
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        print(f"gamao director: cannot use the archive folder {data}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return fail("director", f"cannot use the archive folder {data}: {exc.strerror or exc}")
     pins = PinStore(data)
     if args.pin is not None:
         try:
             pins.set(args.pin)
         except ValueError as exc:
-            print(f"gamao director: --pin: {exc}", file=sys.stderr)
-            return 2
+            return fail("director", f"--pin: {exc}")
 
     import time
 

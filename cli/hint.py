@@ -13,6 +13,8 @@ import argparse
 import json
 import sys
 
+from cli import fail
+
 NAME = "hint"
 HELP = "GNU Backgammon's ranking of every legal play of a roll, or its cube advice (--cube)"
 
@@ -29,8 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"gamao hint: {' '.join(message.split())}", file=sys.stderr)
-    return 2
+    return fail("hint", " ".join(message.split()))
 
 
 def run(args: argparse.Namespace) -> int:

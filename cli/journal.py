@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli import fail
+
 NAME = "journal"
 HELP = "check the kiosk's journal of games (DIR/journal.sqlite), salvage a damaged one, or back it up safely"
 JOURNAL = "journal.sqlite"
@@ -119,8 +121,7 @@ def backup(path: Path, target: Path) -> int:
     import sqlite3
 
     if target.exists() and target.resolve() == path.resolve():
-        print("gamao journal: --backup FILE must not be the journal itself", file=sys.stderr)
-        return 2
+        return fail("journal", "--backup FILE must not be the journal itself")
     tmp = target.with_name(target.name + ".tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

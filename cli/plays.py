@@ -17,6 +17,7 @@ import json
 import sys
 from collections.abc import Iterator
 
+from cli import fail
 from core import Position, Side, check_dice
 
 NAME = "plays"
@@ -96,23 +97,19 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "variant", None) is not None or getattr(args, "position", None) is not None:
         roll = args.position_id if args.roll is None else None
         if roll is None:
-            print("gamao plays: with --variant/--position give only the dice, e.g. 'gamao plays --variant plakoto --position JSON 31 --json'", file=sys.stderr)
-            return 2
+            return fail("plays", "with --variant/--position give only the dice, e.g. 'gamao plays --variant plakoto --position JSON 31 --json'")
         try:
             print(_variant_answer(args.variant or "backgammon", args.position, roll, args.json, args.count))
         except ValueError as exc:
-            print(f"gamao plays: {exc}", file=sys.stderr)
-            return 2
+            return fail("plays", str(exc))
         return 0
     if args.position_id is not None:
         if args.roll is None:
-            print("gamao plays: missing the roll: give it after the Position ID, e.g. 'gamao plays 4HPwATDgc/ABMA 31'", file=sys.stderr)
-            return 2
+            return fail("plays", "missing the roll: give it after the Position ID, e.g. 'gamao plays 4HPwATDgc/ABMA 31'")
         try:
             print(_answer(args.position_id, args.roll, args.json, args.count))
         except ValueError as exc:
-            print(f"gamao plays: {exc}", file=sys.stderr)
-            return 2
+            return fail("plays", str(exc))
         return 0
     status = 0
     out = sys.stdout

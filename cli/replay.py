@@ -20,11 +20,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from cli import fail
 from core.match.formats import MatchFileError, decode_text
 from core.match.formats.mat import MAX_LINE, MatStream, decode_lines, read_mat, write_mat
 from core.match.formats.sgf import read_sgf, write_sgf
@@ -197,10 +197,17 @@ def _export(record: MatchRecord, out: str) -> str | None:
     return None
 
 
+def _cannot(file: str, said: str, message: str, line: int | None, as_json: bool) -> int:
+    """A file that cannot be replayed: `said` on stderr and, with --json, an unreadable_file problem; status 2."""
+    fail("replay", f"{file}: {said}")
+    if as_json:
+        print(json.dumps(_unreadable(file, message, line)))
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     if args.export and len(args.files) != 1:
-        print("gamao replay: --export takes exactly one FILE", file=sys.stderr)
-        return 2
+        return fail("replay", "--export takes exactly one FILE")
     status = 0
     for file in args.files:
         try:
@@ -211,8 +218,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.export:
                     error = _export(record, args.export)
                     if error:
-                        print(f"gamao replay: {error}", file=sys.stderr)
-                        return 2
+                        return fail("replay", str(error))
                 continue
             if args.export:
                 record = load(Path(file))
@@ -220,25 +226,16 @@ def run(args: argparse.Namespace) -> int:
             else:
                 record, report = replay_file(Path(file))
         except MatchFileError as exc:
-            print(f"gamao replay: {file}: {exc}", file=sys.stderr)
-            if args.json:
-                print(json.dumps(_unreadable(file, exc.reason, exc.line)))
-            status = 2
+            status = _cannot(file, str(exc), exc.reason, exc.line, args.json)
             continue
         except (AssertionError, LookupError, TypeError, ValueError, RecursionError) as exc:
             # A record shape the replay does not expect: say so plainly rather than print a traceback.
             message = f"cannot replay this file ({type(exc).__name__}: {exc}); please report it with the file"
-            print(f"gamao replay: {file}: {message}", file=sys.stderr)
-            if args.json:
-                print(json.dumps(_unreadable(file, message, None)))
-            status = 2
+            status = _cannot(file, message, message, None, args.json)
             continue
         except OSError as exc:
             message = f"cannot read the file: {exc.strerror or exc}"
-            print(f"gamao replay: {file}: {message}", file=sys.stderr)
-            if args.json:
-                print(json.dumps(_unreadable(file, message, None)))
-            status = 2
+            status = _cannot(file, message, message, None, args.json)
             continue
         if args.json:
             print(json.dumps(report.as_dict(file)))
@@ -249,6 +246,5 @@ def run(args: argparse.Namespace) -> int:
         if args.export:
             error = _export(record, args.export)
             if error:
-                print(f"gamao replay: {error}", file=sys.stderr)
-                return 2
+                return fail("replay", str(error))
     return status

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from cli import fail
+
 if TYPE_CHECKING:
     from kiosk.config import Settings
     from kiosk.service import RefereeService
@@ -29,8 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = Settings.load(args.config) if args.config else Settings()
     except ConfigError as exc:
-        print(f"gamao run: {exc}", file=sys.stderr)
-        return 2
+        return fail("run", str(exc))
     if args.host:
         settings.host = args.host
     if args.port:

@@ -503,10 +503,16 @@ class Director:
 
     def board(self, view: BoardView) -> dict[str, Any]:
         """One entry of GET /api/boards (exactly ENTRY_KEYS)."""
-        if view.entry is None:
+        return self._as_of_now(view, "entry")
+
+    def _as_of_now(self, view: BoardView, part: str) -> dict[str, Any]:
+        """The view's `entry` or `detail`, made again when a message changed it, with "online" and "updated" as
+        they are now."""
+        if getattr(view, part) is None:
             self._remake(view)
-        assert view.entry is not None
-        return {**view.entry, "online": self._online(view), "updated": view.updated}
+        made = getattr(view, part)
+        assert made is not None
+        return {**made, "online": self._online(view), "updated": view.updated}
 
     def boards(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -540,10 +546,7 @@ class Director:
                 raise KeyError(board)
             if moves:
                 return self._detail(view, moves=True)
-            if view.detail is None:
-                self._remake(view)
-            assert view.detail is not None
-            return {**view.detail, "online": self._online(view), "updated": view.updated}
+            return self._as_of_now(view, "detail")
 
     def details(self) -> list[dict[str, Any]]:
         with self._lock:

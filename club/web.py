@@ -11,7 +11,6 @@ import contextlib
 import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
@@ -23,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from club.config import NAME
 from club.director import MAX_MATCH_ID, Director
+from club.guards import BodyLimit, same_origin
 
 STATIC = Path(__file__).with_name("static")
 KIOSK_STATIC = Path(__file__).resolve().parents[1] / "kiosk" / "static"
@@ -66,20 +66,6 @@ def client_host(request: Request | WebSocket) -> str | None:
     return host
 
 
-def same_origin(origin: str | None, host: str | None) -> bool:
-    """The kiosk's rule (kiosk/routers/ws.py): no Origin (not a browser page) or the host the page came from;
-    a foreign page and ``null`` (a sandboxed or file page) are refused."""
-    if origin is None:
-        return True
-    if not host:
-        return False
-    try:
-        parts = urlsplit(origin)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
-
-
 def _message(errors: list[dict[str, Any]]) -> str:
     parts = []
     for e in errors:
@@ -99,45 +85,6 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
                         headers=getattr(exc, "headers", None))
 
 
-class _BodyLimit:
-    """Bodies larger than MAX_BODY are refused (413) before they are read."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            size = 0
-            chunks = []
-            while True:
-                message = await receive()
-                if message["type"] != "http.request":
-                    return
-                size += len(message.get("body", b""))
-                if size > MAX_BODY:
-                    body = b'{"detail":"the request body is too large","message":"the request body is too large"}'
-                    await send({"type": "http.response.start", "status": 413,
-                                "headers": [(b"content-type", b"application/json"), (b"connection", b"close")]})
-                    await send({"type": "http.response.body", "body": body})
-                    return
-                chunks.append(message.get("body", b""))
-                if not message.get("more_body", False):
-                    break
-            body = b"".join(chunks)
-            sent = False
-
-            async def replay() -> Any:
-                nonlocal sent
-                if not sent:
-                    sent = True
-                    return {"type": "http.request", "body": body, "more_body": False}
-                return await receive()
-
-            await self.app(scope, replay, send)
-            return
-        await self.app(scope, receive, send)
-
-
 def create_app(director: Director, pins: Any) -> FastAPI:
     """`pins`: the director's PIN store (kiosk.pin.PinStore: is_set(), check(pin) raising an error with
     `status` and `retry_after`)."""
@@ -148,7 +95,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.state.delay = director.archive.setting("delay", 0)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
-    app.add_middleware(_BodyLimit)
+    app.add_middleware(BodyLimit, max_body=MAX_BODY, who="the director")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
 

@@ -386,18 +386,28 @@ def check_camera_settings(settings: Settings) -> Check:
     return Check("camera settings", True, message, required=False, language=lang)
 
 
-def check_calibration(settings: Settings) -> Check:
+def _data_file(settings: Settings, name: str, file: str, key: str, read: Callable[[Any], None]) -> Check:
+    """An optional JSON file of the data folder: `{key}_none` when it is not there, `{key}_bad` when it cannot be
+    read or `read(data)` raises, else `{key}_ok`."""
     lang = settings.language
-    path = settings.data_dir / CALIBRATION
+    path = settings.data_dir / file
     if not path.exists():
-        return Check("calibration", False, t("calib_none", lang), required=False, language=lang)
+        return Check(name, False, t(f"{key}_none", lang), required=False, language=lang)
     try:
-        corners = json.loads(path.read_text())["corners"]
-        if len(corners) != 4 or any(len(c) != 2 for c in corners):
-            raise ValueError("four corners of two numbers expected")
+        read(json.loads(path.read_text()))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return Check("calibration", False, t("calib_bad", lang, path=path, error=exc), required=False, language=lang)
-    return Check("calibration", True, t("calib_ok", lang, path=path), required=False, language=lang)
+        return Check(name, False, t(f"{key}_bad", lang, path=path, error=exc), required=False, language=lang)
+    return Check(name, True, t(f"{key}_ok", lang, path=path), required=False, language=lang)
+
+
+def _four_corners(data: Any) -> None:
+    corners = data["corners"]
+    if len(corners) != 4 or any(len(c) != 2 for c in corners):
+        raise ValueError("four corners of two numbers expected")
+
+
+def check_calibration(settings: Settings) -> Check:
+    return _data_file(settings, "calibration", CALIBRATION, "calib", _four_corners)
 
 
 def _opens(device: str) -> bool:
@@ -559,18 +569,13 @@ def check_club(settings: Settings, timeout: float = 5.0) -> Check:
                                  club=config.club), language=lang)
 
 
+def _pin_record(stored: Any) -> None:
+    if not isinstance(stored, dict) or not stored:
+        raise ValueError("not a PIN record")
+
+
 def check_pin(settings: Settings) -> Check:
-    lang = settings.language
-    path = settings.data_dir / PIN_FILE
-    if not path.exists():
-        return Check("pin", False, t("pin_none", lang), required=False, language=lang)
-    try:
-        stored = json.loads(path.read_text())
-        if not isinstance(stored, dict) or not stored:
-            raise ValueError("not a PIN record")
-    except (OSError, ValueError):
-        return Check("pin", False, t("pin_bad", lang, path=path), required=False, language=lang)
-    return Check("pin", True, t("pin_ok", lang, path=path), required=False, language=lang)
+    return _data_file(settings, "pin", PIN_FILE, "pin", _pin_record)
 
 
 def run_checks(settings: Settings, thorough: bool = True) -> list[Check]:

@@ -28,6 +28,8 @@ from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, dice, matches, state, ws
 
 STATIC = Path(__file__).with_name("static")
+# The pages (kiosk/static), by path.
+PAGES = {"/": "index.html", "/review": "review.html", "/dice": "dice.html", "/calibrate": "calibrate.html"}
 JOURNAL = "journal.sqlite"
 ServiceFactory = Callable[[Settings], KioskService]
 
@@ -119,20 +121,13 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-    @app.get("/review", include_in_schema=False)
-    def review_page() -> FileResponse:
-        return FileResponse(STATIC / "review.html", headers={"Cache-Control": "no-cache"})
-
-    @app.get("/dice", include_in_schema=False)
-    def dice_page() -> FileResponse:
-        return FileResponse(STATIC / "dice.html", headers={"Cache-Control": "no-cache"})
-
-    @app.get("/calibrate", include_in_schema=False)
-    def calibrate_page() -> FileResponse:
-        return FileResponse(STATIC / "calibrate.html", headers={"Cache-Control": "no-cache"})
-
+    for path, name in PAGES.items():
+        app.add_api_route(path, _page(STATIC / name), methods=["GET"], include_in_schema=False)
     return app
+
+
+def _page(file: Path) -> Callable[[], FileResponse]:
+    """GET of one of the kiosk's pages, never cached (a new version shows at the next load)."""
+    def page() -> FileResponse:
+        return FileResponse(file, headers={"Cache-Control": "no-cache"})
+    return page

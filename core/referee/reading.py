@@ -123,13 +123,7 @@ class BoardReading(Part):
         enders = [c for c in (inf.rivals if inf.kind == "uncertain" else []) if c.legal is not None and c.legal.result.is_game_over()]
         if not enders:
             return
-        self.turn_state.last_turn_obs = Observation(enders[0].vec)
-        self.turn_state.last_fault = None
-        first = len(out)
-        self.ref.committer.commit(at, {"event": "board"}, out)
-        for v in out[first:]:
-            if v["verdict"] == "play":
-                v["guessed"] = True
+        self._commit_as(enders[0].vec, "guessed", at, out)
 
     def missed_game_end(self, at: int, out: list[Verdict]) -> bool:
         """The board is set up again between turns of a game whose end was in doubt: the players only do
@@ -156,14 +150,19 @@ class BoardReading(Part):
         if not enders or enders[0][0] > ACCEPT or enders[0][0] - committed >= NEAR_MARGIN:
             return False
         self.turn_state.restore(ms.undo())
-        self.turn_state.last_turn_obs = Observation(enders[0][2].vec)
+        self._commit_as(enders[0][2].vec, "corrected", at, out)
+        return True
+
+    def _commit_as(self, vec: Vec, mark: str, at: int, out: list[Verdict]) -> None:
+        """Commit the play that ends on `vec` (the game-ending reading chosen), its play verdict marked `mark`
+        (guessed: the players said the game was over; corrected: the board set up again said so)."""
+        self.turn_state.last_turn_obs = Observation(vec)
         self.turn_state.last_fault = None
         first = len(out)
         self.ref.committer.commit(at, {"event": "board"}, out)
         for v in out[first:]:
             if v["verdict"] == "play":
-                v["corrected"] = True
-        return True
+                v[mark] = True  # type: ignore[literal-required]
 
     def rule_moving(self, at: int, obs: Observation, out: list[Verdict]) -> None:
         assert self.turn_state.model is not None

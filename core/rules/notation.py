@@ -78,6 +78,25 @@ def _parse_point(word: str, play_text: str) -> tuple[int, bool]:
     )
 
 
+def play_words(text: object, most: int, play_example: str, move_example: str) -> Iterator[tuple[list[str], int]]:
+    """Each move written in a play (any game's dialect): the words of its points (FROM, TO, ...) and how many
+    times it is made, ``13/7(2)``: 1 to `most`. InvalidPlayError for what no dialect accepts, with the game's
+    examples."""
+    if not isinstance(text, str):
+        raise InvalidPlayError(f"invalid play {text!r}: expected text such as '{play_example}'")
+    for token in text.replace(",", " ").split():
+        count = 1
+        m = _REPEAT.match(token)
+        if m:
+            token, count = m.group(1), int(m.group(2))
+            if not 1 <= count <= most:
+                raise InvalidPlayError(f"invalid play {text!r}: a repeat must be (1) to ({most}), not ({count})")
+        parts = token.split("/")
+        if len(parts) < 2 or any(p == "" for p in parts):
+            raise InvalidPlayError(f"invalid play {text!r}: {token!r} is not a move (write FROM/TO, e.g. {move_example})")
+        yield parts, count
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """A sequence of checker moves for one turn. An empty play is written ``""`` (no legal move)."""
@@ -87,21 +106,8 @@ class Play:
     @classmethod
     def from_text(cls, text: str) -> Play:
         """Read a play written in any of the dialects; raises InvalidPlayError when malformed."""
-        if not isinstance(text, str):
-            raise InvalidPlayError(f"invalid play {text!r}: expected text such as '13/7 8/7'")
         moves: list[Move] = []
-        for token in text.replace(",", " ").split():
-            count = 1
-            m = _REPEAT.match(token)
-            if m:
-                token, count = m.group(1), int(m.group(2))
-                if not 1 <= count <= 4:
-                    raise InvalidPlayError(f"invalid play {text!r}: a repeat must be (1) to (4), not ({count})")
-            parts = token.split("/")
-            if len(parts) < 2 or any(p == "" for p in parts):
-                raise InvalidPlayError(
-                    f"invalid play {text!r}: {token!r} is not a move (write FROM/TO, e.g. 13/7, bar/22 or 6/off)"
-                )
+        for parts, count in play_words(text, 4, "13/7 8/7", "13/7, bar/22 or 6/off"):
             points = [_parse_point(p, text) for p in parts]
             if points[0][1]:
                 raise InvalidPlayError(f"invalid play {text!r}: a hit mark '*' belongs after the point landed on")

@@ -17,10 +17,10 @@ other landing rules are subclasses that override a few facts (see ``core.rules.v
 from __future__ import annotations
 
 import binascii
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from operator import itemgetter, mul
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError
 from core.messages import summary
@@ -527,8 +527,55 @@ class LegalPlay:
         return f"<LegalPlay {self.play.text()} -> {self.result.position_id(self.origin.turn)}>"
 
 
-class LegalPlays:
-    """A small view of the legal plays: ``len()``, iteration, indexing and ``in`` (a Play, text or Position)."""
+class _Played(Protocol):
+    @property
+    def result(self) -> Position: ...
+
+
+PlayT = TypeVar("PlayT", bound=_Played)
+
+
+class PlaysView(Generic[PlayT]):
+    """What the legal plays of every game answer (LegalPlays here, VariantPlays for the variants): ``len()``,
+    iteration, indexing and ``in`` (a Play, text or Position). A subclass sets `position` and `dice` and gives
+    its plays by `_all()`."""
+
+    __slots__ = ()
+    position: Position
+    dice: tuple[int, int]
+
+    def _all(self) -> Sequence[PlayT]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def count(self) -> int:
+        return len(self)
+
+    def __iter__(self) -> Iterator[PlayT]:
+        return iter(self._all())
+
+    def __getitem__(self, i: int) -> PlayT:
+        return self._all()[i]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Position):
+            return any(lp.result == item for lp in self._all())
+        if isinstance(item, (str, Play)):
+            try:
+                self.position.parse_play(item, self.dice)
+            except ValueError:
+                return False
+            return True
+        return False
+
+    def results(self) -> Iterator[Position]:
+        return (lp.result for lp in self._all())
+
+
+class LegalPlays(PlaysView[LegalPlay]):
+    """The standard game's legal plays (PlaysView): counted without building a play, each built on first use."""
 
     __slots__ = ("position", "dice", "_steps", "_plays")
 
@@ -547,29 +594,6 @@ class LegalPlays:
 
     def __len__(self) -> int:
         return len(self._steps)
-
-    def count(self) -> int:
-        return len(self._steps)
-
-    def __iter__(self) -> Iterator[LegalPlay]:
-        return iter(self._all())
-
-    def __getitem__(self, i: int) -> LegalPlay:
-        return self._all()[i]
-
-    def __contains__(self, item: object) -> bool:
-        if isinstance(item, Position):
-            return any(lp.result == item for lp in self._all())
-        if isinstance(item, (str, Play)):
-            try:
-                self.position.parse_play(item, self.dice)
-            except ValueError:
-                return False
-            return True
-        return False
-
-    def results(self) -> Iterable[Position]:
-        return (lp.result for lp in self._all())
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.dice[0]}{self.dice[1]} ({len(self)}) in {self.position.position_id()}>"

@@ -51,9 +51,7 @@ def main():
     while True:
         wdt.feed()
         now = clock_ms()
-        data = usbserial.read_available()
-        if data:
-            unit.receive(data)
+        usbserial.pass_to(unit)
         if roll_debounce.feed(roll_pin.value(), now):
             dice.roll()
             animate_until = now + ANIMATION_MS

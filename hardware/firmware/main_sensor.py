@@ -61,9 +61,7 @@ def main():
     while True:
         wdt.feed()
         now = clock_ms()
-        data = usbserial.read_available()
-        if data:
-            unit.receive(data)
+        usbserial.pass_to(unit)
         if now - last_sample >= SAMPLE_MS:
             last_sample = now
             readings = []

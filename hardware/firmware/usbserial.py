@@ -25,3 +25,10 @@ def read_available(limit=256):
             break
         data += chunk if isinstance(chunk, (bytes, bytearray)) else chunk.encode()
     return bytes(data)
+
+
+def pass_to(unit, limit=256):
+    """Hand what the host sent, if anything, to the unit (dicecore.DiceUnit.receive): each main loop's first step."""
+    data = read_available(limit)
+    if data:
+        unit.receive(data)

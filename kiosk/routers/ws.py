@@ -18,10 +18,10 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from club.guards import same_origin
 from kiosk.routers.state import public
 from kiosk.server import WS_MAX_MESSAGE
 
@@ -29,19 +29,6 @@ router = APIRouter()
 log = logging.getLogger(__name__)
 MAX_MESSAGE = WS_MAX_MESSAGE
 MAX_MESSAGES, WINDOW = 32, 10.0
-
-
-def same_origin(origin: str | None, host: str | None) -> bool:
-    """True when there is no Origin (not a browser page) or it names the host the kiosk was reached at."""
-    if origin is None:
-        return True
-    if not host:
-        return False
-    try:
-        parts = urlsplit(origin)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
 
 
 class _Latest:

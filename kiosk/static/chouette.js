@@ -1,6 +1,7 @@
 // The chouette on the kiosk (R26-R29): roles, each team member's cube, the pending double, the running totals
 // (state.chouette, docs/CONTRACTS.md), and its touch-screen controls behind the PIN (POST /api/chouette...).
 // Words in Brazilian Portuguese are the seed's: banqueiro, capitão, apostadores, repique, aceita, desiste.
+import { post } from "./controls.js";
 import { serverWords } from "./i18n.js";
 
 const TEXT = {
@@ -97,15 +98,6 @@ export function renderChouette(box, state, lang) {
     ...Array.from({ length: ch.game }, (_, i) => el("a", { href: `/api/chouette/${id}/games/${i + 1}.mat`, download: "" }, `${i + 1}`)));
   box.replaceChildren(...[el("div", { className: "label" }, w.title(ch.game)), roles, ledger, pending, links]
     .filter(Boolean));
-}
-
-async function post(path, body, pin) {
-  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
-                                body: JSON.stringify(body) });
-  if (r.ok) return "";
-  const data = await r.json().catch(() => ({}));
-  const d = data.detail;
-  return data.message || (d && typeof d === "object" && !Array.isArray(d) ? `${d.field}: ${d.message}` : d) || `HTTP ${r.status}`;
 }
 
 // The chouette's controls: the PIN stays in this dialog while it is open, so several members answer in a row.

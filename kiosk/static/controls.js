@@ -20,7 +20,8 @@ function confirmed(t, label, onConfirm, testid) {
   return b;
 }
 
-async function post(path, body, pin) {
+// POST `body` as JSON with the PIN; "" when done, else the server's one-line message (the chouette's dialog too).
+export async function post(path, body, pin) {
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
                                 body: JSON.stringify(body) });
   if (r.ok) return "";

@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
+from tests.clock import FakeClock
 
-class FakeClock:
-    """A clock the test moves by hand, so the watchdog is tested without sleeping."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+__all__ = ["FakeClock", "ListTransport"]
 
 
 class ListTransport:

@@ -72,21 +72,23 @@ def test_seq_wraps_from_65535_to_0(clock: FakeClock) -> None:
     assert [e["seq"] for e in events if e["event"] == "roll"] == [65535, 0]
 
 
-def test_new_boot_restarts_numbering(clock: FakeClock) -> None:
+def _reconnected(clock: FakeClock, hello: str, then: bytes) -> list[dict[str, Any]]:
+    """Roll 5 from the first boot, the line lost and made again, then the unit's `hello` and `then`: the events."""
     proto, events, _ = make(clock)
     proto.data_received(HELLO + roll(5))
     proto.connection_lost(OSError(5, "Input/output error"))
     proto.connection_made(ListTransport())
-    proto.data_received(encode_frame("HELLO,1,1.0,GAMAO1,BEEF,0") + roll(0))
+    proto.data_received(encode_frame(hello) + then)
+    return events
+
+
+def test_new_boot_restarts_numbering(clock: FakeClock) -> None:
+    events = _reconnected(clock, "HELLO,1,1.0,GAMAO1,BEEF,0", roll(0))
     assert [e["seq"] for e in events if e["event"] == "roll"] == [5, 0]
 
 
 def test_same_boot_after_reconnect_keeps_numbering(clock: FakeClock) -> None:
-    proto, events, _ = make(clock)
-    proto.data_received(HELLO + roll(5))
-    proto.connection_lost(OSError(5, "Input/output error"))
-    proto.connection_made(ListTransport())
-    proto.data_received(encode_frame("HELLO,1,1.0,GAMAO1,00AA,6") + roll(5) + roll(6))
+    events = _reconnected(clock, "HELLO,1,1.0,GAMAO1,00AA,6", roll(5) + roll(6))
     assert [e["seq"] for e in events if e["event"] == "roll"] == [5, 6]
     assert [e["event"] for e in events] == ["hello", "roll", "lost", "hello", "reconnected", "roll"]
 
@@ -222,11 +224,7 @@ def test_uptime_wrap_after_49_days_is_not_a_restart(clock: FakeClock) -> None:
 
 
 def test_hello_with_an_older_last_seq_restarts_numbering(clock: FakeClock) -> None:
-    proto, events, _ = make(clock)
-    proto.data_received(HELLO + roll(5))
-    proto.connection_lost(OSError(5, "Input/output error"))
-    proto.connection_made(ListTransport())
-    proto.data_received(encode_frame("HELLO,1,1.0,GAMAO1,00AA,1") + roll(2))
+    events = _reconnected(clock, "HELLO,1,1.0,GAMAO1,00AA,1", roll(2))
     assert [e["seq"] for e in events if e["event"] == "roll"] == [5, 2]
 
 

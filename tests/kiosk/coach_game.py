@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from core.rules.position import Position, Side
@@ -32,6 +33,21 @@ THRESHOLDS = Thresholds(doubtful=0.07, bad=0.12, very_bad=0.2)
 
 def fake_engine(delay: float = 0.0, fail: bool = False) -> FakeEngine:
     return FakeEngine(delay=delay, fail=fail, thresholds=THRESHOLDS)
+
+
+def held_deep_engine(release: threading.Event) -> FakeEngine:
+    """The fake engine answering a 0-ply look at once and a deeper one only when `release` is set (10 s at most):
+    the tutor's first verdict shows while its deeper look is held (issue 24)."""
+    engine = fake_engine()
+    rank = engine.rank_plays
+
+    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
+        if plies:
+            release.wait(10)
+        return rank(position_id, dice, match_id, plies, timeout)
+
+    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    return engine
 
 
 def ranked_opening() -> list[Any]:

@@ -166,18 +166,10 @@ def test_r23_the_dice_unit_and_the_panel_say_wait_while_the_tutor_judges(tmp_pat
     from firmware_bridge.sim import DiceSimulator
     from kiosk.coach import CoachService, CoachSettings
     from kiosk.service import RefereeService
-    from tests.kiosk.coach_game import after, board, fake_engine, opening, play_with_label
+    from tests.kiosk.coach_game import after, board, held_deep_engine, opening, play_with_label
 
     release = threading.Event()
-    engine = fake_engine()
-    rank = engine.rank_plays
-
-    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
-        if plies:
-            release.wait(10)
-        return rank(position_id, dice, match_id, plies, timeout)
-
-    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    engine = held_deep_engine(release)
     factory = MockFactory()
     service = RefereeService(tmp_path / "journal.sqlite")
     with DiceSimulator(tmp_path / "dice") as sim:

@@ -17,24 +17,17 @@ from kiosk.dicelog import DiceLog
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
+from tests.clock import FakeClock
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 from tests.kiosk.conftest import PIN
 
 START = Position.start()
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 500.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService, FakeTime, Path]]:
+def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService, FakeClock, Path]]:
     chromium_or_skip()
-    clock = FakeTime()
+    clock = FakeClock(500.0)
     service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
     app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
     app.state.pins.set(PIN)

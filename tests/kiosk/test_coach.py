@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from core.rules.position import Side
+from core.rules.position import Position, Side
 from engine.base import EngineUnavailable
 from engine.fake import FakeEngine
 from kiosk.coach import CoachRefused, CoachService, CoachSettings
@@ -41,9 +42,19 @@ def _coach(referee: RefereeService, engine: FakeEngine | None, tmp_path: Path, *
     return CoachService(referee, factory, CoachSettings(**settings), data_dir=tmp_path).start()  # type: ignore[arg-type]
 
 
-def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_back(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
+@contextmanager
+def _coached(referee: RefereeService, engine: FakeEngine | None, tmp_path: Path,
+             **settings: object) -> Iterator[CoachService]:
+    """A started coach (see _coach), closed when the block ends."""
+    coach = _coach(referee, engine, tmp_path, **settings)
     try:
+        yield coach
+    finally:
+        coach.close()
+
+
+def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_back(referee, tmp_path) -> None:
+    with _coached(referee, fake_engine(), tmp_path, tutor="bad") as coach:
         opening(referee)
         bad = play_with_label("bad")
         referee.submit(board(after(bad)))
@@ -63,8 +74,6 @@ def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_ba
         referee.submit(board(after(best)))
         assert coach.idle()
         assert coach.snapshot()["tutor"] is None  # the best play gets no warning
-    finally:
-        coach.close()
 
 
 @pytest.mark.parametrize(("setting", "label", "warned"), [
@@ -72,19 +81,15 @@ def test_r23_tutor_warns_before_the_commit_and_goes_when_the_checkers_are_put_ba
     ("bad", "doubtful", False), ("doubtful", "doubtful", True), ("bad", "very_bad", True),
 ])
 def test_tutor_threshold_settings(referee, tmp_path, setting: str, label: str, warned: bool) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path, tutor=setting)
-    try:
+    with _coached(referee, fake_engine(), tmp_path, tutor=setting) as coach:
         opening(referee)
         referee.submit(board(after(play_with_label(label))))
         assert coach.idle()
         assert (coach.snapshot()["tutor"] is not None) is warned
-    finally:
-        coach.close()
 
 
 def test_rating_and_explanation_after_the_commit(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path)
-    try:
+    with _coached(referee, fake_engine(), tmp_path) as coach:
         opening(referee)
         bad = play_with_label("very_bad")
         referee.submit(board(after(bad)))
@@ -103,8 +108,6 @@ def test_rating_and_explanation_after_the_commit(referee, tmp_path) -> None:
         summary = review["summary"]["light"]
         assert summary["plays"] == 1 and summary["very_bad"] == 1 and summary["error_rate"] == round(1000 * rating["loss"], 1)
         assert review["summary"]["dark"]["plays"] == 0
-    finally:
-        coach.close()
 
 
 class HeldEngine(FakeEngine):
@@ -148,19 +151,15 @@ def test_a_timeout_falls_back_to_the_live_depth(referee, tmp_path) -> None:
             self.delay = 1.0 if plies else 0.0
             return super().rank_plays(position_id, dice, match_id, plies, timeout)
 
-    coach = _coach(referee, SlowDeep(thresholds=fake_engine().thresholds()), tmp_path, tutor="bad", tutor_plies=2, tutor_budget=0.2)
-    try:
+    with _coached(referee, SlowDeep(thresholds=fake_engine().thresholds()), tmp_path, tutor="bad", tutor_plies=2, tutor_budget=0.2) as coach:
         opening(referee)
         referee.submit(board(after(play_with_label("very_bad"))))
         assert coach.idle()
         assert coach.snapshot()["tutor"]["plies"] == 0
-    finally:
-        coach.close()
 
 
 def test_a_failing_engine_leaves_plays_unranked(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(fail=True), tmp_path)
-    try:
+    with _coached(referee, fake_engine(fail=True), tmp_path) as coach:
         opening(referee)
         referee.submit(board(after(play_with_label("bad"))))
         referee.submit({"event": "roll", "dice": [6, 4]})
@@ -168,8 +167,6 @@ def test_a_failing_engine_leaves_plays_unranked(referee, tmp_path) -> None:
         snap = coach.snapshot()
         assert snap["tutor"] is None and snap["rating"]["status"] == "unranked"
         assert "told to fail" in snap["engine"]["message"]
-    finally:
-        coach.close()
 
 
 def test_without_an_engine_every_legal_play_is_listed_unranked(referee, tmp_path) -> None:
@@ -192,8 +189,7 @@ def test_without_an_engine_every_legal_play_is_listed_unranked(referee, tmp_path
 
 
 def test_ranked_plays_on_request(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path)
-    try:
+    with _coached(referee, fake_engine(), tmp_path) as coach:
         with pytest.raises(CoachRefused, match="roll the dice first"):
             coach.request_plays()
         opening(referee)
@@ -202,32 +198,32 @@ def test_ranked_plays_on_request(referee, tmp_path) -> None:
         plays = coach.snapshot()["plays"]
         assert plays["ranked"] is True
         assert [p["play"] for p in plays["plays"]] == [rp.play for rp in ranked_opening()]
-    finally:
-        coach.close()
+
+
+def _light_then_dark(referee: RefereeService, dice: tuple[int, int], dark_play: str) -> Position:
+    """The opening 3-1 played 8/5 6/5 by light, then dark's `dice` rolled and `dark_play` on the board."""
+    opening(referee)
+    light = after("8/5 6/5")
+    referee.submit(board(light))
+    referee.submit({"event": "roll", "dice": list(dice)})
+    dark = light.play(dice, dark_play)
+    referee.submit(board(dark))
+    return dark
 
 
 def test_cube_advice_after_a_double(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path)
-    try:
-        opening(referee)
-        light = after("8/5 6/5")
-        referee.submit(board(light))
-        referee.submit({"event": "roll", "dice": [6, 4]})
-        dark = light.play((6, 4), "24/14")
-        referee.submit(board(dark))
+    with _coached(referee, fake_engine(), tmp_path) as coach:
+        _light_then_dark(referee, (6, 4), "24/14")
         referee.submit({"event": "cube", "action": "double", "side": "light"})
         assert coach.idle()
         cube = coach.snapshot()["cube"]
         assert cube["side"] == "light" and cube["stage"] == "offered" and cube["action"] in (
             "no_double", "double_take", "double_pass", "too_good_pass")
         assert cube["message"]["en"] and cube["message"]["pt"]
-    finally:
-        coach.close()
 
 
 def test_tournament_mode_refuses_and_shows_nothing(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="doubtful")
-    try:
+    with _coached(referee, fake_engine(), tmp_path, tutor="doubtful") as coach:
         opening(referee, tournament=True)
         referee.submit(board(after(play_with_label("very_bad"))))
         assert coach.idle()
@@ -237,8 +233,6 @@ def test_tournament_mode_refuses_and_shows_nothing(referee, tmp_path) -> None:
             with pytest.raises(CoachRefused, match="tournament mode") as refused:
                 ask()
             assert refused.value.status == 403
-    finally:
-        coach.close()
 
 
 def test_settings_per_match_survive_a_restart(referee, tmp_path) -> None:
@@ -264,8 +258,7 @@ def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> Non
     referee.submit({"event": "roll", "dice": [6, 4]})
     referee.submit(board(light.play((6, 4), "24/14")))
     referee.submit({"event": "roll", "dice": [3, 1]})
-    coach = _coach(referee, fake_engine(), tmp_path)
-    try:
+    with _coached(referee, fake_engine(), tmp_path) as coach:
         first = coach.review()
         assert [(p["side"], p["dice"]) for p in first["plays"]] == [("light", [3, 1]), ("dark", [6, 4])]
         assert first["plays"][0]["play"] == "24/21 6/5" and first["plays"][1]["play"] in ("24/14", "24/18/14")
@@ -279,19 +272,11 @@ def test_review_reads_back_plays_the_coach_did_not_see(referee, tmp_path) -> Non
         assert review["summary"]["light"]["plays"] == 1 and review["summary"]["dark"]["plays"] == 1
         with pytest.raises(KeyError):
             coach.review("99")
-    finally:
-        coach.close()
 
 
 def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad")
-    try:
-        opening(referee)
-        light = after("8/5 6/5")
-        referee.submit(board(light))
-        referee.submit({"event": "roll", "dice": [6, 6]})
-        dark = light.play((6, 6), "24/18(2) 13/7(2)")
-        referee.submit(board(dark))
+    with _coached(referee, fake_engine(), tmp_path, tutor="bad") as coach:
+        dark = _light_then_dark(referee, (6, 6), "24/18(2) 13/7(2)")
         referee.submit({"event": "button", "name": "end_turn"})  # light to roll: 163 pips against 143
         assert coach.idle()
         assert coach.snapshot()["cube"] is None  # no double for light: nothing said
@@ -306,15 +291,12 @@ def test_the_tutor_says_when_to_double_before_a_roll(referee, tmp_path) -> None:
         referee.submit({"event": "roll", "dice": [4, 3]})
         assert coach.idle()
         assert coach.snapshot()["cube"] is None  # rolled: the advice is gone
-    finally:
-        coach.close()
 
 
 def test_a_variant_game_turns_the_coach_off(referee, tmp_path) -> None:
     """GNU Backgammon knows backgammon only: in Plakoto (R30) the coach asks its engine nothing and says why."""
     engine = fake_engine()
-    coach = _coach(referee, engine, tmp_path, tutor="doubtful")
-    try:
+    with _coached(referee, engine, tmp_path, tutor="doubtful") as coach:
         referee.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"},
                         "variant": "plakoto"})
         referee.submit({"event": "roll", "dice": [6, 5], "cocked": [False, False]})
@@ -325,8 +307,6 @@ def test_a_variant_game_turns_the_coach_off(referee, tmp_path) -> None:
         with pytest.raises(CoachRefused, match="knows backgammon only") as refused:
             coach.request_plays()
         assert refused.value.status == 403
-    finally:
-        coach.close()
 
 
 class DeepDisagrees(FakeEngine):
@@ -360,15 +340,24 @@ def _wait_for(coach: CoachService, check, seconds: float = 5.0) -> dict:  # type
     raise AssertionError(f"not seen within {seconds} s: {coach.snapshot()}")
 
 
+@contextmanager
+def _deeper_look_held(referee: RefereeService, tmp_path: Path) -> Iterator[tuple[CoachService, DeepDisagrees, str]]:
+    """Light's very bad opening play on the board, the tutor's 2-ply look held until `engine.release` is set."""
+    bad = play_with_label("very_bad")
+    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
+    with _coached(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0) as coach:
+        try:
+            opening(referee)
+            referee.submit(board(after(bad)))
+            yield coach, engine, bad
+        finally:
+            engine.release.set()
+
+
 def test_r23_the_first_verdict_comes_at_0_plies_and_the_deeper_look_withdraws_it(referee, tmp_path) -> None:
     """Issue 24: the tutor warns at once from the fastest look, says "wait" while it looks deeper, and the
     deeper look withdraws the warning (the play made is the best at 2 plies)."""
-    bad = play_with_label("very_bad")
-    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
-    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
-    try:
-        opening(referee)
-        referee.submit(board(after(bad)))
+    with _deeper_look_held(referee, tmp_path) as (coach, engine, bad):
         first = _wait_for(coach, lambda s: s["tutor"] is not None)
         assert first["tutor"]["plies"] == 0 and first["tutor"]["final"] is False
         assert first["wait"] is True and first["tutor_check"]["final"] is False  # still judging: "wait"
@@ -376,35 +365,23 @@ def test_r23_the_first_verdict_comes_at_0_plies_and_the_deeper_look_withdraws_it
         last = _wait_for(coach, lambda s: (s["tutor_check"] or {}).get("final"))
         assert last["tutor"] is None and last["tutor_check"]["withdrawn"] is True and last["wait"] is False
         assert last["tutor_check"]["plies"] == 2
-    finally:
-        engine.release.set()
-        coach.close()
 
 
 def test_r23_the_roll_during_the_deeper_look_leaves_the_first_verdict(referee, tmp_path) -> None:
     """The opponent rolls while the tutor looks deeper: the play is committed (R23), the deeper answer is
     dropped, nothing is left waiting."""
-    bad = play_with_label("very_bad")
-    engine = DeepDisagrees(bad, thresholds=fake_engine().thresholds())
-    coach = _coach(referee, engine, tmp_path, tutor="bad", tutor_plies=2, tutor_budget=5.0)
-    try:
-        opening(referee)
-        referee.submit(board(after(bad)))
+    with _deeper_look_held(referee, tmp_path) as (coach, engine, bad):
         _wait_for(coach, lambda s: s["tutor"] is not None)
         referee.submit({"event": "roll", "dice": [5, 2]})
         engine.release.set()
         assert coach.idle()
         snap = coach.snapshot()
         assert snap["tutor"] is None and snap["wait"] is False and snap["rating"]["play"] == bad
-    finally:
-        engine.release.set()
-        coach.close()
 
 
 def test_xg_marks_call_a_play_by_its_size(referee, tmp_path) -> None:
     """The default marks are Galaxy's and XG's: an error above 0.020, a blunder above 0.080."""
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", marks="xg", tutor_plies=0)
-    try:
+    with _coached(referee, fake_engine(), tmp_path, tutor="bad", marks="xg", tutor_plies=0) as coach:
         opening(referee)
         ranked = ranked_opening()
         play = next(rp for rp in ranked if 0.02 < (rp.loss or 0) <= 0.08)
@@ -417,8 +394,6 @@ def test_xg_marks_call_a_play_by_its_size(referee, tmp_path) -> None:
         rating = coach.snapshot()["rating"]
         assert rating["size"] == "error" and rating["headline"]["pt"] == f"{play.play}: um erro."
         assert "," not in rating["headline"]["pt"] and rating["numbers"]["pt"].startswith("perde 0,0")
-    finally:
-        coach.close()
 
 
 def test_r23_unless_both_agree_a_warned_play_is_taken_back_after_the_roll_and_the_record_keeps_what_stood(
@@ -426,8 +401,7 @@ def test_r23_unless_both_agree_a_warned_play_is_taken_back_after_the_roll_and_th
     """The teaching setting: both players agreed before the match that a mistake may be taken back after the
     roll (R23's "unless both agree"). The warned play is committed by the roll, taken back (the referee's
     undo), played again; the record has only the play that stood."""
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0, takeback=True)
-    try:
+    with _coached(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0, takeback=True) as coach:
         opening(referee)
         bad = play_with_label("very_bad")
         best = ranked_opening()[0].play
@@ -449,13 +423,10 @@ def test_r23_unless_both_agree_a_warned_play_is_taken_back_after_the_roll_and_th
         with pytest.raises(CoachRefused) as refused:
             coach.request_takeback()
         assert refused.value.status == 409
-    finally:
-        coach.close()
 
 
 def test_no_takeback_without_the_agreement(referee, tmp_path) -> None:
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0)
-    try:
+    with _coached(referee, fake_engine(), tmp_path, tutor="bad", tutor_plies=0) as coach:
         opening(referee)
         referee.submit(board(after(play_with_label("very_bad"))))
         assert coach.idle()
@@ -464,8 +435,6 @@ def test_no_takeback_without_the_agreement(referee, tmp_path) -> None:
         with pytest.raises(CoachRefused):
             coach.request_takeback()
         assert referee.state()["turn"] == "dark"
-    finally:
-        coach.close()
 
 
 def test_the_coach_switched_off_in_the_kiosk_settings(referee, tmp_path) -> None:
@@ -485,8 +454,7 @@ def test_the_coach_switched_off_in_the_kiosk_settings(referee, tmp_path) -> None
 def test_the_reviews_pr_counts_the_cube_decisions_as_xg_does(referee, tmp_path) -> None:
     """Issue 24: the review's PR per player adds every double, take and pass (and the no-doubles XG counts),
     rated in the background from the match's record; PR = 500 x (checker + cube errors) / decisions."""
-    coach = _coach(referee, fake_engine(), tmp_path, tutor="off")
-    try:
+    with _coached(referee, fake_engine(), tmp_path, tutor="off") as coach:
         opening(referee)
         referee.submit(board(after("8/5 6/5")))
         referee.submit({"event": "button", "name": "end_turn"})
@@ -510,8 +478,6 @@ def test_the_reviews_pr_counts_the_cube_decisions_as_xg_does(referee, tmp_path) 
             s, a = review["summary"][side.value], analysis.summary[side]
             assert abs(s["pr"] - 500 * (s["error"] + a.cube_error) / s["decisions"]) <= 0.01
         assert review["game_summary"]["dark"]["cube_decisions"] >= 1
-    finally:
-        coach.close()
 
 
 def test_r23_a_new_board_gets_its_first_verdict_while_the_deeper_look_of_the_last_one_runs(referee, tmp_path) -> None:

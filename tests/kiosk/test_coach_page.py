@@ -9,7 +9,9 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +28,7 @@ from tests.kiosk.coach_game import (
     after,
     board,
     fake_engine,
+    held_deep_engine,
     loss_of,
     opening,
     play_with_label,
@@ -112,14 +115,21 @@ def test_legal_plays_unranked_without_an_engine(live_without_engine) -> None:
         page.wait_for_function("document.getElementById('coach-engine').textContent === 'Sem motor de análise'")
 
 
-def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back(live) -> None:
-    url, referee = live
+@contextmanager
+def _played_on_screen(url: str, referee: RefereeService, label: str) -> Iterator[tuple[Any, str, float]]:
+    """The page open in English, and light's opening play of `label` put on the board: (page, play, its loss)."""
     opening(referee)
-    bad = play_with_label("bad")
-    loss = loss_of(bad)
+    play = play_with_label(label)
+    loss = loss_of(play)
     with chromium_page(locale="en-GB") as page:
         _open(page, url)
-        referee.submit(board(after(bad)))
+        referee.submit(board(after(play)))
+        yield page, play, loss
+
+
+def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back(live) -> None:
+    url, referee = live
+    with _played_on_screen(url, referee, "bad") as (page, bad, loss):
         page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)
         size = size_of(loss, "xg", ())
         assert page.inner_text("[data-testid=tutor] .tutor-head") == (
@@ -142,12 +152,7 @@ def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back
 
 def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
     url, referee = live
-    opening(referee)
-    bad = play_with_label("very_bad")
-    loss = loss_of(bad)
-    with chromium_page(locale="en-GB") as page:
-        _open(page, url)
-        referee.submit(board(after(bad)))
+    with _played_on_screen(url, referee, "very_bad") as (page, bad, loss):
         referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it
         page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)
         assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
@@ -300,15 +305,7 @@ def test_r23_the_screen_says_wait_while_the_tutor_judges(tmp_path: Path) -> None
 
     chromium_or_skip()
     release = threading.Event()
-    engine = fake_engine()
-    rank = engine.rank_plays
-
-    def slow_deep(position_id, dice, match_id=None, plies=0, timeout=None):  # type: ignore[no-untyped-def]
-        if plies:
-            release.wait(10)
-        return rank(position_id, dice, match_id, plies, timeout)
-
-    engine.rank_plays = slow_deep  # type: ignore[method-assign]
+    engine = held_deep_engine(release)
     referee = RefereeService(tmp_path / "journal.sqlite")
     app = create_app(Settings(data_dir=tmp_path, language="pt"), service=referee, coach_engine=lambda: engine)
     try:

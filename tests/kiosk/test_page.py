@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,14 +176,19 @@ def test_touch_screen_sets_the_pin_then_doubles(live) -> None:
     assert len(fake.events) == 1
 
 
+def _set_the_first_pin(page: Any, url: str, lang: str) -> None:
+    """Open the page in `lang`, open the control panel and set the first PIN, 4321."""
+    page.goto(f"{url}/?lang={lang}")
+    page.wait_for_selector("[data-testid=dice] .die")
+    page.click("#controls-btn")
+    page.fill("#controls input", "4321")
+    page.click("#controls button:has-text('OK')")
+
+
 def test_r24_the_panel_offers_die_seen_only_for_a_cocked_die(live) -> None:
     url, fake = live
     with chromium_page(locale="en-GB") as page:
-        page.goto(url + "/?lang=en")
-        page.wait_for_selector("[data-testid=dice] .die")
-        page.click("#controls-btn")
-        page.fill("#controls input", "4321")
-        page.click("#controls button:has-text('OK')")  # the first PIN, then the panel
+        _set_the_first_pin(page, url, "en")  # then the panel
         page.wait_for_selector("#controls [data-testid=undo]")
         assert "Die seen" not in page.locator("#controls button").all_inner_texts()
         page.click("#controls [data-testid=close]")
@@ -215,11 +221,7 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
     too; a new set-up mid-game is said as such."""
     url, fake = live
     with chromium_page(locale="pt-BR") as page:
-        page.goto(url + "/?lang=pt")
-        page.wait_for_selector("[data-testid=dice] .die")
-        page.click("#controls-btn")
-        page.fill("#controls input", "4321")
-        page.click("#controls button:has-text('OK')")  # the first PIN
+        _set_the_first_pin(page, url, "pt")
         page.wait_for_selector("#controls input[placeholder='Digite o PIN']")
         labels = page.locator("#controls button").all_inner_texts()
         assert "Desistir (gamão triplo)" in labels and "Aceita a desistência" not in labels, labels

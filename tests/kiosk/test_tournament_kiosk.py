@@ -18,17 +18,10 @@ from kiosk.config import ConfigError, Settings
 from kiosk.dicelog import DiceLog
 from kiosk.main import create_app
 from kiosk.service import RefereeService
+from tests.clock import FakeClock
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 
 START = Position.start()
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def board(pos: Position) -> dict[str, Any]:
@@ -45,7 +38,7 @@ def test_untimed_events_stay_as_they_were(tmp_path: Path) -> None:
 
 
 def test_timed_stream_replays_through_gamao_referee_to_the_same_verdicts_and_clock(tmp_path: Path) -> None:
-    clock = FakeTime()
+    clock = FakeClock()
     service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
     live: list[dict[str, Any]] = []
     script: list[tuple[float, dict[str, Any]]] = [
@@ -77,7 +70,7 @@ def test_timed_stream_replays_through_gamao_referee_to_the_same_verdicts_and_clo
 
 
 def test_restart_goes_on_from_the_last_events_time(tmp_path: Path) -> None:
-    clock = FakeTime()
+    clock = FakeClock()
     service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
     service.submit({"event": "new_match", "length": 1, "rules": {"clock": {"per_point": 120}}})
     clock.now += 3

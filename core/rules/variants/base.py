@@ -19,15 +19,14 @@ from the mover. Everything else lives here:
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, InvalidPositionError
-from core.rules.notation import BAR, OFF, Move, Play
-from core.rules.position import Position, Side, check_dice
+from core.rules.notation import BAR, OFF, Move, Play, play_words
+from core.rules.position import PlaysView, Position, Side, check_dice
 
 #: A Russian checker that has not entered yet (``in`` in the notation).
 WAITING = 26
@@ -367,13 +366,14 @@ class VariantPlay:
         return f"<VariantPlay {self.text()}>"
 
 
-class VariantPlays:
+class VariantPlays(PlaysView[VariantPlay]):
     """The legal plays of a variant position: ``len()``, iteration, indexing, ``in`` (a Play, text or position).
 
     ``reroll`` is True when the roll is not played at all but rolled again (R31's first-roll doubles).
     """
 
     __slots__ = ("position", "dice", "reroll", "_plays")
+    position: VariantPosition
 
     def __init__(self, position: VariantPosition, dice: tuple[int, int]) -> None:
         self.position = position
@@ -387,31 +387,8 @@ class VariantPlays:
             turn = position._turn_after(dice, n)
             self._plays.append(VariantPlay(position, dice, path, {"state": state, "orders": mine, "turn": turn}))
 
-    def __len__(self) -> int:
-        return len(self._plays)
-
-    def count(self) -> int:
-        return len(self._plays)
-
-    def __iter__(self) -> Iterator[VariantPlay]:
-        return iter(self._plays)
-
-    def __getitem__(self, i: int) -> VariantPlay:
-        return self._plays[i]
-
-    def __contains__(self, item: object) -> bool:
-        if isinstance(item, Position):
-            return any(lp.result == item for lp in self._plays)
-        if isinstance(item, (str, Play)):
-            try:
-                self.position.parse_play(item, self.dice)
-            except ValueError:
-                return False
-            return True
-        return False
-
-    def results(self) -> Iterator[VariantPosition]:
-        return (lp.result for lp in self._plays)
+    def _all(self) -> list[VariantPlay]:
+        return self._plays
 
     def __repr__(self) -> str:
         return f"<VariantPlays {self.dice[0]}{self.dice[1]} ({len(self)}) {self.position.variant}>"
@@ -420,7 +397,6 @@ class VariantPlays:
 # ----- notation --------------------------------------------------------------------------------------------
 _NAMES = {BAR: "bar", OFF: "off", WAITING: "in"}
 _WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF, "in": WAITING}
-_REPEAT = re.compile(r"^(.*?)\((\d+)\)$")
 
 
 def _word(point: int) -> str:
@@ -452,19 +428,8 @@ def play_text(play: Play) -> str:
 
 def play_from_text(text: str) -> Play:
     """Read a variant play written by ``play_text`` (or with every step spelled); InvalidPlayError if malformed."""
-    if not isinstance(text, str):
-        raise InvalidPlayError(f"invalid play {text!r}: expected text such as '24/18 13/11'")
     moves: list[Move] = []
-    for token in text.replace(",", " ").split():
-        count = 1
-        m = _REPEAT.match(token)
-        if m:
-            token, count = m.group(1), int(m.group(2))
-            if not 1 <= count <= 8:
-                raise InvalidPlayError(f"invalid play {text!r}: a repeat must be (1) to (8)")
-        parts = token.split("/")
-        if len(parts) < 2:
-            raise InvalidPlayError(f"invalid play {text!r}: {token!r} is not a move (write FROM/TO, e.g. 24/18, in/22, 6/off)")
+    for parts, count in play_words(text, 8, "24/18 13/11", "24/18, in/22, 6/off"):
         points = []
         for part in parts:
             hit = part.endswith("*")
@@ -567,3 +532,27 @@ def longest_run(held: Sequence[bool]) -> int:
         run = run + 1 if h else 0
         best = max(best, run)
     return best
+
+
+# ----- a checker's step (the variants' move generators) ---------------------------------------------------
+def bears_off(me: Sequence[int], frm: int, to: int, allowed: bool) -> bool:
+    """May the checker on `frm` bear off with a die that leads to `to` (0 or below)? When the game `allowed` it
+    now (all home, and what else it asks): exactly, or with a larger die from the highest point held."""
+    return allowed and (to == 0 or not any(me[frm + 1 : 7]))
+
+
+def moved(board: Sequence[int], frm: int, to: int) -> tuple[int, ...]:
+    """The board with a checker taken from `frm` (WAITING: from outside the board, R31) and put on `to`."""
+    after = list(board)
+    if frm != WAITING:
+        after[frm] -= 1
+    after[to] += 1
+    return tuple(after)
+
+
+def sent_to_bar(board: Sequence[int], point: int) -> tuple[int, ...]:
+    """The board with its checker on `point` hit and put on the bar."""
+    after = list(board)
+    after[point] -= 1
+    after[BAR] += 1
+    return tuple(after)

@@ -35,10 +35,13 @@ from core.rules.variants.base import (
     State,
     Step,
     VariantPosition,
+    bears_off,
     load_json,
+    moved,
     own_counts,
     read_board,
     read_side_map,
+    sent_to_bar,
 )
 
 #: Own points of each quarter of a route: 1 = the start quarter (24..19) ... 4 = the last quarter (6..1).
@@ -116,20 +119,11 @@ class JacquetPosition(VariantPosition):
                 hit = opp[c] == 1
                 if not (me[1] and me[2]) and self._makes_block(me, t, blocked_at, i):
                     continue
-            else:
-                if not bear_off or (t < 0 and any(me[i + 1 : 7])):
-                    continue
+            elif bears_off(me, i, t, bear_off):
                 t = OFF
-            me2 = list(me)
-            me2[i] -= 1
-            me2[t] += 1
-            opp2 = opp
-            if hit:
-                o = list(opp)
-                o[c] -= 1
-                o[BAR] += 1
-                opp2 = tuple(o)
-            out.append(((i, t, hit), (tuple(me2), opp2, arrived or t <= 6)))
+            else:
+                continue
+            out.append(((i, t, hit), (moved(me, i, t), sent_to_bar(opp, c) if hit else opp, arrived or t <= 6)))
         return out
 
     def _makes_block(self, me: tuple[int, ...], t: int, held_at: int, frm: int) -> bool:

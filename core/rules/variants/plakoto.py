@@ -25,7 +25,9 @@ from core.rules.variants.base import (
     State,
     Step,
     VariantPosition,
+    bears_off,
     load_json,
+    moved,
     own_counts,
     read_board,
 )
@@ -97,19 +99,17 @@ class PlakotoPosition(VariantPosition):
                     continue
                 elif opp[c] == 1:
                     pin = True
-            else:
-                if not bear_off or (t < 0 and any(me[i + 1 : 7])):
-                    continue
+            elif bears_off(me, i, t, bear_off):
                 t = OFF
-            me2 = list(me)
-            me2[i] -= 1
-            me2[t] += 1
+            else:
+                continue
+            me2 = moved(me, i, t)
             theirs2 = theirs
             if pin:
                 theirs2 = theirs | {cross[t]}
             if not me2[i] and cross[i] in theirs2:
                 theirs2 = theirs2 - {cross[i]}  # the pinner left: the pinned checker is free again
-            out.append(((i, t, pin), (tuple(me2), opp, (mine, theirs2))))
+            out.append(((i, t, pin), (me2, opp, (mine, theirs2))))
         return out
 
     # ----- game results -------------------------------------------------------------------------------------

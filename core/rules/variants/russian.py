@@ -37,12 +37,15 @@ from core.rules.variants.base import (
     Step,
     VariantPlay,
     VariantPosition,
+    bears_off,
     load_json,
+    moved,
     own_counts,
     play_from_text,
     play_text,
     read_board,
     read_side_map,
+    sent_to_bar,
 )
 
 
@@ -180,21 +183,11 @@ class RussianPosition(VariantPosition):
                 if opp[t] >= 2:
                     continue
                 hit = opp[t] == 1
-            else:
-                if not bear_off or (t < 0 and any(me[i + 1 : 7])):
-                    continue
+            elif bears_off(me, i, t, bear_off):
                 t = OFF
-            me2 = list(me)
-            if i != WAITING:
-                me2[i] -= 1
-            me2[t] += 1
-            opp2 = opp
-            if hit:
-                o = list(opp)
-                o[t] -= 1
-                o[BAR] += 1
-                opp2 = tuple(o)
-            out.append(((i, t, hit), (tuple(me2), opp2, x)))
+            else:
+                continue
+            out.append(((i, t, hit), (moved(me, i, t), sent_to_bar(opp, t) if hit else opp, x)))
         return out
 
     # ----- game results -------------------------------------------------------------------------------------

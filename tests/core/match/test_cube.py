@@ -63,23 +63,25 @@ def test_r12_take_without_a_double_is_refused() -> None:
         Cube().take(D)
 
 
-def test_r12_no_cap_by_default() -> None:
-    cube = Cube()
+def _redoubled(cube: Cube, times: int) -> Side:
+    """Double and take `times` times, light doubling first, each owner redoubling in turn; returns the owner."""
     side = L
-    for _ in range(10):
+    for _ in range(times):
         cube.double(side)
         cube.take(side.other)
         side = side.other
+    return side
+
+
+def test_r12_no_cap_by_default() -> None:
+    cube = Cube()
+    _redoubled(cube, 10)
     assert cube.value == 1024
 
 
 def test_r12_cap_of_64_setting() -> None:
     cube = Cube(CubeSettings(cap=64))
-    side = L
-    for _ in range(6):
-        cube.double(side)
-        cube.take(side.other)
-        side = side.other
+    side = _redoubled(cube, 6)
     assert cube.value == 64
     assert cube.why_not_double(side) == "the cube is at its cap of 64 (R12)"
 

@@ -12,6 +12,7 @@ from core.match.formats.sgf import read_sgf, write_sgf
 from core.match.record import MOVE, RESIGN, MatchRecord
 from core.match.replay import replay
 from core.rules.position import Side
+from tests.core.match.roundtrip import reads_back_the_same
 
 L, D = Side.LIGHT, Side.DARK
 
@@ -83,13 +84,7 @@ def test_our_sgf_reads_back_identically_for_every_sample(samples_dir: Path) -> N
     assert len(paths) >= 25
     for path in paths:
         original = _load(path)
-        first = replay(original)
-        again = read_sgf(write_sgf(original))
-        second = replay(again)
-        assert second.problems == [], path.name
-        assert (second.final_score, second.games, second.plays, second.cube_actions) == (
-            first.final_score, first.games, first.plays, first.cube_actions,
-        ), path.name
+        again = reads_back_the_same(original, write_sgf, read_sgf, path.name)
         assert _trace(again) == _trace(original), path.name
         assert (again.length, again.players, again.rules.crawford) == (original.length, original.players, original.rules.crawford)
 

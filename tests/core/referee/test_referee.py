@@ -40,6 +40,17 @@ def moved(pos: Position, side: Side, frm: int, to: int) -> Position:
     return Position((tuple(counts[Side.LIGHT]), tuple(counts[Side.DARK])), pos.turn)
 
 
+def unclear_31() -> dict[str, Any]:
+    """Light's 3-1 played 13/10 6/5, on a board whose points 5, 6, 9 and 10 the camera cannot count (any of 0-5)."""
+    ev = bd(after(START, (3, 1), "13/10 6/5"))
+    flat = {str(n): 1.0 / 6 for n in range(6)}
+    table: list[dict[str, float]] = [{} for _ in range(24)]
+    for point in (5, 6, 9, 10):
+        table[point - 1] = flat
+    ev["uncertainty"] = {"light": table}
+    return ev
+
+
 # ----- opening, roll, reroll (R03, R24) ----------------------------------------------------------------------
 def test_r03_opening_roll_die_one_is_lights() -> None:
     ref = referee()
@@ -114,12 +125,7 @@ def test_unstable_boards_never_ruled_on() -> None:
 def test_uncertain_when_camera_cannot_tell() -> None:
     ref = referee()
     ref.feed(roll(3, 1))
-    ev = bd(after(START, (3, 1), "13/10 6/5"))
-    flat = {str(n): 1.0 / 6 for n in range(6)}
-    table: list[dict[str, float]] = [{} for _ in range(24)]
-    for point in (5, 6, 9, 10):
-        table[point - 1] = flat
-    ev["uncertainty"] = {"light": table}
+    ev = unclear_31()
     (v,) = ref.feed(ev)
     assert v["verdict"] == "uncertain"
     assert {"13/10 6/5", "13/10/9"} <= set(v["candidates"])
@@ -145,12 +151,7 @@ def test_uncertain_when_camera_cannot_tell() -> None:
 def test_uncertain_play_decided_by_the_opponents_boards() -> None:
     ref = referee()
     ref.feed(roll(3, 1))
-    ev = bd(after(START, (3, 1), "13/10 6/5"))
-    flat = {str(n): 1.0 / 6 for n in range(6)}
-    table: list[dict[str, float]] = [{} for _ in range(24)]
-    for point in (5, 6, 9, 10):
-        table[point - 1] = flat
-    ev["uncertainty"] = {"light": table}
+    ev = unclear_31()
     ref.feed(ev)
     ref.feed(roll(6, 4))
     out = ref.feed(bd(after(after(START, (3, 1), "13/10 6/5"), (6, 4), "24/18 13/9")))  # dark half-way through
@@ -396,22 +397,23 @@ def test_cube_double_take_and_owner() -> None:
     assert kinds(ref.feed(roll(6, 4))) == ["roll"]
 
 
-def test_r12_cube_not_yours() -> None:
+def _light_took_the_cube() -> Referee:
+    """Light played 3-1; dark doubled and light took (light owns the cube at 2); dark rolled 6-4 and played 24/14."""
     ref = referee()
     _first_play(ref)
     ref.feed({"event": "cube", "action": "double", "side": "dark"})
     ref.feed({"event": "cube", "action": "take", "side": "light"})
     ref.feed(roll(6, 4))
     ref.feed(bd(after(after(START, (3, 1), "8/5 6/5"), (6, 4), "24/14")))
+    return ref
+
+
+def test_r12_cube_not_yours() -> None:
+    ref = _light_took_the_cube()
     out = ref.feed({"event": "cube", "action": "double", "side": "light"})  # light owns it: fine
     assert kinds(out) == ["play", "cube"]
     ref.feed({"event": "cube", "action": "take", "side": "dark"})
-    ref2 = referee()
-    _first_play(ref2)
-    ref2.feed({"event": "cube", "action": "double", "side": "dark"})
-    ref2.feed({"event": "cube", "action": "take", "side": "light"})
-    ref2.feed(roll(6, 4))
-    ref2.feed(bd(after(after(START, (3, 1), "8/5 6/5"), (6, 4), "24/14")))
+    ref2 = _light_took_the_cube()
     ref2.feed(roll(2, 1))  # light commits... no: light rolls, the cube stays with light
     out = ref2.feed({"event": "cube", "action": "double", "side": "dark"})
     assert out[-1]["verdict"] == "illegal"

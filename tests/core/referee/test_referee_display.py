@@ -8,7 +8,17 @@ from typing import Any
 
 from core.referee import Referee
 from core.rules.position import Position, Side
-from tests.core.referee.test_referee import START, _light_on_bar, after, bd, kinds, moved, referee, roll
+from tests.core.referee.test_referee import (
+    START,
+    _light_on_bar,
+    after,
+    bd,
+    kinds,
+    moved,
+    referee,
+    roll,
+    unclear_31,
+)
 
 
 def shown(pos: Position, turn: Side) -> dict[str, Any]:
@@ -91,13 +101,7 @@ def test_uncertain_board_keeps_the_last_confident_position() -> None:
     ref.feed(roll(3, 1))
     half = moved(START, Side.LIGHT, 13, 10)
     ref.feed(bd(half))
-    ev = bd(after(START, (3, 1), "13/10 6/5"))
-    flat = {str(n): 1.0 / 6 for n in range(6)}
-    table: list[dict[str, float]] = [{} for _ in range(24)]
-    for point in (5, 6, 9, 10):
-        table[point - 1] = flat
-    ev["uncertainty"] = {"light": table}
-    assert kinds(ref.feed(ev)) == ["uncertain"]
+    assert kinds(ref.feed(unclear_31())) == ["uncertain"]
     assert board(ref) == shown(half, Side.LIGHT)
 
 
