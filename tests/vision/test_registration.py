@@ -13,6 +13,7 @@ import numpy as np
 from vision.config import load_config
 from vision.registration import Registrar, find_marker_corners
 from vision.render import Options, Scene, render
+from vision.synthetic import SensorNoise
 
 
 def with_markers(image: np.ndarray, corners: np.ndarray, size: int = 36, shift: tuple[int, int] = (0, 0)) -> np.ndarray:
@@ -129,13 +130,12 @@ def test_no_bump_from_noise_and_hands_on_a_1280_wide_frame() -> None:
     after = Scene([0, 1, 1, 1, 1] + [0] * 19, dark, {"light": 0, "dark": 0}, {"light": 11, "dark": 0})
     image, corners = render(before, 4, opts)
     reg = Registrar(load_config().registration, corners)
-    noise = np.random.default_rng(0)
+    noise = SensorNoise(np.random.default_rng(0), 1.5)
     bumps = 0
     for scene in (before, after):  # a bear-off fills the tray beside the field
         still = render(scene, 4, opts)[0]
         hand = render(scene, 4, replace(opts, hand=True))[0]
         for i in range(60):
             base = hand if i % 20 < 6 else still  # a hand every 20 frames, 6 frames long
-            frame = np.clip(base + noise.normal(0, 1.5, base.shape), 0, 255).astype(np.uint8)
-            bumps += reg.update(frame).bumped
+            bumps += reg.update(noise(base)).bumped
     assert bumps == 0

@@ -11,7 +11,7 @@ from vision.config import load_config
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
 from vision.stillness import Stillness
-from vision.synthetic import random_scene
+from vision.synthetic import SensorNoise, random_scene
 
 FPS = 30.0
 
@@ -21,14 +21,13 @@ def _video(seed: int, size: tuple[int, int] = (480, 270)) -> tuple[list[tuple[np
     rng = np.random.default_rng(seed)
     scene = random_scene(rng)
     base, corners = render(scene, seed, Options(size=size, hand=False))
-    noise = np.random.default_rng(seed + 1)
+    noise = SensorNoise(np.random.default_rng(seed + 1), 2)
     plan = [(None, 15)] + [(o, 2) for o in (-0.3, -0.2, -0.1)] + [(0.0, 30)] + [(None, 20)]
     frames, i = [], 0
     for offset, n in plan:
         img = base if offset is None else render(scene, seed, Options(size=size, hand=True, hand_offset=offset))[0]
         for _ in range(n):
-            jitter = noise.normal(0, 2, img.shape)
-            frames.append((np.clip(img + jitter, 0, 255).astype(np.uint8), i / FPS, offset is not None))
+            frames.append((noise(img), i / FPS, offset is not None))
             i += 1
     return frames, corners
 

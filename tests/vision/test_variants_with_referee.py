@@ -1,7 +1,7 @@
 """Vision and the referee on the seeds' other games (R30-R32): a random game of each, rendered as a video on one
 board (a hand while a play is made, then the still board), goes through the pipeline and the referee, which must
 follow every turn (its position before each roll equal to the game's), with no play called illegal; here the
-first 60 turns of each, the bench's five games of each to their own results. A play the camera cannot tell (a bear-off from a pile it cannot count) is shown on the touch
+first 40 turns of each, the bench's five games of each to their own results. A play the camera cannot tell (a bear-off from a pile it cannot count) is shown on the touch
 screen by the players, as the kiosk asks; few are. The harness is bench/bench_vision_variants.py, which runs five
 games of each."""
 
@@ -14,9 +14,10 @@ from bench.bench_vision_variants import replay_game
 from core.rules.variants import PlakotoPosition
 from vision.pipeline import Pipeline
 from vision.render import Options, Scene, render
+from vision.synthetic import SensorNoise
 
 #: The first turns of each game (entering, chains of doubles, messengers, piles, pins); the bench plays them whole
-TURNS = 60
+TURNS = 40
 CASES = [
     # variant, self-play seed
     # Plakoto's rendered game is the demo's (tests/kiosk/test_demo_variants.py: pins, piles, its own fault through
@@ -58,9 +59,9 @@ def test_a_pinned_checker_is_under_its_pinner(seed: int, pinner: str, pinned: st
     opts = Options(size=(640, 360), rotate=3.0, perspective=0.03, dice=False)
     first, corners = render(Scene(list(start.light), list(start.dark)), seed, opts)
     pipe = Pipeline(corners=corners, start=(list(start.light), list(start.dark)))
-    noise = np.random.default_rng(seed)
+    noise = SensorNoise(np.random.default_rng(seed), 1.5)
     for k in range(15):  # the start, still: the colours are learnt from its two piles
-        pipe.process(np.clip(first + noise.normal(0, 1.5, first.shape), 0, 255).astype(np.uint8), k / 30)
+        pipe.process(noise(first), k / 30)
     colours = pipe.reader.colours
     assert colours is not None
     image, _ = render(Scene(light, dark, pinned=[(POINT, pinned)]), seed, opts)
@@ -68,6 +69,6 @@ def test_a_pinned_checker_is_under_its_pinner(seed: int, pinner: str, pinned: st
     pipe.reader.colours = colours  # the same camera, started again on the new board
     ev = None
     for k in range(15):
-        ev = pipe.process(np.clip(image + noise.normal(0, 1.5, image.shape), 0, 255).astype(np.uint8), k / 30)
+        ev = pipe.process(noise(image), k / 30)
     assert ev is not None and ev["stable"]
     assert (ev[pinner][POINT - 1], ev[pinned][POINT - 1]) == (2, 0)
