@@ -5,6 +5,8 @@ play is made, then the still board), go through the pipeline and the referee, wh
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bench.bench_vision_referee import replay_match
@@ -16,7 +18,9 @@ SIZE = (640, 360)
 
 CASES = [
     # game, render seed, camera and lighting drawn per video (else a mild fixed view)
-    pytest.param(1, 5, False, id="game1"),
+    # A plain game with nothing special: the 1280x720 corpus game below covers the same path, so --soak only.
+    pytest.param(1, 5, False, id="game1", marks=pytest.mark.skipif(
+        os.environ.get("GAMAO_SOAK") != "1", reason="a plain rendered game: run with --soak or GAMAO_SOAK=1")),
     # Used to fail: 18 of 53. At the hit 7/3* 5/3 vision read two dark checkers on the bar as one, the
     # referee counted the derived borne-off count as a second error, and the game stalled.
     pytest.param(3, 0, False, id="game3-two-on-the-bar"),
