@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -107,6 +108,34 @@ def test_check_arm64_arguments() -> None:
     with pytest.raises(SystemExit):
         check_arm64.parse_args([])
     assert check_arm64.parse_args(["bookworm"]).cache.parts[-2:] == (".cache", "gamao-arm64")
+    assert not check_arm64.parse_args(["bookworm"]).host_qemu  # Debian 13's qemu-user by default
+    assert check_arm64.parse_args(["bookworm", "--host-qemu"]).host_qemu
+
+
+def test_check_arm64_registers_its_qemu_for_aarch64_elf_only() -> None:
+    """The binfmt_misc line for Debian 13's qemu-aarch64: the kernel's escapes, the arm64 ELF header's magic
+    (EM_AARCH64 = 0xb7) under the mask qemu's own binfmt.d file uses, and no C flag (sudo stays unprivileged)."""
+    def unescape(field: str) -> bytes:  # as binfmt_misc reads it: \\xHH is one byte, any other character itself
+        return re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), field).encode("latin-1")
+    line = check_arm64.binfmt_line(Path("/cache/qemu/qemu-aarch64-10.0"))
+    name, kind, offset, magic_field, mask_field, interpreter, flags = line.split(":")[1:]
+    assert (name, kind, offset, interpreter, flags) == ("gamao-aarch64", "M", "", "/cache/qemu/qemu-aarch64-10.0",
+                                                        "POF")
+    magic, mask = unescape(magic_field), unescape(mask_field)
+    assert len(magic) == len(mask) == 20
+    assert magic[:4] == b"\x7fELF" and magic[4] == 2 and struct.unpack("<H", magic[18:20])[0] == 0xB7
+    arm64_header = b"\x7fELF\x02\x01\x01\x00" + bytes(8) + struct.pack("<HH", 3, 0xB7)  # a PIE (ET_DYN)
+    x86_header = b"\x7fELF\x02\x01\x01\x00" + bytes(8) + struct.pack("<HH", 3, 0x3E)
+    assert all(a & m == b & m for a, b, m in zip(arm64_header, magic, mask, strict=True))
+    assert not all(a & m == b & m for a, b, m in zip(x86_header, magic, mask, strict=True))
+
+
+def test_check_arm64_tells_a_page_from_a_blank_screenshot() -> None:
+    header = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">II", 800, 480)
+    assert check_arm64.png_size(header + b"\x08\x06\x00\x00\x00") == (800, 480)
+    assert check_arm64.png_size(b"<html>This site can't be reached</html>") is None
+    assert check_arm64.MIN_PAGE_PNG > 15_000  # Chromium's error page is smaller; the board page is ~70 kB
+    assert "--no-zygote" in check_arm64.CHROMIUM_EMULATION_FLAGS
 
 
 def test_check_arm64_report_is_one_json_line() -> None:
