@@ -181,3 +181,29 @@ def test_the_guide_calls_the_one_install_script_and_leaves_nothing_to_fill_in() 
     assert "the address your club was given" in guide
     for step in ("install.sh", "gamao run --check", "Controle", "Calibrar câmera", "do_boot_behaviour B4"):
         assert step in guide, step
+
+
+@pytest.mark.parametrize(("reuse", "installed", "later_steps_run"),
+                         [(True, True, True), (True, False, False), (False, True, False)])
+def test_check_arm64_skipping_the_install_runs_the_rest_only_on_a_reused_installed_root(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, reuse: bool, installed: bool, later_steps_run: bool) -> None:
+    args = check_arm64.parse_args(["bookworm", "--cache", str(tmp_path), "--skip", "install",
+                                   *(["--reuse"] if reuse else [])])
+    checker = check_arm64.Checker(args, out=lambda _line: None)
+    if installed:
+        gamao = checker.root / "opt" / "gamao" / ".venv" / "bin" / "gamao"
+        gamao.parent.mkdir(parents=True)
+        gamao.write_text("#!/bin/sh\n")
+    ran: list[str] = []
+    monkeypatch.setattr(check_arm64.os, "geteuid", lambda: 0)
+    for name in ("binfmt", "make_root", "copy_checkout", "install_again", "run_check", "compare_hints",
+                 "screenshot", "demo", "tests"):
+        monkeypatch.setattr(checker, name, lambda name=name: ran.append(name) or "ok")
+    monkeypatch.setattr(checker, "compare", lambda *_a: ran.append("plays") or "ok")
+    monkeypatch.setattr(checker, "mount", lambda: None)
+    monkeypatch.setattr(checker, "unmount", lambda: None)
+    report = checker.run()
+    later = ["install_again", "run_check", "compare_hints", "plays", "screenshot", "demo", "tests"]
+    assert ran == ["binfmt", "make_root", "copy_checkout", *(later if later_steps_run else [])]
+    assert not report.passed  # a skipped step is never a pass
+    assert [s.name for s in report.steps if not s.passed] == ["install"]
