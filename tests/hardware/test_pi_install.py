@@ -1,20 +1,29 @@
 """The Pi's install pieces that run anywhere (issue 25): the labwc kiosk screen writer (idempotent, the rest
 of the user's files kept, the rotation remembered, a valid invisible Xcursor), the install script's argument
-handling, and hardware/pi/check-arm64's arguments and report (the emulated run itself is not in the default
-test run: it takes an hour per Debian release)."""
+handling, hardware/pi/check-arm64's arguments, binfmt line, step gating and report, and hardware/pi/page_shot.py
+against a real headless Chromium (the emulated run itself is not in the default test run: it takes an hour per
+Debian release)."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import importlib.util
 import json
 import os
 import re
+import socket
 import struct
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
+import zlib
 from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -207,3 +216,58 @@ def test_check_arm64_skipping_the_install_runs_the_rest_only_on_a_reused_install
     assert ran == ["binfmt", "make_root", "copy_checkout", *(later if later_steps_run else [])]
     assert not report.passed  # a skipped step is never a pass
     assert [s.name for s in report.steps if not s.passed] == ["install"]
+
+
+def _serve(folder: Path) -> tuple[Any, int]:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *_a: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def test_page_shot_waits_for_the_pages_drawn_state_and_says_when_it_never_comes(tmp_path: Path) -> None:
+    """hardware/pi/page_shot.py against a real headless Chromium's DevTools port: a page whose state arrives late
+    (as the kiosk's first WebSocket message does) is captured only once drawn; a page that never draws fails."""
+    from tests.kiosk.browser import chromium_or_skip
+
+    chromium = chromium_or_skip()
+    page_shot = load("page_shot", PI / "page_shot.py")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "late.html").write_text(
+        "<body style='margin:0;background:#222'><script>setTimeout(() => {"
+        " document.body.style.background = '#2a6';"
+        " window.__gamao = {state: {match: {id: 1}}, renders: 1, painted: 1}; }, 1500);</script></body>")
+    (site / "never.html").write_text("<body><script>window.__gamao = {state: null, renders: 1, painted: 1};"
+                                     "</script></body>")
+    server, port = _serve(site)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        cdp = s.getsockname()[1]
+    browser = subprocess.Popen([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                f"--user-data-dir={tmp_path / 'profile'}", f"--remote-debugging-port={cdp}",
+                                "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{cdp}/json/version", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        out = tmp_path / "late.png"
+        assert page_shot.main(["--cdp", f"http://127.0.0.1:{cdp}", "--url", f"http://127.0.0.1:{port}/late.html",
+                               "--out", str(out), "--timeout", "60"]) == 0
+        assert check_arm64.png_size(out.read_bytes()) == (800, 480)
+        raw = out.read_bytes()
+        idat = b"".join(raw[i + 8:i + 8 + int.from_bytes(raw[i:i + 4], "big")]
+                        for i in range(8, len(raw) - 12) if raw[i + 4:i + 8] == b"IDAT")
+        first_row = zlib.decompress(idat)[1:4]  # filter byte, then the top-left pixel (no filter on row 0 here)
+        assert first_row == bytes([0x22, 0xAA, 0x66]), "shot before the late state was drawn"
+        assert page_shot.main(["--cdp", f"http://127.0.0.1:{cdp}", "--url", f"http://127.0.0.1:{port}/never.html",
+                               "--out", str(tmp_path / "never.png"), "--timeout", "3"]) == 1
+        assert not (tmp_path / "never.png").exists()
+    finally:
+        browser.terminate()
+        browser.wait(30)
+        server.shutdown()
