@@ -52,6 +52,16 @@ has_candidate() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]';
 if [ "$APT" -eq 1 ]; then
     say "1/6 Debian packages (apt-get; this is the long part the first time)"
     export DEBIAN_FRONTEND=noninteractive
+    # An install cut short (power cut, Ctrl-C) can leave GNU Backgammon's two-sided bearoff database empty (its
+    # package builds it while being set up: a minute on a Pi 4) and dpkg half done: both are finished here.
+    if [ -f /var/lib/gnubg/gnubg_ts0.bd ] && [ ! -s /var/lib/gnubg/gnubg_ts0.bd ]; then
+        say "  GNU Backgammon's bearoff database is empty (an interrupted install): it is built again"
+        rm -f /var/lib/gnubg/gnubg_ts0.bd
+        if dpkg-query -W -f='${Status}' gnubg 2>/dev/null | grep -q ' installed$'; then
+            dpkg-reconfigure gnubg
+        fi
+    fi
+    dpkg --configure -a
     apt-get update -q
     pkgs="python3 python3-venv gnubg espeak-ng curl locales wlr-randr ca-certificates"
     # Chromium: Debian and Raspberry Pi OS trixie call it chromium; older Raspberry Pi OS chromium-browser.

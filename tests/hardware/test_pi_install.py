@@ -1,19 +1,29 @@
 """The Pi's install pieces that run anywhere (issue 25): the labwc kiosk screen writer (idempotent, the rest
 of the user's files kept, the rotation remembered, a valid invisible Xcursor), the install script's argument
-handling, and hardware/pi/check-arm64's arguments and report (the emulated run itself is not in the default
-test run: it takes an hour per Debian release)."""
+handling, hardware/pi/check-arm64's arguments, binfmt line, step gating and report, and hardware/pi/page_shot.py
+against a real headless Chromium (the emulated run itself is not in the default test run: it takes an hour per
+Debian release)."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import importlib.util
 import json
 import os
+import re
+import socket
 import struct
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
+import zlib
 from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -107,6 +117,34 @@ def test_check_arm64_arguments() -> None:
     with pytest.raises(SystemExit):
         check_arm64.parse_args([])
     assert check_arm64.parse_args(["bookworm"]).cache.parts[-2:] == (".cache", "gamao-arm64")
+    assert not check_arm64.parse_args(["bookworm"]).host_qemu  # Debian 13's qemu-user by default
+    assert check_arm64.parse_args(["bookworm", "--host-qemu"]).host_qemu
+
+
+def test_check_arm64_registers_its_qemu_for_aarch64_elf_only() -> None:
+    """The binfmt_misc line for Debian 13's qemu-aarch64: the kernel's escapes, the arm64 ELF header's magic
+    (EM_AARCH64 = 0xb7) under the mask qemu's own binfmt.d file uses, and no C flag (sudo stays unprivileged)."""
+    def unescape(field: str) -> bytes:  # as binfmt_misc reads it: \\xHH is one byte, any other character itself
+        return re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), field).encode("latin-1")
+    line = check_arm64.binfmt_line(Path("/cache/qemu/qemu-aarch64-10.0"))
+    name, kind, offset, magic_field, mask_field, interpreter, flags = line.split(":")[1:]
+    assert (name, kind, offset, interpreter, flags) == ("gamao-aarch64", "M", "", "/cache/qemu/qemu-aarch64-10.0",
+                                                        "POF")
+    magic, mask = unescape(magic_field), unescape(mask_field)
+    assert len(magic) == len(mask) == 20
+    assert magic[:4] == b"\x7fELF" and magic[4] == 2 and struct.unpack("<H", magic[18:20])[0] == 0xB7
+    arm64_header = b"\x7fELF\x02\x01\x01\x00" + bytes(8) + struct.pack("<HH", 3, 0xB7)  # a PIE (ET_DYN)
+    x86_header = b"\x7fELF\x02\x01\x01\x00" + bytes(8) + struct.pack("<HH", 3, 0x3E)
+    assert all(a & m == b & m for a, b, m in zip(arm64_header, magic, mask, strict=True))
+    assert not all(a & m == b & m for a, b, m in zip(x86_header, magic, mask, strict=True))
+
+
+def test_check_arm64_tells_a_page_from_a_blank_screenshot() -> None:
+    header = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">II", 800, 480)
+    assert check_arm64.png_size(header + b"\x08\x06\x00\x00\x00") == (800, 480)
+    assert check_arm64.png_size(b"<html>This site can't be reached</html>") is None
+    assert check_arm64.MIN_PAGE_PNG > 15_000  # Chromium's error page is smaller; the board page is ~70 kB
+    assert "--no-zygote" in check_arm64.CHROMIUM_EMULATION_FLAGS
 
 
 def test_check_arm64_report_is_one_json_line() -> None:
@@ -152,3 +190,84 @@ def test_the_guide_calls_the_one_install_script_and_leaves_nothing_to_fill_in() 
     assert "the address your club was given" in guide
     for step in ("install.sh", "gamao run --check", "Controle", "Calibrar câmera", "do_boot_behaviour B4"):
         assert step in guide, step
+
+
+@pytest.mark.parametrize(("reuse", "installed", "later_steps_run"),
+                         [(True, True, True), (True, False, False), (False, True, False)])
+def test_check_arm64_skipping_the_install_runs_the_rest_only_on_a_reused_installed_root(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, reuse: bool, installed: bool, later_steps_run: bool) -> None:
+    args = check_arm64.parse_args(["bookworm", "--cache", str(tmp_path), "--skip", "install",
+                                   *(["--reuse"] if reuse else [])])
+    checker = check_arm64.Checker(args, out=lambda _line: None)
+    if installed:
+        gamao = checker.root / "opt" / "gamao" / ".venv" / "bin" / "gamao"
+        gamao.parent.mkdir(parents=True)
+        gamao.write_text("#!/bin/sh\n")
+    ran: list[str] = []
+    monkeypatch.setattr(check_arm64.os, "geteuid", lambda: 0)
+    for name in ("binfmt", "make_root", "copy_checkout", "install_again", "run_check", "compare_hints",
+                 "screenshot", "demo", "tests"):
+        monkeypatch.setattr(checker, name, lambda name=name: ran.append(name) or "ok")
+    monkeypatch.setattr(checker, "compare", lambda *_a: ran.append("plays") or "ok")
+    monkeypatch.setattr(checker, "mount", lambda: None)
+    monkeypatch.setattr(checker, "unmount", lambda: None)
+    report = checker.run()
+    later = ["install_again", "run_check", "compare_hints", "plays", "screenshot", "demo", "tests"]
+    assert ran == ["binfmt", "make_root", "copy_checkout", *(later if later_steps_run else [])]
+    assert not report.passed  # a skipped step is never a pass
+    assert [s.name for s in report.steps if not s.passed] == ["install"]
+
+
+def _serve(folder: Path) -> tuple[Any, int]:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *_a: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def test_page_shot_waits_for_the_pages_drawn_state_and_says_when_it_never_comes(tmp_path: Path) -> None:
+    """hardware/pi/page_shot.py against a real headless Chromium's DevTools port: a page whose state arrives late
+    (as the kiosk's first WebSocket message does) is captured only once drawn; a page that never draws fails."""
+    from tests.kiosk.browser import chromium_or_skip
+
+    chromium = chromium_or_skip()
+    page_shot = load("page_shot", PI / "page_shot.py")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "late.html").write_text(
+        "<body style='margin:0;background:#222'><script>setTimeout(() => {"
+        " document.body.style.background = '#2a6';"
+        " window.__gamao = {state: {match: {id: 1}}, renders: 1, painted: 1}; }, 1500);</script></body>")
+    (site / "never.html").write_text("<body><script>window.__gamao = {state: null, renders: 1, painted: 1};"
+                                     "</script></body>")
+    server, port = _serve(site)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        cdp = s.getsockname()[1]
+    browser = subprocess.Popen([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                f"--user-data-dir={tmp_path / 'profile'}", f"--remote-debugging-port={cdp}",
+                                "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{cdp}/json/version", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        out = tmp_path / "late.png"
+        assert page_shot.main(["--cdp", f"http://127.0.0.1:{cdp}", "--url", f"http://127.0.0.1:{port}/late.html",
+                               "--out", str(out), "--timeout", "60"]) == 0
+        assert check_arm64.png_size(out.read_bytes()) == (800, 480)
+        raw = out.read_bytes()
+        idat = b"".join(raw[i + 8:i + 8 + int.from_bytes(raw[i:i + 4], "big")]
+                        for i in range(8, len(raw) - 12) if raw[i + 4:i + 8] == b"IDAT")
+        first_row = zlib.decompress(idat)[1:4]  # filter byte, then the top-left pixel (no filter on row 0 here)
+        assert first_row == bytes([0x22, 0xAA, 0x66]), "shot before the late state was drawn"
+        assert page_shot.main(["--cdp", f"http://127.0.0.1:{cdp}", "--url", f"http://127.0.0.1:{port}/never.html",
+                               "--out", str(tmp_path / "never.png"), "--timeout", "3"]) == 1
+        assert not (tmp_path / "never.png").exists()
+    finally:
+        browser.terminate()
+        browser.wait(30)
+        server.shutdown()
