@@ -271,3 +271,24 @@ def test_page_shot_waits_for_the_pages_drawn_state_and_says_when_it_never_comes(
         browser.terminate()
         browser.wait(30)
         server.shutdown()
+
+
+def test_check_arm64_copies_the_checkout_as_git_pull_would(tmp_path: Path) -> None:
+    """A reused root gets the checkout again: a file the last copy brought and the checkout no longer has goes,
+    files the appliance made there (its .venv, caches) stay."""
+    checker = check_arm64.Checker(check_arm64.parse_args(["bookworm", "--cache", str(tmp_path)]),
+                                  out=lambda _line: None)
+    dest = checker.root / "opt" / "gamao"
+    moved = dest / "core" / "referee" / "moved_away.py"
+    moved.parent.mkdir(parents=True)
+    moved.write_text("# the last copy's file\n")
+    made = dest / ".venv" / "bin" / "gamao"
+    made.parent.mkdir(parents=True)
+    made.write_text("#!/bin/sh\n")
+    (dest / ".gamao-copied").write_text("core/referee/moved_away.py\nREADME.md\n")
+    detail = checker.copy_checkout()
+    assert not moved.exists() and made.exists()
+    assert (dest / "README.md").read_text() == (ROOT / "README.md").read_text()
+    assert (dest / "hardware" / "pi" / "install.sh").is_file()
+    assert detail.endswith("1 gone since the last copy removed"), detail
+    assert "core/referee/moved_away.py" not in (dest / ".gamao-copied").read_text()
