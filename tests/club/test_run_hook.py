@@ -25,9 +25,15 @@ def test_the_appliance_service_publishes_when_the_config_names_a_broker(broker, 
             service.submit({"event": "roll", "dice": [6, 1]})
             assert wait_for(lambda: listener.topics().count(f"gamao/{CLUB}/mesa01/events") == 2, 10)
             assert (tmp_path / "data" / "club_outbox.sqlite").exists()
-        # the lifespan closed the service, which closed the publisher: the board says it is offline
-        states = [m for t, m in listener.got if t.endswith("/state")]
-        assert states[-1] == {"board": "mesa01", "club": CLUB, "online": False, "updated": None}
+        # the lifespan closed the service, which closed the publisher: the board says it is offline (the broker
+        # hands that last message on a moment later: wait for it, as the director would)
+        offline = {"board": "mesa01", "club": CLUB, "online": False, "updated": None}
+
+        def states() -> list[dict]:
+            return [m for t, m in listener.got if t.endswith("/state")]
+
+        wait_for(lambda: bool(states()) and states()[-1] == offline, 10)
+        assert states()[-1] == offline
         assert [m["index"] for t, m in listener.got if t.endswith("/verdicts")] == [0, 1]
     finally:
         listener.close()
