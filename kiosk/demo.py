@@ -225,6 +225,7 @@ class DemoRunner:
         self.say = say
         self.stop_event = threading.Event()
         self.done = threading.Event()
+        self._thread: threading.Thread | None = None  # set by start(); play_step alone has none
         self._folder = Path(tempfile.mkdtemp(prefix="gamao-demo-"))
         self.camera = SimulatedCamera(variant=variant) if vision else None
         self.dice = SimulatedDice(self._submit, self._folder) if dice else None
@@ -284,8 +285,6 @@ class DemoRunner:
         thread = self._thread = threading.Thread(target=self.run, name="gamao-demo", daemon=True)
         thread.start()
         return thread
-
-    _thread: threading.Thread | None = None
 
     def close(self) -> None:
         self.stop_event.set()

@@ -37,8 +37,8 @@ def random_options(rng: np.random.Generator, size: tuple[int, int], hand: bool =
 class SensorNoise:
     """A camera's per-frame sensor noise on a rendered still: Gaussian, ``sigma`` grey levels, a new draw each
     frame. Drawn from a bank of ``bank`` seeded noise images picked at random per frame, then added with
-    saturation: the same noise a fresh ``rng.normal`` per frame gives to the stillness and reading (no frame
-    equals the one before), at 0.3 ms a 640x360 frame instead of 11 ms (the rendered games' hot spot)."""
+    saturation: per pixel the same Gaussian as a fresh ``rng.normal`` per frame (two frames in a row share their
+    noise one time in ``bank``), at 0.3 ms a 640x360 frame instead of 11 ms (the rendered games' hot spot)."""
 
     def __init__(self, rng: np.random.Generator, sigma: float, bank: int = 16) -> None:
         self.rng, self.sigma, self.size = rng, sigma, bank
