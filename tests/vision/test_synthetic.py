@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pytest
 
+from vision import render as render_module
 from vision.geometry import columns_to_points
 from vision.pipeline import board_event
 from vision.reader import BoardReader
@@ -63,6 +64,21 @@ def test_render_is_deterministic_and_returns_true_corners() -> None:
     assert np.array_equal(a, b) and np.array_equal(ca, cb)
     assert not np.array_equal(a, c)
     assert ca.shape == (4, 2) and (ca[:, 0] < 320).all() and (ca[:, 1] < 180).all()
+
+
+def test_a_seeds_camera_made_once_changes_no_pixel() -> None:
+    """The camera's share of a render (pose, table, light, glare, blur, noise) is kept per seed and options: a
+    frame drawn from the kept plan equals one drawn afresh, and other options never take another's plan."""
+    scenes = [Scene.start(), random_scene(np.random.default_rng(3)), random_scene(np.random.default_rng(4))]
+    kinds = [Options(size=(320, 180)), Options(size=(320, 180), noise=1.0), Options(size=(320, 180), glare=False),
+             Options(size=(320, 180), hand=True, hand_offset=0.1), Options(size=(400, 300), aspect=1.2)]
+    kept = [render(scene, 11, o) for o in kinds for scene in scenes]  # the plan made once per options
+    render_module._PLANS.clear()
+    for (image, corners), (o, scene) in zip(kept, [(o, s) for o in kinds for s in scenes], strict=True):
+        render_module._PLANS.clear()
+        fresh, fresh_corners = render(scene, 11, o)
+        assert np.array_equal(image, fresh) and np.array_equal(corners, fresh_corners)
+    assert not np.array_equal(kept[0][0], kept[3][0])  # less noise: another picture, not the first plan's
 
 
 @pytest.mark.parametrize("field", ["wood", "felt_green", "felt_grey", "leather_cream", "leather_navy"])
