@@ -4,10 +4,15 @@ checker out before the messenger). bench/bench_variants.py plays 10,000 games pe
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from core.rules.variants import JacquetPosition, PlakotoPosition, RussianPosition, VariantPosition
 from core.rules.variants.selfplay import play_random_game
+
+# games per case with --soak; the default run plays half of each (bench/bench_variants.py plays 10,000)
+SHARE = 1 if os.environ.get("GAMAO_SOAK") == "1" else 2
 
 
 @pytest.mark.parametrize(("cls", "games", "quick"), [
@@ -18,6 +23,7 @@ from core.rules.variants.selfplay import play_random_game
     (JacquetPosition, 100, True),
 ])
 def test_random_games_end_legally(cls: type[VariantPosition], games: int, quick: bool) -> None:
+    games //= SHARE
     points = set()
     for seed in range(games):
         game = play_random_game(cls, seed, quick=quick)
