@@ -154,12 +154,23 @@ def check_director(director: Director, boards: list[Any]) -> int:
 
 
 def caught_up(director: Director, boards: list[Any]) -> bool:
+    return not behind(director, boards)
+
+
+def behind(director: Director, boards: list[Any]) -> list[str]:
+    """What the director lacks of each board's journal, with what it knows of the board (for a failure's message)."""
+    out = []
     for board in boards:
         for m in board.journal.matches():
             have = director.matches.get((CLUB, board.name, m["id"]))
-            if have is None or have.next < board.journal.count(m["id"]):
-                return False
-    return True
+            count = board.journal.count(m["id"])
+            if have is None or have.next < count:
+                view = director.views.get((CLUB, board.name))
+                out.append(f"{board.name} match {m['id']}: {have.next if have else None} of {count} events "
+                           f"(pending {sorted(have.pending)[:5] if have else []}, spilled {have.spilled if have else None},"
+                           f" referee {'kept' if have and have.ref else 'none'}); the board "
+                           f"{'online' if view and view.online else 'offline'}, reported {view.journal if view else None}")
+    return out + ([f"director stats {director.stats}"] if out else [])
 
 
 @pytest.fixture
@@ -179,4 +190,4 @@ def make_director(broker: LocalBroker, tmp_path: Path) -> Iterator[Any]:
             d.close()
 
 
-__all__ = ["Board", "CLUB", "MATCHES", "caught_up", "check_director", "journal_truth", "names", "wait_for"]
+__all__ = ["Board", "CLUB", "MATCHES", "behind", "caught_up", "check_director", "journal_truth", "names", "wait_for"]

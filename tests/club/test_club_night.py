@@ -11,7 +11,7 @@ from club.web import create_app
 from kiosk.demo_script import script
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
-from tests.club.conftest import CLUB, Board, caught_up, check_director, names, night_records, wait_for
+from tests.club.conftest import CLUB, Board, behind, caught_up, check_director, names, night_records, wait_for
 
 API_KEYS = {"board", "club", "online", "players", "score", "length", "phase", "last_verdict", "updated"}
 
@@ -25,7 +25,8 @@ def test_twenty_boards_of_corpus_matches_equal_their_journals_at_the_director(br
             b.play()
         assert wait_for(lambda: all(b.done() for b in boards), 240), "the boards did not finish their matches"
         assert all(b.publisher.wait_idle(30) for b in boards), "a board's outbox did not empty"
-        assert wait_for(lambda: caught_up(director, boards), 60), "the director did not receive everything"
+        assert wait_for(lambda: caught_up(director, boards), 60), \
+            f"the director did not receive everything: {behind(director, boards)}"
         assert not any(b.runner.errors for b in boards if b.runner is not None)
         checked = check_director(director, boards)
         assert checked == sum(len(list(script(r))) for r in records)  # every step of every match, once
