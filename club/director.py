@@ -395,7 +395,9 @@ class Director:
             if previous is not None and previous.result_saved:
                 previous.ref = None  # a finished match no longer shown: its archive is enough
         if m.ref is None:  # an archived, finished match: keep the count only
-            if index == m.next:
+            # copies that came ahead of a gap are in the archive already: the count runs on through them (a
+            # resent copy of one of them is a duplicate and never comes here)
+            while index == m.next or self.archive.event(view.club, view.board, match, m.next) is not None:
                 m.next += 1
             return
         if index >= m.next and index - m.next < MAX_PENDING:

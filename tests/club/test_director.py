@@ -213,3 +213,23 @@ def test_a_board_that_falls_silent_counts_as_offline(broker, make_director, tmp_
         assert wait_for(lambda: [b["online"] for b in director.boards()] == [False], 5)
     finally:
         board.close()
+
+
+def test_a_finished_match_counts_copies_that_came_ahead_of_a_gap(tmp_path: Path) -> None:
+    """A match the director has finished and no longer shows keeps only a count of its events. After a cut, the
+    board's next events can arrive before the ones resent for the gap: the count runs on through them once the
+    gap is filled (it stopped at the first of them, and every later copy was a duplicate: stuck behind forever)."""
+    director = Director(None, tmp_path / "director", club=CLUB)
+    try:
+        view = director._view(CLUB, "mesa01")
+        view.match = 2
+        m = director._match_of((CLUB, "mesa01", 1))
+        m.ref, m.result_saved, m.next = None, True, 10
+        for index in (13, 14, 12):  # sent after the cut, ahead of the gap 10-11
+            director._on_event(view, 1, index, {"event": "board", "n": index})
+        assert m.next == 10
+        for index in (10, 11, 12, 13, 14):  # the board resends from 10
+            director._on_event(view, 1, index, {"event": "board", "n": index})
+        assert m.next == 15 and director.stats["duplicates"] == 3
+    finally:
+        director.archive.close()
