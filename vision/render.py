@@ -9,6 +9,7 @@ the demo and for tuning thresholds.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import cv2
@@ -230,16 +231,22 @@ class _Plan:
 
 _PLANS: dict[tuple, _Plan] = {}
 _PLANS_KEPT = 2  # a game renders one seed at a time; 2 plans of 1280x720 are ~80 MB
+_PLANS_LOCK = threading.Lock()  # simulated cameras of several boards may render in threads
 
 
 def _camera_plan(seed: int, flat_size: tuple[int, int], o: Options) -> _Plan:
     key = (seed, flat_size, o.size, o.fill, o.rotate, o.perspective, o.gradient, o.glare, o.blur, o.noise)
-    plan = _PLANS.get(key)
+    with _PLANS_LOCK:
+        plan = _PLANS.get(key)
     if plan is None:
         plan = _make_plan(np.random.default_rng([seed, 2]), flat_size, o)
-        while len(_PLANS) >= _PLANS_KEPT:
-            del _PLANS[next(iter(_PLANS))]
-        _PLANS[key] = plan
+        for a in (plan.hm, plan.table, plan.mask, plan.light, plan.glare, plan.noise):
+            if a is not None:
+                a.setflags(write=False)  # shared by every frame: a frame copies what it changes
+        with _PLANS_LOCK:
+            while len(_PLANS) >= _PLANS_KEPT:
+                del _PLANS[next(iter(_PLANS))]
+            _PLANS[key] = plan
     return plan
 
 
