@@ -290,10 +290,18 @@ def test_check_arm64_copies_the_checkout_as_git_pull_would(tmp_path: Path) -> No
     made = dest / ".venv" / "bin" / "gamao"
     made.parent.mkdir(parents=True)
     made.write_text("#!/bin/sh\n")
+    older = dest / "core" / "referee" / "variants.py"  # brought by a copy from before the list was kept
+    older.write_text("# moved away two copies ago\n")
+    kept = [dest / "gamao.egg-info" / "PKG-INFO", dest / ".mypy_cache" / "CACHEDIR.TAG",
+            dest / "core" / "__pycache__" / "x.cpython-311.pyc", dest / "journal.sqlite"]
+    for path in kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("made by the appliance\n")
     (dest / ".gamao-copied").write_text("core/referee/moved_away.py\nREADME.md\n")
     detail = checker.copy_checkout()
-    assert not moved.exists() and made.exists()
+    assert not moved.exists() and not older.exists() and made.exists()
+    assert all(path.exists() for path in kept)  # git ignores them: a pull leaves them
     assert (dest / "README.md").read_text() == (ROOT / "README.md").read_text()
     assert (dest / "hardware" / "pi" / "install.sh").is_file()
-    assert detail.endswith("1 gone since the last copy removed"), detail
+    assert detail.endswith("2 gone since the last copy removed"), detail
     assert "core/referee/moved_away.py" not in (dest / ".gamao-copied").read_text()
