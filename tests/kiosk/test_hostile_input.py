@@ -175,7 +175,7 @@ def _paths(path: str) -> list[str]:
 def _product(paths: list[str], payloads: list, headers: list[dict[str, str | bytes]]) -> Iterator[tuple]:
     """Every path with every payload. With --soak each of those with every header; in the default run with the
     PIN's header (what gets past the PIN to the parsing) and with one other header in turn, so every header
-    still meets every route and every payload meets two headers (the whole product is 5 times longer)."""
+    still meets every route and every payload meets two headers (2,806 requests; the whole product is 8,927)."""
     if SOAK:
         yield from itertools.product(paths, payloads, headers)
         return
@@ -207,6 +207,7 @@ def test_hostile_input_over_every_route_makes_no_5xx(real: TestClient) -> None:
             sent += 1
             if r.status_code >= 500:
                 server_errors.append((method, url[:80], body[:40], r.status_code, r.text[:200]))
+    print(f"hostile sweep: {sent} requests")
     assert sent > 1000
     assert server_errors == [], f"{len(server_errors)} of {sent} requests answered 5xx: {server_errors[:5]}"
     # And the kiosk still works (with the PIN the sweep may well have started a money session: `-0` is 0).
