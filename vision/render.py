@@ -221,6 +221,7 @@ class _Plan:
     its board drawing and warp, 25 of the 86 ms a 1280x720 render took: the per-pixel noise draw was half)."""
 
     hm: np.ndarray  # flat board -> picture
+    interpolation: int  # the warp's: INTER_AREA where the board is drawn smaller than flat
     table: np.ndarray  # float32 HxWx3, the table around the board
     mask: np.ndarray  # bool HxW, where the board is
     light: np.ndarray  # float64 HxW, the lighting gradient (multiplied in)
@@ -276,7 +277,8 @@ def _make_plan(rng: np.random.Generator, flat_size: tuple[int, int], o: Options)
         glare = rng.uniform(25, 60) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs))
     blur = float(rng.uniform(0.3, o.blur)) if o.blur > 0 else 0.0
     noise = rng.normal(0, rng.uniform(0.5, o.noise), (H, W, 3)).astype(np.float32) if o.noise > 0 else None
-    return _Plan(hm, table, mask, light, glare, blur, noise)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    return _Plan(hm, interpolation, table, mask, light, glare, blur, noise)
 
 
 def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, seed: int,
@@ -284,8 +286,7 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, seed: int,
     W, H = o.size
     fh, fw = flat.shape[:2]
     plan = _camera_plan(seed, (fw, fh), o)
-    scale = min(o.fill * W / fw, o.fill * H / fh)
-    warped = cv2.warpPerspective(flat, plan.hm, (W, H), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    warped = cv2.warpPerspective(flat, plan.hm, (W, H), flags=plan.interpolation)
     img = plan.table.copy()
     np.copyto(img, warped, where=plan.mask[:, :, None])  # the board over the table
     corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), plan.hm).reshape(4, 2)
