@@ -80,7 +80,8 @@ class ReplayGuard:
     Events and verdicts: accepted once each, in any order within `WINDOW` of the newest counter (QoS 1 copies
     of several topics may cross). State: only newer than the last accepted state, or that very message again
     (the broker hands the retained state to a director that subscribes again), or the board's last will of
-    its current connection (registered with the broker when it connected, so its counter is older).
+    its current connection (registered with the broker when it connected, so its counter is older; each
+    connection has its own, named by the connection's states, so a late will of an earlier one is refused).
     """
 
     def __init__(self, high: int = -1, state_seq: int = -1, state_mac: str = "", will: int | None = None) -> None:
@@ -104,17 +105,17 @@ class ReplayGuard:
     def state(self, seq: int, mac: str, online: bool) -> str | None:
         """A state message: "new", "again" (the same retained message) or None for a replay."""
         if seq > self.state_seq:
-            kind = "new"
+            self.state_seq, self.state_mac = seq, mac
         elif seq == self.state_seq and hmac.compare_digest(mac, self.state_mac):
             return "again"
         elif not online and self.will is not None and seq == self.will:
-            kind = "new"
-            self.will = None  # a will fires once
+            # a will fires once; the newest state stays the one its retained copy is compared with (taking the
+            # will's MAC here refused that copy, resent by the board after it reconnected, as a replay)
+            self.will = None
         else:
             return None
-        self.state_seq, self.state_mac = max(seq, self.state_seq), mac
         self.high = max(self.high, seq)
-        return kind
+        return "new"
 
 
 def payload_mac(payload: bytes) -> str:

@@ -379,7 +379,7 @@ class Director:
             if isinstance(ruled, (int, float)) and not isinstance(ruled, bool) and verdicts:
                 view.ruled, view.received = float(ruled), time.time()
                 self.latencies.append((view.received, view.received - view.ruled))
-        self._dirty.add((club, board))
+        self._changed(view)
 
     def _on_event(self, view: BoardView, match: int, index: int, event: dict[str, Any]) -> None:
         key = (view.club, view.board, match)
@@ -470,11 +470,17 @@ class Director:
                     self._listeners.remove(callback)
         return stop
 
+    def _changed(self, view: BoardView) -> None:
+        """A message changed the board: its page hears of it at the next notice, and a read before that makes
+        the entry again (a cached entry from before the message would show, say, the score a game ago)."""
+        view.entry = view.detail = None
+        self._dirty.add((view.club, view.board))
+
     def _notify(self) -> None:
         with self._lock:
             for key in self._dirty:
                 view = self.views.get(key)
-                if view is not None:
+                if view is not None and view.entry is None:
                     self._remake(view)
             self.version += 1
             self._dirty.clear()
@@ -649,7 +655,7 @@ class Director:
                 raise KeyError(board)
             self.archive.set_label(club, board, label or None)
             self.views[(club, board)].label = label or None
-            self._dirty.add((club, board))
+            self._changed(self.views[(club, board)])
         self._notify()
 
     def close_match(self, club: str, board: str) -> dict[str, Any]:
@@ -665,7 +671,7 @@ class Director:
             self.archive.save_result(club, board, view.match, summary, "closed")
             m.result_saved = True
             self.results_version += 1
-            self._dirty.add((club, board))
+            self._changed(view)
         self._notify()
         return summary
 

@@ -247,6 +247,9 @@ class CutProxy:
             except OSError:
                 client.close()
                 continue
+            # the 2 s were for connecting only: left on, a broker quiet for 2 s (a board idle after its match)
+            # timed out the relay's read and dropped a connection nobody had cut
+            up.settimeout(None)
             with self._lock:
                 self._pairs.append((client, up))
             for a, b in ((client, up), (up, client)):

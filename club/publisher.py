@@ -70,6 +70,7 @@ class BoardPublisher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
         self._will: int | None = None
+        self.will = b""  # the will the broker holds (or will hold) for the current connection
 
     # ----- topics and payloads --------------------------------------------------------------------------
     def topic(self, kind: str) -> str:
@@ -99,10 +100,7 @@ class BoardPublisher:
         b = self.config.broker
         # A fixed client id per board: a second process claiming the board takes over the session.
         self.client = make_client(f"gamao-{self.config.club}-{self.config.board}", b)
-        will = self._offline()
-        # the will's counter: the director accepts this one offline message after newer states (club/auth.py)
-        self._will = json.loads(will).get("seq")
-        self.client.will_set(self.topic("state"), will, qos=1, retain=True)
+        self._arm_will()
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = lambda *a: self._wake.set()
@@ -113,6 +111,14 @@ class BoardPublisher:
         self.client.loop_start()
         self._thread.start()
         return self
+
+    def _arm_will(self) -> None:
+        """The last will the broker holds for the next connection: a fresh one each time. The director accepts
+        a will older than the newest state only if the board's states name it (club/auth.py), so a will of a
+        connection that ended before this one, arriving late (or replayed), cannot show a live board offline."""
+        self.will = self._offline()
+        self._will = json.loads(self.will).get("seq")
+        self.client.will_set(self.topic("state"), self.will, qos=1, retain=True)
 
     def close(self, timeout: float = 3.0) -> None:
         """Say offline, give the last copies a moment, and stop (the outbox keeps what is not acknowledged)."""
@@ -178,6 +184,8 @@ class BoardPublisher:
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected.clear()
+        if not self._stop.is_set():
+            self._arm_will()  # paho reconnects from this thread after this call, with the new will
         self._wake.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:

@@ -215,6 +215,7 @@ def test_signing_and_counters() -> None:
     assert g.state(70000, "b", True) is None
     g.will = 69000
     assert g.state(69000, "w", False) == "new" and g.state(69000, "w", False) is None  # a will fires once
+    assert g.state(70001, "a", True) == "again"  # the newest state's copy, resent, is still that state
     # mosquitto_passwd's own hash of "secret" with this salt (Mosquitto 2, $7$ PBKDF2-SHA512, 101 rounds)
     import base64
     salt = base64.b64decode("yjMU5sVLiQt6PkMC")

@@ -233,3 +233,18 @@ def test_a_finished_match_counts_copies_that_came_ahead_of_a_gap(tmp_path: Path)
         assert m.next == 15 and director.stats["duplicates"] == 3
     finally:
         director.archive.close()
+
+
+def test_a_read_right_after_a_message_shows_it(tmp_path: Path) -> None:
+    """The page's entries are made again when the director tells its listeners (at most every 0.2 s while a
+    backlog comes in); a read in between made them again only if none was kept, so it could show the board as it
+    was a message ago (a club night's check read a score a game old: 4-2 for 8-2)."""
+    director = Director(None, tmp_path / "director", club=CLUB)  # not started: nothing tells the listeners
+    try:
+        director._take(CLUB, "mesa01", "events", {"match": 1, "index": 0, "event": STRICT})
+        assert [(b["length"], b["phase"]) for b in director.boards()] == [(3, "opening")]
+        director._take(CLUB, "mesa01", "events", {"match": 2, "index": 0, "event": {**STRICT, "length": 5}})
+        assert [b["length"] for b in director.boards()] == [5]
+        assert director.detail(CLUB, "mesa01")["match"] == 2
+    finally:
+        director.archive.close()

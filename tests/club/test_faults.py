@@ -120,6 +120,7 @@ def test_a_boards_network_cut_for_a_while(broker, make_director, tmp_path: Path)
         for b in boards:
             b.play()
         _mid_match(boards)
+        first_will = cut.publisher.will
         proxy.cut()
         assert wait_for(lambda: not cut.publisher.connected.is_set(), 30), "the board did not notice the cut"
         during = cut.journal.count()
@@ -130,6 +131,11 @@ def test_a_boards_network_cut_for_a_while(broker, make_director, tmp_path: Path)
         assert checked == 356 + 2 * 133
         assert cut.publisher.stats["connections"] >= 2 and cut.publisher.stats["catch_up"] >= 30
         assert director.boards()[0]["online"] is True
+        # the first connection's will again (late, or replayed by someone who kept it): refused, the board stays
+        # online (every connection has its own will, and the board's states name the current one)
+        assert cut.publisher.will != first_will
+        director._handle(cut.publisher.topic("state"), first_will)
+        assert director.boards()[0]["online"] is True and director.refused["replayed"] >= 1
         print(f"network cut: {checked} events checked, {cut.publisher.stats['catch_up']} sent on catch-up")
     finally:
         for b in boards:
@@ -183,3 +189,30 @@ def test_a_board_killed_and_restarted(broker, make_director, tmp_path: Path) -> 
         if proc.poll() is None:
             proc.kill()
             proc.wait(5)
+
+
+def test_the_cut_proxy_drops_nothing_before_it_is_cut() -> None:
+    # The network-cut test failed on CI: its proxy connected upstream with a 2 s timeout and kept it for reading,
+    # so once the broker had nothing to say for 2 s (the board's match over) the relay dropped the board. The
+    # director rightly took the board's last will and showed it offline at the end.
+    import socket
+    import time
+
+    upstream = socket.create_server(("127.0.0.1", 0))
+    proxy = CutProxy(upstream.getsockname()[1])
+    try:
+        board = socket.create_connection(("127.0.0.1", proxy.port), timeout=5)
+        broker_side, _ = upstream.accept()
+        broker_side.settimeout(5)
+        time.sleep(2.5)  # the upstream says nothing
+        board.sendall(b"ping")
+        assert broker_side.recv(4) == b"ping"
+        broker_side.sendall(b"pong")
+        assert board.recv(4) == b"pong"
+        proxy.cut()
+        assert broker_side.recv(4) == b""  # a cut is a cut
+        board.close()
+        broker_side.close()
+    finally:
+        proxy.close()
+        upstream.close()
