@@ -1,5 +1,6 @@
-"""A club night: 20 boards play 20 different corpus matches at speed through a real Mosquitto; the director's
-/api/boards and its archive must equal every board's own journal (R11 game results, R13 match score)."""
+"""A club night: boards play different corpus matches at speed through a real Mosquitto (10 boards in the default
+run, 20 with --soak); the director's /api/boards and its archive must equal every board's own journal (R11 game
+results, R13 match score)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from tests.club.conftest import CLUB, Board, behind, caught_up, check_director, 
 API_KEYS = {"board", "club", "online", "players", "score", "length", "phase", "last_verdict", "updated"}
 
 
-def test_twenty_boards_of_corpus_matches_equal_their_journals_at_the_director(broker, make_director, tmp_path: Path) -> None:
+def test_a_club_nights_corpus_matches_equal_their_journals_at_the_director(broker, make_director, tmp_path: Path) -> None:
     director = make_director()
     records = night_records()
-    boards = [Board(broker, name, tmp_path / name, record=r) for name, r in zip(names(20), records, strict=True)]
+    boards = [Board(broker, name, tmp_path / name, record=r)
+              for name, r in zip(names(len(records)), records, strict=True)]
     try:
         for b in boards:
             b.play()
@@ -30,15 +32,15 @@ def test_twenty_boards_of_corpus_matches_equal_their_journals_at_the_director(br
         assert not any(b.runner.errors for b in boards if b.runner is not None)
         checked = check_director(director, boards)
         assert checked == sum(len(list(script(r))) for r in records)  # every step of every match, once
-        print(f"club night: {checked} events checked over 20 boards")
+        print(f"club night: {checked} events checked over {len(boards)} boards")
         with BackgroundServer(create_app(director, PinStore(tmp_path / "pins"))) as srv:
             api = httpx.get(f"{srv.url}/api/boards").json()
             results = httpx.get(f"{srv.url}/api/results").json()
             mat = httpx.get(f"{srv.url}/api/results/{CLUB}/mesa01/1.mat")
-        assert len(api) == 20 and all(set(e) == API_KEYS for e in api)
+        assert len(api) == len(boards) and all(set(e) == API_KEYS for e in api)
         assert all(e["online"] for e in api)
         over = [b for b in boards if b.service.state()["phase"] == "match_over"]
-        assert len(over) >= 10 and [e["phase"] for e in api].count("match_over") == len(over)
+        assert len(over) >= len(boards) // 2 and [e["phase"] for e in api].count("match_over") == len(over)
         # R13: the match winner reached the length; every finished match is in the results table
         assert len(results) == len(over) and all(max(r["score"].values()) >= r["length"] for r in results)
         assert mat.status_code == 200 and mat.text == boards[0].service.export("1", "mat")
