@@ -185,7 +185,10 @@ class BoardPublisher:
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected.clear()
         if not self._stop.is_set():
-            self._arm_will()  # paho reconnects from this thread after this call, with the new will
+            try:
+                self._arm_will()  # paho reconnects from this thread after this call, with the new will
+            except Exception:  # the outbox cannot give a counter (disk full): the last will serves again
+                log.exception("club publisher: no new last will for the next connection")
         self._wake.set()
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:

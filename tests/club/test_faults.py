@@ -216,3 +216,41 @@ def test_the_cut_proxy_drops_nothing_before_it_is_cut() -> None:
     finally:
         proxy.close()
         upstream.close()
+
+
+def test_a_board_that_cannot_make_a_new_will_still_reconnects(tmp_path: Path, caplog) -> None:
+    # Each connection gets a new last will, made in paho's network thread when the connection drops; a counter
+    # the outbox cannot give (the card full) must not raise there (it would end that thread: no reconnection).
+    import sqlite3
+
+    from club.config import Broker, ClubConfig
+    from club.publisher import BoardPublisher
+    from kiosk.service import RefereeService
+
+    class Client:
+        wills: list[bytes] = []
+
+        def will_set(self, topic: str, payload: bytes, qos: int, retain: bool) -> None:
+            self.wills.append(payload)
+
+    service = RefereeService(tmp_path / "journal.sqlite")
+    config = ClubConfig(broker=Broker.parse("mqtt://mesa01:pw@127.0.0.1:1"), club=CLUB, board="mesa01", key=bytes(32))
+    publisher = BoardPublisher(config, service, tmp_path)
+    try:
+        publisher.client = Client()
+        publisher._arm_will()
+        first = publisher.will
+        publisher._on_disconnect(publisher.client, None, None, None, None)
+        assert publisher.will != first and len(Client.wills) == 2  # a new will for the next connection
+
+        def full() -> int:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        publisher.outbox.next_seq = full  # type: ignore[method-assign]
+        publisher.connected.set()
+        publisher._on_disconnect(publisher.client, None, None, None, None)  # must not raise
+        assert not publisher.connected.is_set() and len(Client.wills) == 2
+        assert "no new last will" in caplog.text
+    finally:
+        publisher.outbox.close()
+        service.close()
