@@ -218,7 +218,7 @@ def test_the_cut_proxy_drops_nothing_before_it_is_cut() -> None:
         upstream.close()
 
 
-def test_a_board_that_cannot_make_a_new_will_still_reconnects(tmp_path: Path, caplog) -> None:
+def test_a_will_that_cannot_be_made_is_logged_not_raised_in_pahos_thread(tmp_path: Path, caplog) -> None:
     # Each connection gets a new last will, made in paho's network thread when the connection drops; a counter
     # the outbox cannot give (the card full) must not raise there (it would end that thread: no reconnection).
     import sqlite3
