@@ -3,7 +3,6 @@ real corpus matches at speed in this process, and the director with its page on 
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +22,7 @@ from kiosk.demo import DemoRunner
 from kiosk.journal import Journal
 from kiosk.service import RefereeService
 from tests.datasets import CORPUS
+from tests.soak import soak
 
 CLUB = "porto"
 MATCHES = ("3pt", "2pt")  # the bundled corpus matches (kiosk/data): 356 and 133 events
@@ -45,7 +45,7 @@ def night_records() -> list[Any]:
     from core.match.replay import replay
     from kiosk.demo_script import load_match
 
-    night = NIGHT if os.environ.get("GAMAO_SOAK") == "1" else NIGHT[::2]
+    night = NIGHT if soak() else NIGHT[::2]
     if not all((CORPUS / name).is_file() for name in night):
         return [load_match(MATCHES[i % 2]) for i in range(len(night))]
     records = []

@@ -20,8 +20,9 @@ from core.rules.matchid import MatchIdState
 from engine.base import EngineError, EngineTimeout, EngineUnavailable, Thresholds
 from engine.gnubg import INSTALL_HINT, GnubgEngine, cube_action, find_gnubg
 from tests.engine.oracle import corpus_files, corpus_turns, text_cubes, text_hints
+from tests.soak import soak
 
-SOAK = os.environ.get("GAMAO_SOAK") == "1"
+SOAK = soak()
 # The default run compares 600 corpus positions and 100 cube actions with gnubg itself; --soak the full 2,000
 # and 300 (the same spread over the same 20 and 40 matches, every nth of them).
 POSITIONS = 2000 if SOAK else 600

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from tests.firmware_bridge.helpers import FakeClock, ListTransport
+from tests.soak import soak
 
 
 def soak_enabled(config: pytest.Config) -> bool:
-    return bool(config.getoption("--soak", default=False)) or os.environ.get("GAMAO_SOAK") == "1"
+    return bool(config.getoption("--soak", default=False)) or soak()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from firmware_bridge.protocol import DiceProtocol
 from tests.firmware_bridge.conftest import soak_enabled
 from tests.firmware_bridge.fuzzgen import FuzzStream, build
 from tests.firmware_bridge.helpers import FakeClock
+from tests.soak import HOW
 
 
 class RollChecker:
@@ -93,7 +94,7 @@ def test_fuzz_small_reads(seed: int) -> None:
 @pytest.mark.soak
 def test_fuzz_soak_2m_frames(request: pytest.FixtureRequest) -> None:
     if not soak_enabled(request.config):
-        pytest.skip("long fuzz: run with --soak or GAMAO_SOAK=1")
+        pytest.skip(f"long fuzz: {HOW}")
     for seed in range(20):
         check(build(100_000, seed=1000 + seed))
 

@@ -4,7 +4,6 @@ hostile-input sweep over every route (path, query, body, headers) against the re
 from __future__ import annotations
 
 import itertools
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,12 +17,13 @@ from kiosk.main import create_app
 from kiosk.service import RefereeService
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.kiosk.fakes import FakeCamera
+from tests.soak import soak
 
 H = {"X-Gamao-PIN": PIN}
 START_LIGHT = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]
 START_DARK = list(reversed(START_LIGHT))
 
-SOAK = os.environ.get("GAMAO_SOAK") == "1"
+SOAK = soak()
 
 
 @pytest.fixture

@@ -22,8 +22,9 @@ from core.referee import Referee
 from core.referee.events import write_lines
 from kiosk.service import RefereeService
 from tests.core.referee.referee_streams import CORPUS, load, match_stream, subset
+from tests.soak import soak
 
-SOAK = os.environ.get("GAMAO_SOAK") == "1"
+SOAK = soak()
 KILLS = 60 if SOAK else 12
 ROOT = Path(__file__).resolve().parents[2]
 

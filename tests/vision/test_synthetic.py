@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
+from tests.soak import soak
 from vision import render as render_module
 from vision.geometry import columns_to_points
 from vision.pipeline import board_event
@@ -16,7 +15,7 @@ from vision.synthetic import random_options, random_scene
 
 # 640x360 renders: 400 in the default run (9,600 points, so 0.999 allows 9 wrong), 1,000 with --soak; the bench
 # (bench/bench_vision.py) holds larger runs
-N_SMALL = 1000 if os.environ.get("GAMAO_SOAK") == "1" else 400
+N_SMALL = 1000 if soak() else 400
 N_HD = 12  # 1280x720
 
 

@@ -5,12 +5,11 @@ play is made, then the still board), go through the pipeline and the referee, wh
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from bench.bench_vision_referee import replay_match
 from tests.datasets import CORPUS, SAMPLES
+from tests.soak import HOW, soak
 
 MATCH = SAMPLES / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305.mat"
 HD_MATCH = CORPUS / "lasse" / "match12642788.txt"
@@ -20,7 +19,7 @@ CASES = [
     # game, render seed, camera and lighting drawn per video (else a mild fixed view)
     # A plain game with nothing special: the 1280x720 corpus game below covers the same path, so --soak only.
     pytest.param(1, 5, False, id="game1", marks=pytest.mark.skipif(
-        os.environ.get("GAMAO_SOAK") != "1", reason="a plain rendered game: run with --soak or GAMAO_SOAK=1")),
+        not soak(), reason=f"a plain rendered game: {HOW}")),
     # Used to fail: 18 of 53. At the hit 7/3* 5/3 vision read two dark checkers on the bar as one, the
     # referee counted the derived borne-off count as a second error, and the game stalled.
     pytest.param(3, 0, False, id="game3-two-on-the-bar"),

@@ -3,7 +3,6 @@ MatchFileError with a line number. Seeded byte-level damage of real files; longe
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -13,8 +12,9 @@ from core.match.formats import MatchFileError, decode_text
 from core.match.formats.mat import read_mat, write_mat
 from core.match.formats.sgf import read_sgf, write_sgf
 from core.match.replay import replay
+from tests.soak import soak
 
-ROUNDS = 3000 if os.environ.get("GAMAO_SOAK") else 120
+ROUNDS = 3000 if soak() else 120
 JUNK = [b"", b" ", b"\n", b":", b"/", b"*", b"(", b")", b"(2)", b"25", b"0", b"off", b"bar", b"Wins 9 points",
         b"Doubles => 3", b"Takes", b"Drops", b"Beavers => 4", b"Losses 2 point", b"????", b"Game 7", b"99)", b"66:",
         b"\xff", b"\x00", b";", b"[", b"]", b"W[double]", b"B[take]", b"RE[W+9R]", b"yz"]

@@ -8,7 +8,6 @@ wrong count the likelier (0.6 against 0.4), so the board fits both plays.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from core.rules.position import Position, Side
 from tests.core.referee.confident_camera import Score, run_confident, run_many, spread
 from tests.core.referee.referee_streams import CORPUS, camera_tables, corpus_files
 from tests.core.referee.test_referee import at_position, bd, kinds, moved, roll
+from tests.soak import soak
 
 
 def camera(pos: Position, misread: tuple[str, int, int] | None = None) -> dict[str, Any]:
@@ -269,7 +269,7 @@ def test_r23_harshest_camera_200_matches_no_false_call() -> None:
     injected fault flagged or honestly unsure, every final score as recorded (two processes). A play the
     boards never settled is recorded as the likeliest, and that guess can be wrong: 2 of 23,377 plays were
     (measured at this commit); more than one in a thousand fails."""
-    if os.environ.get("GAMAO_SOAK") != "1":
+    if not soak():
         pytest.skip("200 matches under the harshest camera: run with --soak or GAMAO_SOAK=1 "
                     "(or bench/bench_referee_confident.py --harshest)")
     files = corpus_files()

@@ -7,7 +7,6 @@ of the corpus; ``--soak`` (GAMAO_SOAK=1) takes all 1,777 files (about 190,000 pl
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,9 @@ import pytest
 from core.referee import Referee
 from core.rules.position import Side
 from tests.core.referee.referee_streams import CORPUS, corpus_files, load, match_stream, subset
+from tests.soak import soak
 
-SOAK = os.environ.get("GAMAO_SOAK") == "1"
+SOAK = soak()
 FILES = corpus_files() if SOAK else subset(40)
 FAULTS = ("illegal", "unplayed_die", "uncertain", "reroll")
 

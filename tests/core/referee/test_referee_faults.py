@@ -9,7 +9,6 @@ cocked dice (R24) and a takeback of the previous play.
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
@@ -28,8 +27,9 @@ from tests.core.referee.referee_streams import (
     match_stream,
     subset,
 )
+from tests.soak import soak
 
-SOAK = os.environ.get("GAMAO_SOAK") == "1"
+SOAK = soak()
 FILES = corpus_files()[::7] if SOAK else subset(6)
 KINDS = ("wrong_distance", "unplayed_die", "wrong_side_moved", "checker_missing", "cocked_die", "takeback")
 

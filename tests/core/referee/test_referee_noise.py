@@ -12,7 +12,6 @@ board again without noise, as the camera does once a hand leaves.
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
@@ -20,8 +19,9 @@ import pytest
 
 from core.referee import Referee
 from tests.core.referee.referee_streams import CORPUS, camera_tables, corpus_files, load, match_stream, subset
+from tests.soak import soak
 
-SOAK = os.environ.get("GAMAO_SOAK") == "1"
+SOAK = soak()
 FILES = corpus_files()[::5] if SOAK else subset(12)
 FLAT = {str(n): 1.0 / 16 for n in range(16)}
 

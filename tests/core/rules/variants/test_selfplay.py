@@ -4,15 +4,14 @@ checker out before the messenger). bench/bench_variants.py plays 10,000 games pe
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from core.rules.variants import JacquetPosition, PlakotoPosition, RussianPosition, VariantPosition
 from core.rules.variants.selfplay import play_random_game
+from tests.soak import soak
 
 # games per case with --soak; the default run plays half of each (bench/bench_variants.py plays 10,000)
-SHARE = 1 if os.environ.get("GAMAO_SOAK") == "1" else 2
+SHARE = 1 if soak() else 2
 
 
 @pytest.mark.parametrize(("cls", "games", "quick"), [
