@@ -73,6 +73,7 @@ class StillnessConfig:
     rebase_skin_seconds: float = 3.0
     frame_band: float = 0.02
     frame_crossing: float = 0.03
+    reread_seconds: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,11 @@ class Pipeline:
         self.start = start if start is not None and any(start[0]) and any(start[1]) else None
         self.last: dict | None = None
         self.bumped = False
+        # While the board stays still it is read until two reads in a row agree, then again only every
+        # `reread_seconds` (a still board read at every frame kept a core of the Pi busy for the same answer)
+        self._still_read: tuple | None = None  # the counts of this still spell's last read
+        self._agreed_at: float | None = None  # when two reads in a row agreed
+        self.reads = 0
 
     def process(self, frame: np.ndarray, t: float) -> dict | None:
         """One frame -> a board event, or None while the board cannot be found at all."""
@@ -104,14 +109,24 @@ class Pipeline:
         canonical = self.reader.canonical(frame, reg.corners)
         still = self.stillness.update(canonical, t)
         if not still.stable:
+            self._still_read = self._agreed_at = None
             base = self.last or board_event(BoardReading([ColumnReading(0, 0, {0: 1.0})] * 12,
                                                          [ColumnReading(0, 0, {0: 1.0})] * 12), self.light_home)
             return {**base, "stable": False}
+        if self.last is not None and self._agreed_at is not None and \
+                t - self._agreed_at < self.cfg.stillness.reread_seconds:
+            return self.last  # the same still board, read and agreed on
         reading = self.reader.detector.read(canonical, self.reader.colours)
+        self.reads += 1
         event = board_event(reading, self.light_home)
         if self.learn_start and self.reader.colours is None and is_start(event, self.start):
             top, bottom = columns_to_points(self.light_home)
             self.reader.colours = self.reader.detector.learn_start(canonical, top, bottom, self.start)
+            self._still_read = None  # the next read, with the colours learnt, starts the agreement again
+        else:
+            counts = (event["light"], event["dark"], event["bar"])
+            self._agreed_at = t if counts == self._still_read else None
+            self._still_read = counts
         self.last = event
         return event
 

@@ -55,6 +55,31 @@ def test_board_becomes_stable_only_after_the_still_time() -> None:
     assert all(flags[first:])
 
 
+def test_a_still_board_is_read_until_two_reads_agree_then_once_a_reread_time() -> None:
+    """Three seconds of one still board at 30 frames a second: read at its first two stable frames (they agree),
+    then once a second (`reread_seconds`), not at each of the 80 stable frames; a new board after a hand is
+    read again at once."""
+    cfg = load_config()
+    scene = Scene.start()
+    image, corners = render(scene, 3, Options(size=(480, 270)))
+    noise = SensorNoise(np.random.default_rng(3), 1.5)
+    pipe = Pipeline(corners=corners, learn_start=False)
+    events = [pipe.process(noise(image), i / FPS) for i in range(90)]
+    stable = [ev for ev in events if ev is not None and ev["stable"]]
+    assert len(stable) >= 75 and all(ev["light"] == stable[0]["light"] for ev in stable)
+    spell = (90 - 1) / FPS - cfg.stillness.still_seconds
+    assert pipe.reads == 2 + int(spell / cfg.stillness.reread_seconds), pipe.reads
+    # a hand, then the board with a checker moved (24/18 for light): read as soon as it is still again
+    moved = Scene([*scene.light[:17], 1, *scene.light[18:23], 1], list(scene.dark), scene.bar, scene.off)
+    hand = render(scene, 3, Options(size=(480, 270), hand=True))[0]
+    after = render(moved, 3, Options(size=(480, 270)))[0]
+    t = 90 / FPS
+    for frame in [hand] * 10 + [after] * 15:
+        ev = pipe.process(noise(frame), t)
+        t += 1 / FPS
+    assert ev is not None and ev["stable"] and ev["light"] == moved.light
+
+
 def test_start_position_teaches_the_colours() -> None:
     image, corners = render(Scene.start(), 4, Options(size=(640, 360)))
     pipe = Pipeline(corners=corners)
