@@ -236,11 +236,12 @@ class _Costs:
         return c
 
     def __call__(self, i: int, value: int) -> float:
+        key = (i, value)
         if i >= 50 and self.derived_off:
             # A camera derives the borne-off counts as 15 - board - bar: no evidence beyond the points.
             # Other boards were counted, tray included.
+            self.memo[key] = 0.0
             return 0.0
-        key = (i, value)
         c = self.memo.get(key)
         if c is None:
             c = self._count_cost(i, value)
@@ -369,14 +370,21 @@ class TurnModel:
             return Inference(_kind(exact), exact, 0.0)
         cost = _Costs(obs, self.start, self.baseline)
         start = self.start
+        # The referee's inner loop (every board against every candidate of the roll): the start's costs once,
+        # each candidate's changed entries from the memo; the same sums in the same order as cost(i, x) each time.
+        at_start = [cost(i, start[i]) for i in range(VEC_LEN)]
         base = 0.0
-        for i in range(VEC_LEN):
-            base += cost(i, start[i])
+        for v in at_start:
+            base += v
+        memo = cost.memo
         scored: list[tuple[float, int, Candidate]] = []
         for n, cand in enumerate(self.candidates):
             c = base
-            for i, x in cand.diff:
-                c += cost(i, x) - cost(i, start[i])
+            for key in cand.diff:
+                v = memo.get(key)
+                if v is None:
+                    v = cost(*key)
+                c += v - at_start[key[0]]
             if committing and cand.kind != LEGAL:
                 c += COMMIT_PREFIX_PENALTY
             scored.append((c, n, cand))
