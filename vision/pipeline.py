@@ -115,7 +115,7 @@ class Pipeline:
             return {**base, "stable": False}
         if self.last is not None and self._agreed_at is not None and \
                 t - self._agreed_at < self.cfg.stillness.reread_seconds:
-            return self.last  # the same still board, read and agreed on
+            return {**self.last}  # the same still board, read and agreed on (a copy, as a read gives a new event)
         reading = self.reader.detector.read(canonical, self.reader.colours)
         self.reads += 1
         event = board_event(reading, self.light_home)
