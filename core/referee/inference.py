@@ -374,8 +374,8 @@ class TurnModel:
         # each candidate's changed entries from the memo; the same sums in the same order as cost(i, x) each time.
         at_start = [cost(i, start[i]) for i in range(VEC_LEN)]
         base = 0.0
-        for v in at_start:
-            base += v
+        for a in at_start:
+            base += a
         memo = cost.memo
         scored: list[tuple[float, int, Candidate]] = []
         for n, cand in enumerate(self.candidates):
