@@ -122,7 +122,7 @@ class Pipeline:
         if self.learn_start and self.reader.colours is None and is_start(event, self.start):
             top, bottom = columns_to_points(self.light_home)
             self.reader.colours = self.reader.detector.learn_start(canonical, top, bottom, self.start)
-            self._still_read = None  # the next read, with the colours learnt, starts the agreement again
+            self._still_read = self._agreed_at = None  # the next read, with the colours, starts the agreement again
         else:
             counts = (event["light"], event["dark"], event["bar"])
             self._agreed_at = t if counts == self._still_read else None

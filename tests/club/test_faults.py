@@ -8,13 +8,11 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
-from contextlib import closing
 from pathlib import Path
 
-from club.archive import FILE
+from club.archive import FILE, Archive
 from club.mosquitto import CutProxy
 from kiosk.journal import Journal
 from tests.club.conftest import CLUB, Board, caught_up, check_director, names, wait_for
@@ -59,10 +57,13 @@ def test_broker_killed_and_restarted_mid_match(broker, make_director, tmp_path: 
 
 
 def verdicts_archived(path: Path, boards: list[Board]) -> bool:
-    """Every event of each board's match 1 has its verdicts in the director's archive (read-only)."""
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-        return all(db.execute("SELECT count(*) FROM verdicts WHERE club = ? AND board = ? AND match = 1",
-                              (CLUB, b.name)).fetchone()[0] == b.journal.count(1) for b in boards)
+    """Every event of each board's match 1 has its verdicts in the director's archive (a second connection to
+    the running director's SQLite file, in WAL mode)."""
+    archive = Archive(path)
+    try:
+        return all(archive.verdict_indexes(CLUB, b.name, 1) == list(range(b.journal.count(1))) for b in boards)
+    finally:
+        archive.close()
 
 
 def _director_process(broker, folder: Path, port: int) -> subprocess.Popen[bytes]:

@@ -5,11 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tests.firmware_bridge.helpers import FakeClock, ListTransport
-from tests.soak import soak
-
-
-def soak_enabled(config: pytest.Config) -> bool:
-    return bool(config.getoption("--soak", default=False)) or soak()
 
 
 @pytest.fixture

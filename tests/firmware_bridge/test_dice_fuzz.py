@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 
 from firmware_bridge.protocol import DiceProtocol
-from tests.firmware_bridge.conftest import soak_enabled
 from tests.firmware_bridge.fuzzgen import FuzzStream, build
 from tests.firmware_bridge.helpers import FakeClock
-from tests.soak import HOW
+from tests.soak import HOW, soak
 
 
 class RollChecker:
@@ -92,8 +91,8 @@ def test_fuzz_small_reads(seed: int) -> None:
 
 
 @pytest.mark.soak
-def test_fuzz_soak_2m_frames(request: pytest.FixtureRequest) -> None:
-    if not soak_enabled(request.config):
+def test_fuzz_soak_2m_frames() -> None:
+    if not soak():
         pytest.skip(f"long fuzz: {HOW}")
     for seed in range(20):
         check(build(100_000, seed=1000 + seed))
