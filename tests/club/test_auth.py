@@ -41,10 +41,12 @@ class Client:
         def connected(c: Any, u: Any, f: Any, r: Any, p: Any) -> None:
             self.result.append("ok" if not r.is_failure else str(r))
             if subscribe and not r.is_failure:
-                c.subscribe(subscribe, qos=1)
-            ready.set()
+                c.subscribe(subscribe, qos=1)  # ready at the broker's SUBACK: nothing published before is missed
+            else:
+                ready.set()
 
         self.client.on_connect = connected
+        self.client.on_subscribe = lambda c, u, mid, codes, p: ready.set()
         self.client.on_message = lambda c, u, m: self.got.append((m.topic, m.payload))
         self.client.connect(broker.host, broker.port)
         self.client.loop_start()

@@ -26,7 +26,10 @@ class Listener:
         self.got: list[tuple[str, dict]] = []
         self.ready = threading.Event()
         self.client = make_client(f"listener-{id(self)}", Broker.parse(url, ca_file=ca))
-        self.client.on_connect = lambda c, u, f, r, p: (c.subscribe("gamao/#", qos=1), self.ready.set())
+        # Ready once the broker has acknowledged the subscription (SUBACK), not when the connection is up: a
+        # message published between the two would never reach this listener.
+        self.client.on_connect = lambda c, u, f, r, p: c.subscribe("gamao/#", qos=1)
+        self.client.on_subscribe = lambda c, u, mid, codes, p: self.ready.set()
         self.client.on_message = lambda c, u, m: self.got.append((m.topic, json.loads(m.payload)))
         b = Broker.parse(url, ca_file=ca)
         self.client.connect(b.host, b.port)
