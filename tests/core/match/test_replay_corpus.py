@@ -1,9 +1,11 @@
-"""The 1,777 real matches of ../shared/matches/corpus (the 101 of tests/data/corpus without it) replay cleanly and agree with GNU Backgammon.
+"""Real matches replay cleanly and agree with GNU Backgammon: the 101 of tests/data/corpus in the default run, the
+1,777 of ../shared/matches/corpus with --soak when ../shared is beside the checkout.
 
 gnubg (PyPI ``gnubg``, x86-64 only) is the oracle: after ``import mat`` its final score, its number of
 checker plays and of cube actions must equal ours, and our gnubg-dialect export of every sample must import
 into gnubg with the same plays, cube actions and scores as the original. Tests needing gnubg skip with a
-message where it is not installed. The corpus is replayed once per session (about 20 s on one core).
+message where it is not installed. The corpus is replayed once per session: the whole one takes about 20 s on one core
+and the gnubg imports as much again, so it is a long run (--soak); the default run replays the bundled 101.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ import pytest
 from core.match.formats import decode_text
 from core.match.formats.mat import read_mat, write_mat
 from core.match.replay import replay
-from tests.datasets import BUNDLED_SIZE, CORPUS_SIZE, full_corpus
+from tests.datasets import BUNDLED_CORPUS, BUNDLED_SIZE, CORPUS_SIZE, SHARED_CORPUS, full_corpus
+from tests.soak import soak
+
+WHOLE = full_corpus() and soak()  # the whole corpus of ../shared, or the 101 matches shipped in tests/data/corpus
 
 # Files where gnubg 1.1.0a16's importer is wrong and we are right (checked by hand):
 KNOWN_GNUBG_MISREADS = {
@@ -98,8 +103,8 @@ def gnubg_import() -> Callable[[Path], dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def corpus(corpus_dir: Path) -> dict[str, dict[str, Any]]:
-    files = sorted(corpus_dir.glob("*/*"))
+def corpus() -> dict[str, dict[str, Any]]:
+    files = sorted((SHARED_CORPUS if WHOLE else BUNDLED_CORPUS).glob("*/*"))
     out = {}
     for path in files:
         record = read_mat(decode_text(path.read_bytes()))
@@ -115,14 +120,14 @@ def corpus(corpus_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_corpus_is_all_there(corpus: dict[str, dict[str, Any]]) -> None:
-    assert len(corpus) == (CORPUS_SIZE if full_corpus() else BUNDLED_SIZE)
+    assert len(corpus) == (CORPUS_SIZE if WHOLE else BUNDLED_SIZE)
 
 
 def test_every_corpus_match_replays_with_no_problem(corpus: dict[str, dict[str, Any]]) -> None:
     with_problems = {name: r["problems"][:2] for name, r in corpus.items() if r["problems"]}
     assert with_problems == {}
-    if not full_corpus():
-        return  # the totals below are the whole corpus's (../shared)
+    if not WHOLE:
+        return  # the totals below are the whole corpus's (../shared, --soak)
     assert sum(r["plays"] for r in corpus.values()) == 211207  # rolls played, dances included
     assert sum(r["checker_plays"] for r in corpus.values()) == 190012
 
@@ -164,7 +169,7 @@ def test_corpus_crawford_games_and_every_game_result_equal_gnubg(
                 if theirs != result:
                     differ[(name, number, "result")] = (theirs, result)
     assert differ == {}
-    if full_corpus():
+    if WHOLE:
         assert (crawford_checked, results_checked) == (1170, 5001)
     else:
         assert crawford_checked > 20 and results_checked > 200
