@@ -22,7 +22,6 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, InvalidPositionError
@@ -215,9 +214,11 @@ class VariantPosition(Position):
         plays = self.legal_plays(dice)
         return plays[rng.randrange(len(plays))] if len(plays) else None
 
-    def _iter_ways(self, target: State, orders: list[tuple[int, ...]]) -> Iterator[tuple[Step, ...]]:
+    def _iter_ways(self, target: State, orders: list[tuple[int, ...]], searched: Searched) -> Iterator[tuple[Step, ...]]:
         for order in orders:
-            yield from self._ways_in_order(order, _leading_to(self, self.settings, order, target), self._state(), 0, ())
+            if order not in searched:
+                searched[order] = _parents(self, order)
+            yield from self._ways_in_order(order, _leading_to(searched[order], order, target), self._state(), 0, ())
 
     def _ways_in_order(
         self, order: tuple[int, ...], leading: set[tuple[State, int]], state: State, k: int, path: tuple[Step, ...],
@@ -313,11 +314,10 @@ class VariantPosition(Position):
         raise NotImplementedError
 
 
-def _leading_to(position: VariantPosition, settings: Settings, order: tuple[int, ...], target: State) -> set[tuple[State, int]]:
+def _leading_to(parents: dict[tuple[State, int], list[State]], order: tuple[int, ...], target: State) -> set[tuple[State, int]]:
     """Every (state, dice played) from which ``order``'s remaining dice can reach ``target``: walked back from the
-    target over the search's parents, so each play's ways cost their own steps, not a new search of the whole tree
-    (a Russian 6-6 chain has 33,714 results; the ways of 40 of them took 12 s when each searched the tree)."""
-    parents = _parents(position, settings, order)
+    target over the roll's search (``_parents``), so each play's ways cost their own steps, not a new search of the
+    whole tree (a Russian 6-6 chain has 33,714 results; the ways of 40 of them took 12 s when each searched it)."""
     found = {(target, len(order))}
     todo = [(target, len(order))]
     while todo:
@@ -329,8 +329,7 @@ def _leading_to(position: VariantPosition, settings: Settings, order: tuple[int,
     return found
 
 
-@lru_cache(maxsize=4)  # the plays of one roll share it; settings in the key (a position's equality ignores them)
-def _parents(position: VariantPosition, settings: Settings, order: tuple[int, ...]) -> dict[tuple[State, int], list[State]]:
+def _parents(position: VariantPosition, order: tuple[int, ...]) -> dict[tuple[State, int], list[State]]:
     """(state, dice played) -> the states one die before it, over every path of ``order`` from ``position``."""
     parents: dict[tuple[State, int], list[State]] = {}
     level = [position._state()]
@@ -348,10 +347,15 @@ def _parents(position: VariantPosition, settings: Settings, order: tuple[int, ..
     return parents
 
 
+#: The search behind the ways of one roll's plays, per dice order (``_parents``): made by the first play asked for
+#: its ways and shared by the plays of the same ``legal_plays`` (freed with them).
+Searched = dict[tuple[int, ...], dict[tuple[State, int], list[State]]]
+
+
 class VariantPlay:
     """One legal result, a representative play and, on demand, every way of playing it."""
 
-    __slots__ = ("origin", "dice", "_steps", "_state", "_orders", "_result", "_turn")
+    __slots__ = ("origin", "dice", "_steps", "_state", "_orders", "_result", "_turn", "_searched")
 
     def __init__(self, origin: VariantPosition, dice: tuple[int, int], steps: tuple[Step, ...], info: dict[str, Any]) -> None:
         self.origin = origin
@@ -360,6 +364,7 @@ class VariantPlay:
         self._state: State | None = info.get("state")
         self._orders: list[tuple[int, ...]] = info.get("orders", [])
         self._turn: Side = info.get("turn", origin.turn.other)
+        self._searched: Searched = info.get("searched", {})
         self._result: VariantPosition | None = None
 
     @property
@@ -382,7 +387,7 @@ class VariantPlay:
         if self._state is None:
             yield Play(())
             return
-        for seq in self.origin._iter_ways(self._state, self._orders):
+        for seq in self.origin._iter_ways(self._state, self._orders, self._searched):
             yield Play(tuple(Move(f, t, h) for f, t, h in seq))
 
     def ways(self) -> list[Play]:
@@ -408,11 +413,13 @@ class VariantPlays(PlaysView[VariantPlay]):
         self.reroll = position._reroll(dice)
         found, orders = position._search(dice)
         self._plays = []
+        searched: Searched = {}  # one search behind every play's ways
         for state, path in found.items():
             n = len(path)
             mine = [o for o in orders if len(o) == n]
             turn = position._turn_after(dice, n)
-            self._plays.append(VariantPlay(position, dice, path, {"state": state, "orders": mine, "turn": turn}))
+            self._plays.append(VariantPlay(position, dice, path, {"state": state, "orders": mine, "turn": turn,
+                                                                  "searched": searched}))
 
     def _all(self) -> list[VariantPlay]:
         return self._plays

@@ -32,6 +32,7 @@ from core.rules.notation import BAR, OFF, Play
 from core.rules.position import Side, check_dice
 from core.rules.variants.base import (
     WAITING,
+    Searched,
     Settings,
     State,
     Step,
@@ -123,7 +124,8 @@ class RussianPosition(VariantPosition):
         if depth == 0:
             return []
         turn = self.turn if depth == 4 and self.chain_goes_on(complement) else self.turn.other
-        return [VariantPlay(self, dice, path, {"state": st, "orders": [seq[:depth]], "turn": turn})
+        searched: Searched = {}  # one search behind every link's ways
+        return [VariantPlay(self, dice, path, {"state": st, "orders": [seq[:depth]], "turn": turn, "searched": searched})
                 for st, path in frontier.items()]
 
     def chain_goes_on(self, complement: bool = False) -> bool:
