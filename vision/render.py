@@ -232,7 +232,7 @@ class _Plan:
     hm: np.ndarray  # flat board -> picture
     interpolation: int  # the warp's: INTER_AREA where the board is drawn smaller than flat
     table: np.ndarray  # float32 HxWx3, the table around the board
-    mask: np.ndarray  # bool HxW, where the board is
+    mask: np.ndarray  # uint8 HxW, 1 where the board is
     light: np.ndarray  # float64 HxW, the lighting gradient (multiplied in)
     glare: np.ndarray | None  # float64 HxW, added
     blur: float
@@ -275,7 +275,7 @@ def _make_plan(rng: np.random.Generator, flat_size: tuple[int, int], o: Options)
     table = np.empty((H, W, 3), np.float32)
     table[:] = _jitter((150, 160, 170), rng, 60)
     table += cv2.resize(rng.normal(0, 10, (H // 8 + 1, W // 8 + 1)).astype(np.float32), (W, H))[:, :, None]
-    mask = cv2.warpPerspective(np.ones((fh, fw), np.uint8), hm, (W, H)) > 0
+    mask = (cv2.warpPerspective(np.ones((fh, fw), np.uint8), hm, (W, H)) > 0).astype(np.uint8)
     xx = np.arange(W, dtype=np.float32)[None, :]  # broadcast: the same values as full grids, a row and a column
     yy = np.arange(H, dtype=np.float32)[:, None]
     g = rng.uniform(-o.gradient, o.gradient, 2)
@@ -297,7 +297,8 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, seed: int,
     plan = _camera_plan(seed, (fw, fh), o)
     warped = cv2.warpPerspective(flat, plan.hm, (W, H), flags=plan.interpolation)
     img = plan.table.copy()
-    np.copyto(img, warped, where=plan.mask[:, :, None])  # the board over the table
+    # the board over the table, in place (numpy's copyto with where= took 3.6 ms of a 16 ms frame at 640x360)
+    cv2.copyTo(warped.astype(np.float32), plan.mask, img)
     corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), plan.hm).reshape(4, 2)
     if o.hand:  # its own generator, so a hand changes nothing else in the picture
         _hand(img, corners, hand_rng, o.hand_offset)
