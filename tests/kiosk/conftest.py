@@ -27,7 +27,8 @@ def fake() -> FakeService:
 
 @pytest.fixture
 def client(settings: Settings, fake: FakeService) -> Iterator[TestClient]:
-    app = create_app(settings, service=fake)
+    # coach_engine=None: not what these tests test (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(settings, service=fake, coach_engine=None)
     with TestClient(app, client=TOUCH_SCREEN) as c:
         yield c
 

@@ -99,7 +99,8 @@ def test_wrong_pins_from_a_stranger_make_it_wait(client: TestClient, settings: S
 def test_the_wait_ends_after_the_delay(tmp_path) -> None:
     now = [1000.0]
     settings = Settings(data_dir=tmp_path, language="en", pin_max_failures=2, pin_lockout_seconds=30)
-    app = create_app(settings, service=FakeService())
+    # coach_engine=None: not what this file tests (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(settings, service=FakeService(), coach_engine=None)
     app.state.pins._clock = lambda: now[0]
     app.state.pins.set(PIN)
     with TestClient(app, client=STRANGER) as c:
@@ -200,7 +201,7 @@ def test_openapi_has_examples(client: TestClient) -> None:
 
 def test_lifespan_starts_the_real_referee_service_with_its_journal(tmp_path) -> None:
     settings = Settings(data_dir=tmp_path / "kiosk", language="pt")
-    with TestClient(create_app(settings), client=TOUCH_SCREEN) as c:
+    with TestClient(create_app(settings, coach_engine=None), client=TOUCH_SCREEN) as c:
         assert c.get("/api/state").json()["phase"] == "opening"
         c.post("/api/pin", json={"pin": PIN})
         r = c.post("/api/match", json={"length": 5, "players": {"light": "Ana", "dark": "Bruno"}},
@@ -211,5 +212,5 @@ def test_lifespan_starts_the_real_referee_service_with_its_journal(tmp_path) -> 
         c.post("/api/correction", json={"action": "end_turn"}, headers={"X-Gamao-PIN": PIN})
         assert c.get(f"/api/matches/{state['match']['id']}/export.mat").text.lstrip().startswith("5 point match")
     assert (tmp_path / "kiosk" / "journal.sqlite").exists()
-    with TestClient(create_app(settings)) as c:  # restarted: the match comes back from the journal
+    with TestClient(create_app(settings, coach_engine=None)) as c:  # restarted: the match comes back from the journal
         assert c.get("/api/state").json()["match"]["players"]["light"] == "Ana"

@@ -22,7 +22,8 @@ H = {"X-Gamao-PIN": PIN}
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[TestClient, RefereeService]]:
     service = RefereeService(tmp_path / "journal.sqlite")
-    app = create_app(Settings(data_dir=tmp_path, language="en"), service=service)
+    # coach_engine=None: not what this file tests (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=service, coach_engine=None)
     try:
         with TestClient(app, client=TOUCH_SCREEN) as client:
             assert client.post("/api/pin", json={"pin": PIN}).status_code == 204

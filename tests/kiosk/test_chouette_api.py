@@ -25,7 +25,8 @@ H = {"X-Gamao-PIN": PIN}
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[tuple[TestClient, RefereeService]]:
     service = RefereeService(tmp_path / "journal.sqlite")
-    app = create_app(Settings(data_dir=tmp_path, language="en"), service=service)
+    # coach_engine=None: not what this file tests (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=service, coach_engine=None)
     with TestClient(app, client=TOUCH_SCREEN) as c:  # the touch screen sets the first PIN
         assert c.post("/api/pin", json={"pin": PIN}).status_code == 204
         yield c, service

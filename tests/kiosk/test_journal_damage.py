@@ -107,7 +107,8 @@ def copy_of(played: tuple[Path, dict[int, dict[str, Any]]], tmp_path: Path) -> P
 
 def kiosk_after(data: Path, before: dict[int, dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
     """Start the real kiosk on ``data``; check its notice and every match readable before. Returns the notice."""
-    app = create_app(Settings(data_dir=data, language="en"))  # the lifespan builds the service from the folder
+    # coach_engine=None: not what this file tests (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(Settings(data_dir=data, language="en"), coach_engine=None)  # the lifespan builds the service from the folder
     with TestClient(app) as client:
         state = client.get("/api/state").json()
         notices = state["notices"]
@@ -372,7 +373,7 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
     before = played[1]
     settings = Settings(data_dir=data, language="en", camera="none", serial_port=str(small_disk.parent / "dice"))
     with DiceSimulator(small_disk.parent / "dice") as sim:
-        app = create_app(settings)
+        app = create_app(settings, coach_engine=None)
         with TestClient(app) as client:
             app.state.pins.set(PIN)
             pin = {"X-Gamao-PIN": PIN}
@@ -429,7 +430,7 @@ def test_read_only_journal_answers_503_and_keeps_what_is_stored(played, tmp_path
     read-only while files are open for writing from here, so SQLite is made to refuse writes the same way
     (SQLITE_READONLY, through the journal's own connection): the event is refused with 503, stored events stay."""
     data = copy_of(played, tmp_path)
-    app = create_app(Settings(data_dir=data, language="en"))
+    app = create_app(Settings(data_dir=data, language="en"), coach_engine=None)
     with TestClient(app) as client:
         app.state.pins.set(PIN)
         service = app.state.service

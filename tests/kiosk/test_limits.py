@@ -48,7 +48,8 @@ _watching: list[_Collect] = []
 
 
 def _serve(tmp_path: Path, **limits_: float) -> BackgroundServer:
-    app = create_app(Settings(data_dir=tmp_path, language="en"), service=FakeService())
+    # coach_engine=None: not what this file tests (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=FakeService(), coach_engine=None)
     app.state.pins.set(PIN)
     server = BackgroundServer(app, log_level="info", **limits_)
     for handler in _watching:  # uvicorn's config has just reset its loggers: watch them from now on

@@ -21,7 +21,8 @@ UNDO = {"action": "undo"}
 def _app(tmp_path: Path, clock: list[float] | None = None):
     settings = Settings(data_dir=tmp_path / "data", language="en", pin_max_failures=5, pin_lockout_seconds=60)
     fake = FakeService()
-    app = create_app(settings, service=fake)
+    # coach_engine=None: not what this file tests (the coach's gnubg runs in test_coach*.py, test_page_walk.py, tests/engine)
+    app = create_app(settings, service=fake, coach_engine=None)
     if clock is not None:
         app.state.pins._clock = lambda: clock[0]
     app.state.pins.set(PIN)
@@ -87,7 +88,7 @@ def test_a_right_pin_clears_the_strangers_count(tmp_path: Path) -> None:
 
 def test_the_first_pin_only_from_the_kiosk_itself(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "data", language="en")
-    app = create_app(settings, service=FakeService())
+    app = create_app(settings, service=FakeService(), coach_engine=None)
     with TestClient(app, client=STRANGER) as stranger:
         r = stranger.post("/api/pin", json={"pin": "1111"})
         assert r.status_code == 403 and "touch screen" in r.json()["detail"]
