@@ -129,9 +129,3 @@ def shared_dir() -> Path:
 def samples_dir() -> Path:
     """The .mat/SGF samples shipped in tests/data/samples (a copy of ../shared/matches/samples)."""
     return datasets.SAMPLES
-
-
-@pytest.fixture(scope="session")
-def corpus_dir() -> Path:
-    """The whole corpus of ../shared when beside the checkout, else the matches in tests/data/corpus."""
-    return datasets.CORPUS
