@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from functools import cache
+from statistics import NormalDist
 
 import cv2
 import numpy as np
@@ -285,9 +287,26 @@ def _make_plan(rng: np.random.Generator, flat_size: tuple[int, int], o: Options)
         gx, gy, gs = rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H, rng.uniform(0.05, 0.12) * W
         glare = rng.uniform(25, 60) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs))
     blur = float(rng.uniform(0.3, o.blur)) if o.blur > 0 else 0.0
-    noise = rng.normal(0, rng.uniform(0.5, o.noise), (H, W, 3)).astype(np.float32) if o.noise > 0 else None
+    noise = gaussian(rng, float(rng.uniform(0.5, o.noise)), (H, W, 3)) if o.noise > 0 else None
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     return _Plan(hm, interpolation, table, mask, light, glare, blur, noise)
+
+
+_LEVELS = 1 << 16
+
+
+@cache
+def _normal_quantiles() -> np.ndarray:
+    """The standard normal's quantiles at the middles of 65,536 equal slices of probability (float32, 15 ms once)."""
+    normal = NormalDist()
+    return np.array([normal.inv_cdf((i + 0.5) / _LEVELS) for i in range(_LEVELS)], np.float32)
+
+
+def gaussian(rng: np.random.Generator, sigma: float, shape: tuple[int, ...]) -> np.ndarray:
+    """Gaussian noise, float32, mean 0: a uniform 16-bit draw per value looked up in the normal's quantiles. The
+    same distribution as ``rng.normal`` to 1/65,536 of probability (the tails end at 4.3 sigma), in a fifth of its
+    time (640x360x3: 3 ms against 17; a camera's noise was most of the time it took to set one up)."""
+    return (_normal_quantiles() * np.float32(sigma))[rng.integers(0, _LEVELS, shape, dtype=np.uint16)]
 
 
 def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, seed: int,

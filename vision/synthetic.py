@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.render import Options, Scene
+from vision.render import Options, Scene, gaussian
 
 
 def random_scene(rng: np.random.Generator, max_per_point: int = 6) -> Scene:
@@ -36,17 +36,23 @@ def random_options(rng: np.random.Generator, size: tuple[int, int], hand: bool =
 
 class SensorNoise:
     """A camera's per-frame sensor noise on a rendered still: Gaussian, ``sigma`` grey levels, a new draw each
-    frame. Drawn from a bank of ``bank`` seeded noise images picked at random per frame, then added with
-    saturation: per pixel the same Gaussian as a fresh ``rng.normal`` per frame (two frames in a row share their
-    noise one time in ``bank``), at 0.3 ms a 640x360 frame instead of 11 ms (the rendered games' hot spot)."""
+    frame. Drawn from a bank of ``bank`` seeded noise images picked at random per frame, each kept as its
+    positive and its negative part, added and then subtracted with saturation: per pixel the same values as
+    ``clip(image + rint(noise), 0, 255)`` (one of the two parts is 0), at 0.6 ms a 1280x720 frame (an int16
+    noise added with cv2.add: 1.8 ms; a fresh ``rng.normal`` per frame: 11 ms at 640x360). Two frames in a row
+    share their noise one time in ``bank``."""
 
     def __init__(self, rng: np.random.Generator, sigma: float, bank: int = 16) -> None:
         self.rng, self.sigma, self.size = rng, sigma, bank
-        self._bank: dict[tuple[int, ...], list[np.ndarray]] = {}
+        self._bank: dict[tuple[int, ...], list[tuple[np.ndarray, np.ndarray]]] = {}
+
+    def _draw(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        noise = np.rint(gaussian(self.rng, self.sigma, shape))
+        return np.clip(noise, 0, 255).astype(np.uint8), np.clip(-noise, 0, 255).astype(np.uint8)
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         bank = self._bank.get(image.shape)
         if bank is None:
-            bank = self._bank[image.shape] = [np.rint(self.rng.normal(0, self.sigma, image.shape)).astype(np.int16)
-                                              for _ in range(self.size)]
-        return cv2.add(image, bank[int(self.rng.integers(self.size))], dtype=cv2.CV_8U)
+            bank = self._bank[image.shape] = [self._draw(image.shape) for _ in range(self.size)]
+        up, down = bank[int(self.rng.integers(self.size))]
+        return cv2.subtract(cv2.add(image, up), down)

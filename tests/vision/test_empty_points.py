@@ -15,10 +15,13 @@ from vision.render import Options, Scene, render
 from vision.synthetic import random_options
 
 # From a rendered real match (corpus match6050379, game 2): light bearing off, point 7 an empty white point
-# beside the bar; one noisy frame in sixty read two light checkers there and the game went astray.
+# beside the bar; one noisy frame in sixty read two light checkers there and the game went astray (seed 21).
+# Since the renderer draws its camera noise from a table of the normal's quantiles (vision/render.py `gaussian`),
+# seed 21 no longer shows it in 60 frames; seed 143 does, on a navy board: without the remembered empty points,
+# the empty white point 11 is read as two light checkers in 26 of the 60 frames.
 LIGHT = [0, 3, 3] + [0] * 14 + [1] + [0] * 6
 DARK = [0] * 15 + [1, 0, 0, 2, 0, 2, 4, 3, 3]
-SEED = 21
+SEED = 143
 
 
 def test_empty_points_learnt_from_the_start_stay_empty_under_noise() -> None:

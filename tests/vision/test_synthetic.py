@@ -10,8 +10,8 @@ from vision import render as render_module
 from vision.geometry import columns_to_points
 from vision.pipeline import board_event
 from vision.reader import BoardReader
-from vision.render import Options, Scene, render
-from vision.synthetic import random_options, random_scene
+from vision.render import Options, Scene, gaussian, render
+from vision.synthetic import SensorNoise, random_options, random_scene
 
 # 640x360 renders: 400 in the default run (9,600 points, so 0.999 allows 9 wrong), 1,000 with --soak; the bench
 # (bench/bench_vision.py) holds larger runs
@@ -130,3 +130,21 @@ def test_tall_and_second_layer_stacks_keep_the_true_count_possible() -> None:
                 plausible += ev["uncertainty"][side][p].get(str(n), 0.0) >= 0.02
     print(f"tall stacks: {exact}/{total} exact, true count kept possible in {plausible}/{total}")
     assert plausible >= 0.6 * total and exact >= 0.4 * total
+
+
+def test_the_cameras_gaussian_noise_and_sensor_noise_are_what_they_stand_for() -> None:
+    """The renderer's Gaussian (a 16-bit draw looked up in the normal's quantiles) against the normal's own
+    figures, and SensorNoise's add-then-subtract of a frame's noise equal to clipping image + noise."""
+    g = gaussian(np.random.default_rng(0), 2.0, (400, 500))
+    assert g.dtype == np.float32 and abs(float(g.mean())) < 0.02 and abs(float(g.std()) - 2.0) < 0.02
+    for k, beyond in ((1, 0.3173), (2, 0.0455), (3, 0.0027)):  # the share of a normal beyond k sigma
+        assert abs(float((np.abs(g) > 2.0 * k).mean()) - beyond) < 0.1 * beyond
+    image = np.random.default_rng(1).integers(0, 256, (36, 64, 3), dtype=np.uint8)
+    image[:4], image[-4:] = 0, 255  # saturation at both ends
+    noise = SensorNoise(np.random.default_rng(2), 3.0, bank=1)
+    frame = noise(image)
+    (up, down), = noise._bank[image.shape]
+    assert not ((up > 0) & (down > 0)).any() and up.any() and down.any()
+    expected = np.clip(image.astype(np.int16) + up - down.astype(np.int16), 0, 255).astype(np.uint8)
+    assert frame.dtype == np.uint8 and np.array_equal(frame, expected)
+    assert frame[:4].max() > 0 and frame[-4:].min() < 255 and not np.array_equal(frame, image)
