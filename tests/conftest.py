@@ -3,6 +3,7 @@
 ``--soak`` (or GAMAO_SOAK=1) turns on the long fuzz and soak runs; the default run keeps a shorter version.
 ``--store-durations`` writes tests/durations.json from the run: how long each slow test took, which the
 scheduler below uses to start the longest work first (so one worker is not left with an hour's tail).
+The control PIN is hashed at a test cost outside the PIN's own tests (``pin_hash_at_test_cost`` below).
 """
 
 from __future__ import annotations
@@ -12,12 +13,21 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kiosk import pin as pin_module
 from tests import datasets
+
+# The control PIN's scrypt cost as kiosk/pin.py sets it (~16 MB and tens of ms a PIN), read before any test changes it.
+PRODUCTION_SCRYPT = dict(pin_module._SCRYPT)
+# Every other test hashes PINs with the same scrypt at 1/16 of that (n 2^10, 1 MB; the record keeps its n, r, p, so
+# checks use it too), as Django advises for password hashers in tests: at the full cost the PINs that the app
+# tests set and the hostile-input sweeps send took 73 s of the run's ~550 CPU-s (py-spy, every worker).
+TEST_SCRYPT = {**PRODUCTION_SCRYPT, "n": 2**10}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -117,6 +127,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     browser = sys.modules.get("tests.kiosk.browser")
     if browser is not None:
         browser.close_browser()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pin_hash_at_test_cost() -> Iterator[None]:
+    """TEST_SCRYPT for the session; tests/kiosk/test_pin.py and test_pin_netns.py put PRODUCTION_SCRYPT back for
+    their module (``production_pin_hash``): the owner's latency and the attack bounds are measured at the real cost."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pin_module, "_SCRYPT", TEST_SCRYPT)
+        yield
+
+
+def production_pin_hash() -> Iterator[None]:
+    """The body of a module-scoped autouse fixture: kiosk/pin.py's own scrypt cost for that module's tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pin_module, "_SCRYPT", PRODUCTION_SCRYPT)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,8 @@ no PIN is not a failure, and the first PIN is set only at the kiosk itself."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,10 +14,17 @@ from kiosk import pin as pin_module
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.pin import PinStore, ask_first_pin, client_key, is_loopback
+from tests.conftest import PRODUCTION_SCRYPT, production_pin_hash
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.kiosk.fakes import FakeService
 
 UNDO = {"action": "undo"}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _production_pin_hash() -> Iterator[None]:
+    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/conftest.py)."""
+    yield from production_pin_hash()
 
 
 def _app(tmp_path: Path, clock: list[float] | None = None):
@@ -108,6 +117,10 @@ def test_the_console_sets_the_first_pin(tmp_path: Path) -> None:
     assert ask_first_pin(store, ask=lambda _prompt: next(answers), say=said.append)
     assert store.is_set() and any("4 to 12 digits" in s for s in said) and any("differ" in s for s in said)
     store.check("4321", "192.0.2.1")
+    # Stored as kiosk/pin.py's scrypt at its own cost (n 2^14, r 8: 16 MB), never the PIN itself.
+    record = json.loads(store.path.read_text())
+    assert {k: record[k] for k in ("algorithm", "n", "r", "p")} == {"algorithm": "scrypt", **PRODUCTION_SCRYPT}
+    assert PRODUCTION_SCRYPT == {"n": 2**14, "r": 8, "p": 1} and "4321" not in store.path.read_text()
     # Already set: the console asks nothing.
     assert not ask_first_pin(store, ask=lambda _prompt: pytest.fail("asked"), say=said.append)
 
