@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
-
 from club.web import create_app
 from kiosk.demo_script import script
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import CLUB, Board, behind, caught_up, check_director, names, night_records, wait_for
+from tests.web import HTTP
 
 API_KEYS = {"board", "club", "online", "players", "score", "length", "phase", "last_verdict", "updated"}
 
@@ -34,9 +33,9 @@ def test_a_club_nights_corpus_matches_equal_their_journals_at_the_director(broke
         assert checked == sum(len(list(script(r))) for r in records)  # every step of every match, once
         print(f"club night: {checked} events checked over {len(boards)} boards")
         with BackgroundServer(create_app(director, PinStore(tmp_path / "pins"))) as srv:
-            api = httpx.get(f"{srv.url}/api/boards").json()
-            results = httpx.get(f"{srv.url}/api/results").json()
-            mat = httpx.get(f"{srv.url}/api/results/{CLUB}/mesa01/1.mat")
+            api = HTTP.get(f"{srv.url}/api/boards").json()
+            results = HTTP.get(f"{srv.url}/api/results").json()
+            mat = HTTP.get(f"{srv.url}/api/results/{CLUB}/mesa01/1.mat")
         assert len(api) == len(boards) and all(set(e) == API_KEYS for e in api)
         assert all(e["online"] for e in api)
         over = [b for b in boards if b.service.state()["phase"] == "match_over"]

@@ -21,6 +21,7 @@ from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.cli_run import gamao
 from tests.club.conftest import CLUB, Board, caught_up, check_director
+from tests.web import HTTP
 
 ROOT = Path(__file__).resolve().parents[2]
 API_KEYS = ["board", "club", "online", "players", "score", "length", "phase", "last_verdict", "updated"]
@@ -90,27 +91,27 @@ def test_api_is_read_only_and_control_needs_the_directors_pin(broker, make_direc
         board.service.submit({"event": "roll", "dice": [5, 2]})
         assert board.publisher.wait_idle(10) and wait_for(lambda: caught_up(director, [board]), 10)
         with BackgroundServer(create_app(director, pins)) as srv:
-            api = httpx.get(f"{srv.url}/api/boards").json()
+            api = HTTP.get(f"{srv.url}/api/boards").json()
             assert [list(e) for e in api] == [API_KEYS]
             assert api[0]["players"] == {"light": "Ana", "dark": "Bia"} and api[0]["length"] == 3
             assert api[0]["last_verdict"]["verdict"] == "opening"
             url = f"{srv.url}/api/boards/{CLUB}/mesa01"
-            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"}).status_code == 403  # no PIN set yet
+            assert HTTP.post(f"{url}/rename", json={"name": "Mesa 1"}).status_code == 403  # no PIN set yet
             pins.set("2468")
-            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"}).status_code == 401
-            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"},
+            assert HTTP.post(f"{url}/rename", json={"name": "Mesa 1"}).status_code == 401
+            assert HTTP.post(f"{url}/rename", json={"name": "Mesa 1"},
                               headers={"X-Gamao-PIN": "1357"}).status_code == 401
-            assert httpx.post(f"{url}/rename", json={"name": "Mesa 1"},
+            assert HTTP.post(f"{url}/rename", json={"name": "Mesa 1"},
                               headers={"X-Gamao-PIN": "2468"}).status_code == 204
-            assert httpx.get(url).json()["label"] == "Mesa 1"
-            assert httpx.post(f"{url}/close").status_code == 401
-            closed = httpx.post(f"{url}/close", headers={"X-Gamao-PIN": "2468"})
+            assert HTTP.get(url).json()["label"] == "Mesa 1"
+            assert HTTP.post(f"{url}/close").status_code == 401
+            closed = HTTP.post(f"{url}/close", headers={"X-Gamao-PIN": "2468"})
             assert closed.status_code == 200 and closed.json()["score"] == {"light": 0, "dark": 0}
-            results = httpx.get(f"{srv.url}/api/results").json()
+            results = HTTP.get(f"{srv.url}/api/results").json()
             assert [(r["board"], r["status"]) for r in results] == [("mesa01", "closed")]
-            assert httpx.get(f"{srv.url}/api/results/{CLUB}/mesa01/99.mat").status_code == 404
-            assert httpx.get(f"{srv.url}/api/boards/{CLUB}/nobody").status_code == 404
-            assert httpx.delete(f"{srv.url}/api/boards").status_code == 405
+            assert HTTP.get(f"{srv.url}/api/results/{CLUB}/mesa01/99.mat").status_code == 404
+            assert HTTP.get(f"{srv.url}/api/boards/{CLUB}/nobody").status_code == 404
+            assert HTTP.delete(f"{srv.url}/api/boards").status_code == 405
         # the label survives a restart of the director (it is in the archive)
         director.close()
         again = make_director()
@@ -167,14 +168,14 @@ def test_the_director_command_serves_the_boards(broker, tmp_path: Path) -> None:
 
         def boards() -> list:
             try:
-                return httpx.get(f"{url}/api/boards", timeout=2).json()
+                return HTTP.get(f"{url}/api/boards", timeout=2).json()
             except httpx.HTTPError:
                 return []
 
         board.play()
         assert wait_for(lambda: [b["phase"] for b in boards()] == ["match_over"], 60), proc.stderr
         assert boards()[0]["score"] == board.service.state()["match"]["score"]
-        assert "mesa01" in httpx.get(f"{url}/api/results").text
+        assert "mesa01" in HTTP.get(f"{url}/api/results").text
     finally:
         proc.terminate()
         proc.wait(10)

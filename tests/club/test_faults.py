@@ -16,6 +16,7 @@ from club.archive import FILE, Archive
 from club.mosquitto import CutProxy
 from kiosk.journal import Journal
 from tests.club.conftest import CLUB, Board, caught_up, check_director, names, wait_for
+from tests.web import HTTP
 
 SPEED = 25.0   # a 2-point corpus match lasts about 5 s, a 3-point one about 12 s: faults land mid-match
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,8 +85,8 @@ def test_director_killed_and_restarted_mid_match(broker, tmp_path: Path) -> None
 
     def seen() -> dict[str, int]:
         try:
-            return {b: httpx.get(f"{url}/{CLUB}/{b}", timeout=2).json().get("events", 0)
-                    for b in (e["board"] for e in httpx.get(url, timeout=2).json())}
+            return {b: HTTP.get(f"{url}/{CLUB}/{b}", timeout=2).json().get("events", 0)
+                    for b in (e["board"] for e in HTTP.get(url, timeout=2).json())}
         except (httpx.HTTPError, ValueError):
             return {}
 

@@ -10,7 +10,6 @@ import logging
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -23,6 +22,7 @@ from club.web import create_app
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import CLUB, Board
+from tests.web import HTTP
 
 PIN = "2468"
 
@@ -84,15 +84,15 @@ def test_the_audits_500s_are_4xx(served) -> None:
               b'{"name": "a\\u0000b"}', b'{"name": ' + b"[" * 5000 + b"]" * 5000 + b"}", b"\xff\xfe", b""]
     for body in bodies:
         for headers in ({}, {"X-Gamao-PIN": PIN}, {"X-Gamao-PIN": "0000"}):
-            r = httpx.post(url, content=body, headers={"Content-Type": "application/json", **headers})
+            r = HTTP.post(url, content=body, headers={"Content-Type": "application/json", **headers})
             assert 400 <= r.status_code < 500, (body[:30], r.status_code, r.text[:200])
             assert "message" in r.json()
     for path in (f"/api/results/{CLUB}/mesa01/{'9' * 20}.mat", f"/api/results/{CLUB}/mesa01/-1.mat",
                  f"/api/results/{CLUB}/mesa01/{2**63}.mat", f"/api/results/{CLUB}/{'x' * 300}/1.mat",
                  f"/api/boards/{CLUB}/%00", f"/board/{CLUB}/..%2f..%2fetc"):
-        r = httpx.get(srv.url + path)
+        r = HTTP.get(srv.url + path)
         assert 400 <= r.status_code < 500, (path, r.status_code)
-    r = httpx.post(url, json={"name": "Mesa da janela"}, headers={"X-Gamao-PIN": PIN})
+    r = HTTP.post(url, json={"name": "Mesa da janela"}, headers={"X-Gamao-PIN": PIN})
     assert r.status_code == 204 and director.detail(CLUB, "mesa01")["label"] == "Mesa da janela"
     assert tb.count == 0
 
@@ -103,13 +103,13 @@ def test_the_pin_counts_per_client_and_never_locks_the_directors_own_screen(serv
     url = f"{srv.url}/api/boards/{CLUB}/mesa01/rename"
     # The audit: one wrong guess a minute from anyone kept the owner out (one counter for every client).
     for _ in range(12):  # a stranger behind a proxy on this machine (X-Forwarded-For is not believed)
-        r = httpx.post(url, json={"name": "x"}, headers={"X-Gamao-PIN": "1111", "X-Forwarded-For": "127.0.0.1"})
+        r = HTTP.post(url, json={"name": "x"}, headers={"X-Gamao-PIN": "1111", "X-Forwarded-For": "127.0.0.1"})
         assert r.status_code in (401, 429)
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
     assert pins.failures("proxied") >= 5 and pins.failures("127.0.0.1") == 0
     for _ in range(3):  # the owner's own screen: a wrong PIN is not counted, the right one always works
-        assert httpx.post(url, json={"name": "x"}, headers={"X-Gamao-PIN": "1111"}).status_code == 401
-    assert httpx.post(url, json={"name": "Mesa 1"}, headers={"X-Gamao-PIN": PIN}).status_code == 204
+        assert HTTP.post(url, json={"name": "x"}, headers={"X-Gamao-PIN": "1111"}).status_code == 401
+    assert HTTP.post(url, json={"name": "Mesa 1"}, headers={"X-Gamao-PIN": PIN}).status_code == 204
     # Another network client is counted on its own (its first wrong PIN is a plain 401, not a 429).
     pins.check(PIN, "10.9.0.2")
     with pytest.raises(Exception) as wrong:
@@ -148,7 +148,7 @@ def test_a_retained_100000_match_state_and_20_mb_events_are_refused_and_counted(
     # an index past the events a match can have, a match id past SQLite's integers
     _take(director, *_event(key, "mesa01", 20, 1, MAX_EVENTS, {"event": "roll", "dice": [1, 2]}))
     _take(director, *_event(key, "mesa01", 21, 10**20, 0, {"event": "roll", "dice": [1, 2]}))
-    st = httpx.get(f"{srv.url}/api/status").json()
+    st = HTTP.get(f"{srv.url}/api/status").json()
     assert st["refused"]["too_large"] == 6 and st["refused"]["malformed"] == 2
     assert director.archive.count() == 0
     assert rss_mb() - before < 60, f"RSS grew {rss_mb() - before:.0f} MB"
@@ -165,11 +165,11 @@ def test_five_thousand_fake_boards_are_never_shown(served) -> None:
         director._receive(f"gamao/{CLUB}/mesa02/state", _state(b"k" * 32, "mesa02", i)[1])
     assert wait_for(lambda: director.refused["unpaired"] + director.refused["forged"] == 10_000, 30)
     t0 = time.perf_counter()
-    boards = httpx.get(f"{srv.url}/api/boards")
+    boards = HTTP.get(f"{srv.url}/api/boards")
     took = time.perf_counter() - t0
     assert [b["board"] for b in boards.json()] == ["mesa01"] and len(boards.content) < 1000
     assert rss_mb() - before < 30
-    st = httpx.get(f"{srv.url}/api/status").json()
+    st = HTTP.get(f"{srv.url}/api/status").json()
     assert st["refused"]["unpaired"] == 5000 and st["refused"]["forged"] == 5000
     assert len(st["refused_by"]) <= 10
     print(f"5,000 fake boards: /api/boards {len(boards.content)} bytes in {took * 1000:.1f} ms; "

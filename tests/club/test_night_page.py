@@ -10,8 +10,6 @@ import re
 import time
 from pathlib import Path
 
-import httpx
-
 from club.director import Director, _Match
 from club.rating import change
 from club.web import create_app
@@ -20,6 +18,7 @@ from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import CLUB, Board, caught_up, wait_for
 from tests.kiosk.browser import chromium_or_skip, chromium_page
+from tests.web import HTTP
 
 # docs/screens/ (kept in the repository) only when GAMAO_DOC_SCREENS=1, so a test run leaves the checkout unchanged.
 SCREENS = Path(__file__).resolve().parents[2] / ("docs/screens" if os.environ.get("GAMAO_DOC_SCREENS") == "1"
@@ -43,7 +42,7 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
         live.play()
         assert wait_for(lambda: live.journal.count() > 6, 60)
         with BackgroundServer(create_app(director, pins)) as srv:
-            night = httpx.get(f"{srv.url}/api/night").json()
+            night = HTTP.get(f"{srv.url}/api/night").json()
             assert len(night["results"]) == 3 and night["standings"] and night["ratings"]
             # the FIBS rating, replayed by hand: the same two players, the same winner, three 2-point matches
             ratings = {r["name"]: r for r in night["ratings"]}
@@ -56,8 +55,8 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
                 w, lo, exp = w + dw, lo + dl, exp + 2
             assert (ratings[winner]["rating"], ratings[loser]["rating"]) == (round(w, 2), round(lo, 2))
             assert ratings[winner]["experience"] == 6 and night["standings"][0]["name"] == winner
-            r = httpx.post(f"{srv.url}/api/settings", json={"delay": 30}, headers={"X-Gamao-PIN": "2468"})
-            assert r.status_code == 200 and httpx.get(f"{srv.url}/api/settings").json() == {"delay": 30}
+            r = HTTP.post(f"{srv.url}/api/settings", json={"delay": 30}, headers={"X-Gamao-PIN": "2468"})
+            assert r.status_code == 200 and HTTP.get(f"{srv.url}/api/settings").json() == {"delay": 30}
             for lang, mine, other in (("pt", PT_ONLY, EN_ONLY), ("en", EN_ONLY, PT_ONLY)):
                 with chromium_page(800, 480, locale="pt-BR") as page:
                     page.goto(f"{srv.url}/?lang={lang}")

@@ -8,6 +8,8 @@ from typing import Any
 
 import httpx
 
+from tests.web import HTTP
+
 
 def get_when_served(proc: subprocess.Popen[str], url: str, seconds: float) -> Any:
     """`url`'s JSON once `proc` serves it; the test fails with the child's stderr if it exits first, or after
@@ -15,7 +17,7 @@ def get_when_served(proc: subprocess.Popen[str], url: str, seconds: float) -> An
     deadline = time.monotonic() + seconds
     while True:
         try:
-            return httpx.get(url, timeout=1).json()
+            return HTTP.get(url, timeout=1).json()
         except httpx.HTTPError:
             assert proc.poll() is None, proc.communicate()[1]
             assert time.monotonic() < deadline, f"gamao run did not serve within {seconds:.0f} s"

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
-
 from kiosk.config import Settings
 from kiosk.demo import DemoRunner
 from kiosk.demo_script import load_match, script
@@ -17,6 +15,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer, free_port
 from kiosk.service import RefereeService
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.web import HTTP
 
 SHOTS = {  # the step's caption -> (screenshot, what the banner must say)
     "fault: the second die lands cocked": ("demo-cocked", "pending", "reroll"),
@@ -56,7 +55,7 @@ def test_demo_page_shows_every_verdict_through_dice_pty_and_vision(tmp_path: Pat
             assert len(moves) >= 5 and page.locator("[data-testid=move-list] li").count() == len(moves)
             screenshot(page, "demo-pt-legal")
             seen = page.evaluate("window.__seen")
-            frame = httpx.get(server.url + "/api/camera/frame.jpg")
+            frame = HTTP.get(server.url + "/api/camera/frame.jpg")
             assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"
             page.goto(server.url + "/calibrate?lang=en")
             page.wait_for_selector("#overlay circle.det")

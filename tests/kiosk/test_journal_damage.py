@@ -34,6 +34,7 @@ from kiosk.main import create_app
 from kiosk.service import RefereeService
 from tests.cli_run import Result
 from tests.cli_run import gamao as run_gamao
+from tests.web import HTTP
 
 PIN = "2468"
 IN_PROGRESS_CUT = 60  # the last match is left this many events short of its end
@@ -273,7 +274,6 @@ def test_cli_json_contract_on_damage_and_salvage(played, tmp_path: Path) -> None
 
 
 def test_run_check_reports_a_damaged_journal_and_run_salvages_it_and_serves(played, tmp_path: Path) -> None:
-    import httpx
 
     from kiosk.server import free_port
     from tests.kiosk.served import get_when_served
@@ -298,7 +298,7 @@ def test_run_check_reports_a_damaged_journal_and_run_salvages_it_and_serves(play
         assert state["notices"][0]["kind"] == "journal_salvaged"
         for mid, was in played[1].items():
             if was["finished"]:
-                assert httpx.get(f"http://127.0.0.1:{port}/api/matches/{mid}/export.mat").text == was["mat"]
+                assert HTTP.get(f"http://127.0.0.1:{port}/api/matches/{mid}/export.mat").text == was["mat"]
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=20)

@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
@@ -26,6 +25,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
+from tests.web import HTTP
 
 
 class _Collect(logging.Handler):
@@ -111,7 +111,7 @@ def test_idle_and_half_sent_connections_are_closed_by_the_header_timeout(tmp_pat
                 s.sendall(b"GET /api/state HTTP/1.1\r\nHost: kiosk\r\nX-Slow: ")
             socks.append(s)
         # While they hang, the kiosk still answers.
-        assert httpx.get(server.url + "/api/state", timeout=5).status_code == 200
+        assert HTTP.get(server.url + "/api/state", timeout=5).status_code == 200
         started = time.monotonic()
         closed = sum(_closed_by_server(s, within=4.0) for s in socks)
         took = time.monotonic() - started
@@ -142,7 +142,7 @@ def test_one_client_cannot_hold_every_connection(tmp_path: Path) -> None:
         for s in socks:
             s.close()
         time.sleep(0.3)
-        assert httpx.get(server.url + "/api/state", timeout=5).status_code == 200
+        assert HTTP.get(server.url + "/api/state", timeout=5).status_code == 200
 
 
 def test_a_big_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_a_big_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
         assert head.startswith(b"HTTP/1.1 413") and b"larger than the kiosk accepts" in head
         # Chunked (no length given): refused as soon as it passes the limit.
         big = (b"x" * 8192 for _ in range(20))
-        r = httpx.post(server.url + "/api/match", content=big, headers={"X-Gamao-PIN": PIN}, timeout=10)
+        r = HTTP.post(server.url + "/api/match", content=big, headers={"X-Gamao-PIN": PIN}, timeout=10)
         assert r.status_code == 413 and r.json()["message"].startswith("the request body is larger")
 
 
@@ -256,5 +256,5 @@ def test_invalid_frames_close_the_websocket_without_a_traceback(tmp_path: Path, 
         assert _closed_by_server(s, within=5.0)
         s.close()
         time.sleep(0.2)
-        assert httpx.get(server.url + "/api/state", timeout=5).status_code == 200
+        assert HTTP.get(server.url + "/api/state", timeout=5).status_code == 200
     assert logs.tracebacks() == []

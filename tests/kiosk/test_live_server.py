@@ -7,7 +7,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from websockets.sync.client import connect
 
@@ -16,6 +15,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
+from tests.web import HTTP
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, FakeService]]:
 
 def test_state_over_real_http(live) -> None:
     url, _ = live
-    body = httpx.get(url + "/api/state").json()
+    body = HTTP.get(url + "/api/state").json()
     assert body["turn"] == "light" and body["cube"]["value"] == 1
 
 
@@ -44,10 +44,10 @@ def test_every_change_is_pushed_to_every_socket(live) -> None:
 
 def test_control_action_over_http_is_pushed(live) -> None:
     url, fake = live
-    assert httpx.post(url + "/api/pin", json={"pin": PIN}).status_code == 204
+    assert HTTP.post(url + "/api/pin", json={"pin": PIN}).status_code == 204
     with connect(url.replace("http", "ws") + "/ws") as ws:
         ws.recv(timeout=5)
-        r = httpx.post(url + "/api/cube", json={"action": "double", "side": "light"}, headers={"X-Gamao-PIN": PIN})
+        r = HTTP.post(url + "/api/cube", json={"action": "double", "side": "light"}, headers={"X-Gamao-PIN": PIN})
         assert r.status_code == 200
         pushed = json.loads(ws.recv(timeout=5))
         assert pushed["verdicts"][-1]["verdict"] == "cube_accepted"

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
-
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
+from tests.web import HTTP
 
 MATCH = {"length": 3, "players": {"light": "Ana", "dark": "Bia"}}
 
@@ -28,20 +27,20 @@ def test_x_forwarded_for_is_not_believed_and_a_proxied_client_is_not_the_owner(t
     pins = app.state.pins
     with BackgroundServer(app) as srv:
         for _ in range(8):
-            r = httpx.post(f"{srv.url}/api/match", json=MATCH,
+            r = HTTP.post(f"{srv.url}/api/match", json=MATCH,
                            headers={"X-Gamao-PIN": "0000", "X-Forwarded-For": "10.1.2.3"})
             assert r.status_code in (401, 429)
         assert r.status_code == 429  # counted (not the owner's loopback), under one key, not the named address
         assert pins.failures("10.1.2.3") == 0 and pins.failures("proxied") >= 5
         # the owner's own screen (loopback, no proxy header) is never made to wait
-        assert httpx.post(f"{srv.url}/api/match", json=MATCH, headers={"X-Gamao-PIN": "0000"}).status_code == 401
-        assert httpx.post(f"{srv.url}/api/match", json=MATCH, headers={"X-Gamao-PIN": PIN}).status_code == 200
+        assert HTTP.post(f"{srv.url}/api/match", json=MATCH, headers={"X-Gamao-PIN": "0000"}).status_code == 401
+        assert HTTP.post(f"{srv.url}/api/match", json=MATCH, headers={"X-Gamao-PIN": PIN}).status_code == 200
 
 
 def test_a_configured_proxy_is_believed(tmp_path: Path) -> None:
     app = _app(tmp_path)
     with BackgroundServer(app, trust_proxy="127.0.0.1") as srv:
-        r = httpx.post(f"{srv.url}/api/match", json=MATCH, headers={"X-Gamao-PIN": "0000",
+        r = HTTP.post(f"{srv.url}/api/match", json=MATCH, headers={"X-Gamao-PIN": "0000",
                                                                    "X-Forwarded-For": "10.1.2.3"})
         assert r.status_code == 401
         assert app.state.pins.failures("10.1.2.3") == 1

@@ -8,12 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
-
 from kiosk.checks import Check, summary
 from kiosk.config import ConfigError, Settings
 from kiosk.server import free_port
 from tests.kiosk.served import get_when_served
+from tests.web import HTTP
 
 DEPLOY = Path(__file__).resolve().parents[2] / "kiosk" / "deploy" / "gamao.toml"
 
@@ -64,7 +63,7 @@ def test_run_starts_without_camera_and_dice_and_serves_the_page(tmp_path: Path) 
     try:
         info = get_when_served(proc, f"http://127.0.0.1:{port}/api/kiosk", 30)
         assert info["language"] == "en" and info["camera"] is False
-        assert httpx.get(f"http://127.0.0.1:{port}/api/state").json()["phase"] == "opening"
+        assert HTTP.get(f"http://127.0.0.1:{port}/api/state").json()["phase"] == "opening"
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=20)
