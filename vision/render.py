@@ -281,11 +281,13 @@ def _make_plan(rng: np.random.Generator, flat_size: tuple[int, int], o: Options)
     xx = np.arange(W, dtype=np.float32)[None, :]  # broadcast: the same values as full grids, a row and a column
     yy = np.arange(H, dtype=np.float32)[:, None]
     g = rng.uniform(-o.gradient, o.gradient, 2)
-    light = 1.0 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)
+    # float32, as the frame: numpy's float64 scalars made these float64, and each frame's multiply and add then ran
+    # in float64 (1280x720: 7.3 and 6.6 ms against 4.2 and 4.1)
+    light = (1.0 + g[0] * (xx / W - 0.5) + g[1] * (yy / H - 0.5)).astype(np.float32)
     glare = None
     if o.glare:
         gx, gy, gs = rng.uniform(0.2, 0.8) * W, rng.uniform(0.2, 0.8) * H, rng.uniform(0.05, 0.12) * W
-        glare = rng.uniform(25, 60) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs))
+        glare = (rng.uniform(25, 60) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs))).astype(np.float32)
     blur = float(rng.uniform(0.3, o.blur)) if o.blur > 0 else 0.0
     noise = gaussian(rng, float(rng.uniform(0.5, o.noise)), (H, W, 3)) if o.noise > 0 else None
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
@@ -328,7 +330,7 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, seed: int,
         img = cv2.GaussianBlur(img, (0, 0), plan.blur)
     if plan.noise is not None:
         img += plan.noise
-    return np.clip(img, 0, 255).astype(np.uint8), corners.astype(np.float32)
+    return np.clip(img, 0, 255, out=img).astype(np.uint8), corners.astype(np.float32)
 
 
 def _hand(img: np.ndarray, corners: np.ndarray, rng: np.random.Generator, offset: float) -> None:
