@@ -443,19 +443,28 @@ def all_ways(
         dice_orders = [(d1,), (d2,)]
     else:
         dice_orders = [(d1, d2), (d2, d1)]
+    # The ways on from each state (boards, points hit so far, dice left), worked out once: a doubles' tree meets the
+    # same state by many orders of the same moves, and its subtree was searched again each time. Same ways, same order.
+    after: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], list[tuple[Step, ...]]] = {}
+
+    def ways_on(cur_me: list[int], cur_oa: list[int], hits: tuple[int, ...], dice: tuple[int, ...]) -> list[tuple[Step, ...]]:
+        if not dice:
+            return [()] if (tuple(cur_me), hits) == target else []
+        key = (tuple(cur_me), tuple(cur_oa), hits, dice)
+        known = after.get(key)
+        if known is None:
+            known = after[key] = []
+            for s in steps(cur_me, cur_oa, dice[0], block_at):
+                me2, oa2 = apply_step(cur_me, cur_oa, s)
+                rest = ways_on(me2, oa2, tuple(sorted((*hits, s[1]))) if s[2] else hits, dice[1:])
+                known.extend((s, *tail) for tail in rest)
+        return known
+
     found: list[tuple[Step, ...]] = []
     seen: set[tuple[Step, ...]] = set()
-
-    def dfs(cur_me: list[int], cur_oa: list[int], dice: tuple[int, ...], path: tuple[Step, ...]) -> None:
-        if len(path) == n_moves:
-            if (tuple(cur_me), tuple(sorted(t for _, t, h in path if h))) == target and path not in seen:
+    for order in dice_orders:
+        for path in ways_on(me, oa, (), order[:n_moves]):
+            if path not in seen:
                 seen.add(path)
                 found.append(path)
-            return
-        for s in steps(cur_me, cur_oa, dice[len(path)], block_at):
-            me2, oa2 = apply_step(cur_me, cur_oa, s)
-            dfs(me2, oa2, dice, (*path, s))
-
-    for order in dice_orders:
-        dfs(me, oa, order, ())
     return found
