@@ -12,7 +12,7 @@ from core.referee import Referee
 from core.referee.events import EventError, parse_event
 from core.referee.inference import BAR_IDX, Observation
 from core.rules.position import Position, Side
-from tests.core.referee.test_referee import at_position
+from tests.core.referee.scenarios import at_position
 
 BEFORE = Position.from_position_id("cOeGAURjtwYDCA", Side.LIGHT)  # dark already has one on the bar
 DICE = (4, 2)

@@ -16,7 +16,7 @@ from core.referee import Referee
 from core.rules.position import Position, Side
 from tests.core.referee.confident_camera import Score, run_confident, run_many, spread
 from tests.core.referee.referee_streams import CORPUS, camera_tables, corpus_files
-from tests.core.referee.test_referee import at_position, bd, kinds, moved, roll
+from tests.core.referee.scenarios import at_position, bd, kinds, moved, roll
 from tests.soak import soak
 
 

@@ -8,12 +8,12 @@ from typing import Any
 
 from core.referee import Referee
 from core.rules.position import Position, Side
-from tests.core.referee.test_referee import (
+from tests.core.referee.scenarios import (
     START,
-    _light_on_bar,
     after,
     bd,
     kinds,
+    light_on_bar,
     moved,
     referee,
     roll,
@@ -75,7 +75,7 @@ def test_in_progress_prefix_is_drawn() -> None:
 
 
 def test_r07_bar_entry_drawn_off_the_bar() -> None:
-    ref, p2 = _light_on_bar()
+    ref, p2 = light_on_bar()
     ref.feed(roll(3, 2))
     entered = after(p2.with_turn(Side.LIGHT), (3, 2), "bar/22 24/22")
     (v,) = ref.feed(bd(entered))
