@@ -235,8 +235,8 @@ class _Plan:
     interpolation: int  # the warp's: INTER_AREA where the board is drawn smaller than flat
     table: np.ndarray  # float32 HxWx3, the table around the board
     mask: np.ndarray  # uint8 HxW, 1 where the board is
-    light: np.ndarray  # float64 HxW, the lighting gradient (multiplied in)
-    glare: np.ndarray | None  # float64 HxW, added
+    light: np.ndarray  # float32 HxW, the lighting gradient (multiplied in)
+    glare: np.ndarray | None  # float32 HxW, added
     blur: float
     noise: np.ndarray | None  # float32 HxWx3, added
 
