@@ -19,15 +19,8 @@ from typing import Any
 
 import pytest
 
-from kiosk import pin as pin_module
 from tests import datasets
-
-# The control PIN's scrypt cost as kiosk/pin.py sets it (~16 MB and tens of ms a PIN), read before any test changes it.
-PRODUCTION_SCRYPT = dict(pin_module._SCRYPT)
-# Every other test hashes PINs with the same scrypt at 1/16 of that (n 2^10, 1 MB; the record keeps its n, r, p, so
-# checks use it too), as Django advises for password hashers in tests: 2.4 ms a PIN here against 55 ms. The tests in
-# tests/kiosk, club and cli hash 410 PINs in process, the PIN's own 118 of them at the full cost.
-TEST_SCRYPT = {**PRODUCTION_SCRYPT, "n": 2**10}
+from tests.pin_cost import TEST_SCRYPT, scrypt_cost
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -131,18 +124,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def pin_hash_at_test_cost() -> Iterator[None]:
-    """TEST_SCRYPT for the session; tests/kiosk/test_pin.py and test_pin_netns.py put PRODUCTION_SCRYPT back for
-    their module (``production_pin_hash``): the owner's latency and the attack bounds are measured at the real cost."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pin_module, "_SCRYPT", TEST_SCRYPT)
-        yield
-
-
-def production_pin_hash() -> Iterator[None]:
-    """The body of a module-scoped autouse fixture: kiosk/pin.py's own scrypt cost for that module's tests."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pin_module, "_SCRYPT", PRODUCTION_SCRYPT)
-        yield
+    """PINs hashed at tests/pin_cost.py's TEST_SCRYPT for the session (the PIN's own tests put the real cost back)."""
+    yield from scrypt_cost(TEST_SCRYPT)
 
 
 @pytest.fixture(scope="session")

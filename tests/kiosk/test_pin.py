@@ -14,17 +14,17 @@ from kiosk import pin as pin_module
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.pin import PinStore, ask_first_pin, client_key, is_loopback
-from tests.conftest import PRODUCTION_SCRYPT, production_pin_hash
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.kiosk.fakes import FakeService
+from tests.pin_cost import PRODUCTION_SCRYPT, scrypt_cost
 
 UNDO = {"action": "undo"}
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _production_pin_hash() -> Iterator[None]:
-    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/conftest.py)."""
-    yield from production_pin_hash()
+    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/pin_cost.py)."""
+    yield from scrypt_cost(PRODUCTION_SCRYPT)
 
 
 def _app(tmp_path: Path, clock: list[float] | None = None):

@@ -14,18 +14,18 @@ import pytest
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.pin import REMOTE_BURST, REMOTE_CHECKING, REMOTE_PER_HOUR
-from tests.conftest import production_pin_hash
 from tests.kiosk import netns
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
+from tests.pin_cost import PRODUCTION_SCRYPT, scrypt_cost
 
 SECONDS = 12.0
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _production_pin_hash() -> Iterator[None]:
-    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/conftest.py)."""
-    yield from production_pin_hash()
+    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/pin_cost.py)."""
+    yield from scrypt_cost(PRODUCTION_SCRYPT)
 
 
 def test_sixty_addresses_guessing_pins_and_the_owner_at_the_kiosk(tmp_path: Path) -> None:
