@@ -49,6 +49,7 @@ def table_of(board: str, label: str | None) -> str:
 class Desk:
     def __init__(self, director: Any, journal: Journal, *, auto: bool = True, rule_set: str | None = None) -> None:
         self.director = director
+        self._intake = getattr(director, "intake", director)  # the broker client and the pairing (club/intake.py)
         self.journal = journal
         self.auto = auto
         self.rule_set = rule_set
@@ -87,7 +88,7 @@ class Desk:
     def _boards(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Paired boards the director has heard of: (club, board) -> online, phase, players, match, label."""
         out = {}
-        paired = self.director.pairing.boards()
+        paired = self._intake.pairing.boards()
         for entry in self.director.details():
             cred = paired.get(entry["board"])
             if cred is None or cred.get("club") != entry["club"]:
@@ -130,8 +131,8 @@ class Desk:
     def _send(self, t: Tournament, mid: str) -> bool:
         a = t.assignment(mid)
         club, board = a["club"], a["board"]
-        key = self.director.pairing.key(club, board)
-        client = self.director.client
+        key = self._intake.pairing.key(club, board)
+        client = self._intake.client
         m = t.match(mid)
         if key is None or client is None:
             return False
