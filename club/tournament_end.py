@@ -115,7 +115,7 @@ def export(t: Tournament, data_dir: Path, out_dir: Path) -> list[Path]:
                     continue
                 result = t.s.results.get(m["id"], {})
                 text = None
-                if archive is not None and result.get("source") == "board" and result.get("board_match") is not None:
+                if archive is not None and result.get("board_match") is not None:
                     text = _mat(archive, str(result.get("club")), str(result.get("board")),
                                 int(result["board_match"]))
                 if text is None:
