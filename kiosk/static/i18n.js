@@ -389,5 +389,11 @@ export const CONVENTIONS_TEXT = {
     },
   },
 };
-for (const l of ["pt", "en"]) Object.assign(TEXT[l].verdicts, CONVENTIONS_TEXT[l].verdicts);
+for (const l of ["pt", "en"]) {
+  // A hit half made (R20) is a play in progress that says where the hit is landing.
+  const inProgress = TEXT[l].verdicts.in_progress;
+  const hitting = l === "pt" ? (v) => `Captura em andamento na casa ${v.point}` : (v) => `Hit in progress on point ${v.point}`;
+  Object.assign(TEXT[l].verdicts, CONVENTIONS_TEXT[l].verdicts,
+    { in_progress: (v, n) => (v.step === "hit" ? hitting(v) : inProgress(v, n)) });
+}
 Object.assign(COLOUR, { touch_move_ignored: () => "illegal", touch_move_no_penalty: () => "legal" });
