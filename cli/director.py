@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("director", str(exc))
     if not 0 <= args.port <= 65535:
         return fail("director", f"--port must be 0-65535, not {args.port}")
-    from kiosk.pin import PinStore
+    from webguard.pin import PinStore
 
     data = _data_dir(args)
     try:
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
 
     from club.director import Director
     from club.web import create_app
-    from kiosk.server import BackgroundServer
+    from webguard.server import BackgroundServer
 
     director = Director(broker, data, club=args.club).start()
     try:
