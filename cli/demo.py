@@ -104,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.broker and args.credentials:
         # the paired board's own name, club, user, password and key (a --board that differs is refused below)
         club = {"credentials": args.credentials, "broker": args.broker, **({"ca_file": args.ca} if args.ca else {})}
-        from club.config import ClubConfigError
-        from club.pairing import read_credentials
+        from club.config import ClubConfigError, read_credentials
 
         try:
             if read_credentials(args.credentials)["board"] != args.board:

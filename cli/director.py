@@ -74,8 +74,9 @@ def _pair(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
+    from club.broker_config import write_broker_config
     from club.config import ClubConfigError
-    from club.pairing import Pairing, write_broker_config
+    from club.pairing import Pairing
 
     pairing = Pairing(_data_dir(args))
     try:

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from club.auth import sign
-from club.config import ClubConfig, board_topic
+from club.config import ClubConfig, board_topic, make_client
 from club.outbox import FILE, Outbox
+from club.replay import Referee, feed
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
@@ -95,8 +96,6 @@ class BoardPublisher:
 
     # ----- life -------------------------------------------------------------------------------------------
     def start(self) -> BoardPublisher:
-        from club.config import make_client
-
         b = self.config.broker
         # A fixed client id per board: a second process claiming the board takes over the session.
         self.client = make_client(f"gamao-{self.config.club}-{self.config.board}", b)
@@ -257,10 +256,8 @@ class BoardPublisher:
         self.stats["published"] += 1
 
     def _send_journal(self) -> None:
-        """Everything the broker has not acknowledged, match by match, in order."""
-        from club.director import feed
-        from core.referee import Referee
-
+        """Everything the broker has not acknowledged, match by match, in order (ruled again by the referee the
+        board's service holds, a chouette's too)."""
         for m in self.journal.matches():
             match = m["id"]
             start, count = self._next_index(match), self.journal.count(match)

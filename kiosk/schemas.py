@@ -198,6 +198,11 @@ class RulesIn(Strict):
     point_out: Literal["anyone", "players_director"] | None = None
     coach: bool | None = None
     clock: ClockIn | None = Field(None, description="the clock (core/referee/clock.py); null: no clock")
+    # The table's conventions (R19-R22, core/referee/conventions.py, issue 36); unset: the rule set's, or none.
+    touch_move: bool | None = None
+    steps: Literal["fault", "in_progress"] | None = None
+    forgotten_checker: Literal["fault", "hint"] | None = None
+    bar_first: Literal["fault", "hint"] | None = None
 
 
 class PlayersIn(Strict):
@@ -227,6 +232,14 @@ class IllegalPlayAnswerIn(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"side": "dark", "answer": "correct"}]})
     side: SideName
     answer: Literal["accept", "correct"]
+
+
+class TouchMoveIn(Strict):
+    """The opponent's touch-move claim (R19, issue 36): the point touched, in the mover's own numbering."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"by": "dark", "point": 8}]})
+    by: SideName
+    point: int = Field(ge=1, le=24, description="1-24 in the mover's own numbering")
 
 
 class CubeIn(Strict):

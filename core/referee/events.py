@@ -29,7 +29,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 from core.match.names import name_problem
 from core.referee.clock import ClockError, ClockSettings
 from core.referee.games import settings_json, settings_of, variant_name
-from core.referee.rulesets import ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, rule_set
+from core.referee.rulesets import HINTS, ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, STEPS, rule_set
 
 Event = dict[str, Any]
 
@@ -110,6 +110,15 @@ class IllegalPlayAnswerEvent(TypedDict):
     t: NotRequired[float]
 
 
+class TouchMoveEvent(TypedDict):
+    """The opponent's claim that the mover touched a checker (R19, issue 36; core.referee.conventions)."""
+
+    event: Literal["touch_move"]
+    by: str  # who claims: the mover's opponent
+    point: int  # 1-24 in the mover's own numbering
+    t: NotRequired[float]
+
+
 class ChouetteEvent(TypedDict):
     """A chouette's action (R26-R29), ruled by core.referee.table.TableReferee."""
 
@@ -123,9 +132,10 @@ class ChouetteEvent(TypedDict):
 
 #: Any checked event, by its ``"event"`` kind.
 TypedEvent = (NewMatchEvent | RollEvent | BoardEvent | CubeEvent | ResignEvent | ResignReplyEvent | ButtonEvent
-              | TickEvent | IllegalPlayAnswerEvent | ChouetteEvent)
+              | TickEvent | IllegalPlayAnswerEvent | TouchMoveEvent | ChouetteEvent)
 
-KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button", "tick", "illegal_play_answer")
+KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button", "tick", "illegal_play_answer",
+         "touch_move")
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
 BUTTONS = ("end_turn", "undo", "ack_cocked", "double", "take", "drop", "new_game", "clock")
 #: Answers to an illegal play flagged in a tournament rule set (core.referee.rulesets).
@@ -292,8 +302,12 @@ def _new_rules(rules: dict[str, Any], index: int | None) -> None:
                            f'got {json.dumps(rules["illegal_play"])}')
     if "point_out" in rules and rules["point_out"] not in POINT_OUT:
         raise _fail(index, f'"rules.point_out" must be one of {", ".join(POINT_OUT)}, got {json.dumps(rules["point_out"])}')
-    if "coach" in rules and not isinstance(rules["coach"], bool):
-        raise _fail(index, f'"rules.coach" must be true or false, got {json.dumps(rules["coach"])}')
+    for key in ("coach", "touch_move"):
+        if key in rules and not isinstance(rules[key], bool):
+            raise _fail(index, f'"rules.{key}" must be true or false, got {json.dumps(rules[key])}')
+    for key, allowed in (("steps", STEPS), ("forgotten_checker", HINTS), ("bar_first", HINTS)):
+        if key in rules and rules[key] not in allowed:
+            raise _fail(index, f'"rules.{key}" must be one of {", ".join(allowed)}, got {json.dumps(rules[key])}')
     if "clock" in rules:
         try:
             settings = ClockSettings.parse(rules["clock"])
@@ -440,6 +454,11 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
         ev["side"] = _side(obj, "side", index)
         if obj.get("answer") not in ANSWERS:
             raise _fail(index, f'"answer" must be "accept" or "correct", got {json.dumps(obj.get("answer"))}')
+    elif kind == "touch_move":
+        ev["by"] = _side(obj, "by", index)
+        point: Any = obj.get("point")
+        if not _is_int(point) or not 1 <= point <= 24:
+            raise _fail(index, f'"point" must be a point 1-24 in the mover\'s own numbering, got {json.dumps(point)}')
     return ev
 
 

@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.referee.commit import Commit
+from core.referee.conventions import Conventions
 from core.referee.doubling import Doubling
 from core.referee.ending import GameEnd
 from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
@@ -98,6 +99,7 @@ class Referee:
         self.turns = Turns(self)
         self.ending = GameEnd(self)
         self.doubling = Doubling(self)
+        self.conventions = Conventions(self)  # the table's conventions, R19-R22 (issue 36)
         self.verdicts: list[Verdict] = []
         self.index = 0
         self.last_seq: Any = None
@@ -133,6 +135,7 @@ class Referee:
         out: list[Verdict] = []
         if not self.tournament.before(at, ev, out):  # time passes to ev["t"]: a flag may fall (issue 21)
             self.dispatch(at, ev, out)
+            self.conventions.after(at, ev, out)  # said as the table's conventions say it (issue 36)
             self.tournament.after(at, ev, out)  # whose time runs now
         self.verdicts.extend(out)
         del self.verdicts[:-KEEP_VERDICTS]
@@ -290,6 +293,7 @@ HANDLERS: dict[str, Handler] = {
     "button": Referee.on_button,
     "tick": lambda ref, at, ev, out: None,  # time passing and nothing else: the clock's warning or flag (issue 21)
     "illegal_play_answer": lambda ref, at, ev, out: ref.tournament.answer(at, ev, out),
+    "touch_move": lambda ref, at, ev, out: ref.conventions.claim(at, ev, out),  # R19 (issue 36)
 }
 
 __all__ = ["HANDLERS", "KEEP_VERDICTS", "MatchIdState", "Phase", "Referee", "Verdict", "position_of_vec"]

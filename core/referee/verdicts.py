@@ -69,6 +69,9 @@ class Verdict(TypedDict, total=False):
     answer: str
     accepted: bool
     mover: str
+    # the table's conventions (issue 36, core.referee.conventions)
+    by: str
+    step: str
 
 
 def verdict(out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 import wave
 from pathlib import Path
 
@@ -63,9 +62,10 @@ def test_calls_written_as_numbered_wavs_with_their_texts_by_the_real_espeak(tmp_
     espeak_or_skip()
     voice = Voice("pt", speak_to=tmp_path, play=False)
     try:
-        started = time.monotonic()
         voice.on_verdicts(VERDICTS[:3])
-        assert time.monotonic() - started < 0.05  # queued, never waited for
+        # queued, never waited for: back before the worker made the three calls' sound (three espeak-ng runs; no
+        # clock measured, which a loaded or one-core machine would stretch)
+        assert len(voice.calls) < 3
         assert voice.wait_idle(20)
     finally:
         voice.close()
