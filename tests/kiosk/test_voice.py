@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 import wave
 from pathlib import Path
 
