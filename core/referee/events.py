@@ -26,6 +26,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, NotRequired, TypedDict
 
+from core.match.names import name_problem
 from core.referee.clock import ClockError, ClockSettings
 from core.referee.games import settings_json, settings_of, variant_name
 from core.referee.rulesets import HINTS, ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, STEPS, rule_set
@@ -426,6 +427,10 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
             raise _fail(index, '"players" must be an object {"light": name, "dark": name}')
         ev["length"] = length
         ev["players"] = {s: players.get(s) or s.capitalize() for s in SIDES}
+        for side, name in ev["players"].items():  # names go into .mat/SGF lines (core/match/names.py)
+            problem = name_problem(name)
+            if problem is not None:
+                raise _fail(index, f'"players.{side}": {problem}')
         ev["rules"] = _rules(obj, index)
         _variant(obj, ev, index)
     elif kind == "roll":
