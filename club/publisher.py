@@ -71,6 +71,7 @@ class BoardPublisher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
         self._will: int | None = None
+        self._commands: list[Callable[[str, bytes], None]] = []  # the director's signed commands (club/commands.py)
         self.will = b""  # the will the broker holds (or will hold) for the current connection
 
     # ----- topics and payloads --------------------------------------------------------------------------
@@ -175,6 +176,8 @@ class BoardPublisher:
             log.warning("club broker %s refused board %s: %s", self.config.broker.display(), self.config.board, reason)
             return
         client.subscribe(self.topic("resend"), qos=1)
+        if self._commands:
+            client.subscribe(self.topic("command"), qos=1)
         self.stats["connections"] += 1
         self._catch_up = True
         self._state_dirty = True
@@ -190,7 +193,21 @@ class BoardPublisher:
                 log.exception("club publisher: no new last will for the next connection")
         self._wake.set()
 
+    def on_command(self, listener: Callable[[str, bytes], None]) -> None:
+        """Hear the director's commands (topic, payload as received: the listener checks them, club/commands.py).
+        Called from paho's thread: the listener must return at once."""
+        self._commands.append(listener)
+        if self.client is not None and self.connected.is_set():
+            self.client.subscribe(self.topic("command"), qos=1)
+
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic == self.topic("command"):
+            for listener in self._commands:
+                try:
+                    listener(msg.topic, bytes(msg.payload))
+                except Exception:  # never the link
+                    log.exception("club: a command listener failed")
+            return
         try:
             ask = json.loads(msg.payload)
             self._rewinds.append((int(ask["match"]), max(0, int(ask["from"]))))

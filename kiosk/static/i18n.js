@@ -258,6 +258,12 @@ export function describe(lang, verdict, name, game = null) {
   const head = f ? f(verdict, name) : String(kind || "").replaceAll("_", " ");
   const m = verdict.message;
   let detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
+  if (verdict.reason === "point_covered" && detail.includes(": ")) {
+    // "Tire o copo da casa 15: não consigo ver ..." (core/messages.py): what to take away, large; why, below.
+    const cut = detail.indexOf(": ");
+    const rest = detail.slice(cut + 2);
+    return { head: detail.slice(0, cut), detail: rest.charAt(0).toUpperCase() + rest.slice(1) };
+  }
   if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
   if (kind === "match_over") {
     detail = game ? `${t.verdicts.game_over(game, name)}: ${t.why(game, name, other(game.winner))}` : "";
