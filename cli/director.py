@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("director", str(exc))
     if not 0 <= args.port <= 65535:
         return fail("director", f"--port must be 0-65535, not {args.port}")
-    from kiosk.pin import PinStore
+    from webguard.pin import PinStore
 
     data = _data_dir(args)
     try:
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     from club.tournament_boards import Desk
     from club.tournament_web import add_routes
     from club.web import create_app
-    from kiosk.server import BackgroundServer
+    from webguard.server import BackgroundServer
 
     director = Director(broker, data, club=args.club).start()
     desk = Desk(director, Journal(data)).start()  # the tournament night (issue 39): matches to boards, results back

@@ -144,6 +144,9 @@ function marks() {
   const conv = conventionMarks(state);  // issue 36: the point touched, where a checker left off goes
   if (conv) return conv;
   const last = (state?.verdicts || []).at(-1);
+  if (last && last.reason === "point_covered") {  // issue 33: the points an object stands on, marked
+    return playMarks(state, last.side || state.turn, (last.covered || []).map((p) => `${p}/${p}`).join(" "));
+  }
   if (last && (last.verdict === "illegal" || last.verdict === "unplayed_die") && last.reason !== "new_setup_mid_game") {
     const m = playMarks(state, last.side || state.turn, last.play || last.move || "", true);
     if (!m.to.length && last.point) m.to.push(...playMarks(state, last.side || state.turn, `${last.point}/${last.point}`).to);
