@@ -24,8 +24,9 @@ from pydantic import BaseModel, Field
 
 from club.config import NAME
 from club.tournament_boards import Desk
-from club.web import STATIC, client_host
+from club.web import STATIC
 from core.match.brackets import TournamentError
+from webguard.clients import client_host
 
 TournamentPath = Annotated[str, PathParam(min_length=1, max_length=60)]
 

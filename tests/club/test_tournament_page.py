@@ -16,12 +16,12 @@ from club.tournament_boards import Desk
 from club.tournament_end import export
 from club.tournament_web import add_routes
 from club.web import create_app
-from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import names, wait_for
 from tests.club.test_tournament_night import TableBoard
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 from tests.web import HTTP
+from webguard.pin import PinStore
 
 PLAYERS = ["Ana", "Bruno", "Carla", "Duda", "Eva", "Fábio", "Gil", "Hugo"]
 FITS = "document.documentElement.scrollWidth <= window.innerWidth && document.body.scrollHeight <= window.innerHeight"
