@@ -73,14 +73,15 @@ def acl_text(pairing: Pairing) -> str:
              f"user {DIRECTOR}"]
     for club in clubs:
         lines += [f"topic read {PREFIX}/{club}/+/state", f"topic read {PREFIX}/{club}/+/events",
-                  f"topic read {PREFIX}/{club}/+/verdicts", f"topic write {PREFIX}/{club}/+/resend"]
+                  f"topic read {PREFIX}/{club}/+/verdicts", f"topic write {PREFIX}/{club}/+/resend",
+                  f"topic write {PREFIX}/{club}/+/command"]
     lines.append("topic read $SYS/#")
     for name, cred in sorted(pairing.boards().items()):
         if not NAME.match(name) or not NAME.match(cred["club"]):
             continue
         t = f"{PREFIX}/{cred['club']}/{name}"
         lines += ["", f"user {name}", f"topic write {t}/state", f"topic write {t}/events",
-                  f"topic write {t}/verdicts", f"topic read {t}/resend"]
+                  f"topic write {t}/verdicts", f"topic read {t}/resend", f"topic read {t}/command"]
     return "\n".join(lines) + "\n"
 
 

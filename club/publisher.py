@@ -76,6 +76,7 @@ class BoardPublisher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
         self._will: int | None = None
+        self._commands: list[Callable[[str, bytes], None]] = []  # the director's signed commands (club/commands.py)
         self.will = b""  # the will the broker holds (or will hold) for the current connection
 
     # ----- topics and payloads --------------------------------------------------------------------------
@@ -180,6 +181,8 @@ class BoardPublisher:
             log.warning("club broker %s refused board %s: %s", self.config.broker.display(), self.config.board, reason)
             return
         client.subscribe(self.topic("resend"), qos=1)
+        if self._commands:
+            client.subscribe(self.topic("command"), qos=1)
         self.stats["connections"] += 1
         self._catch_up = True
         self._state_dirty = True
@@ -195,10 +198,25 @@ class BoardPublisher:
                 log.exception("club publisher: no new last will for the next connection")
         self._wake.set()
 
+    def on_command(self, listener: Callable[[str, bytes], None]) -> None:
+        """Hear the director's commands (topic, payload as received: the listener checks them, club/commands.py).
+        Called from paho's thread: the listener must return at once."""
+        self._commands.append(listener)
+        if self.client is not None and self.connected.is_set():
+            self.client.subscribe(self.topic("command"), qos=1)
+
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        """A director command (``resend``): obeyed only when signed with the board's key for this topic, newer than
-        the last one obeyed, not retained (the director never retains one), and in bounds. Whatever a message
-        holds, it is refused or obeyed here and never raises into paho's thread."""
+        """A director command: ``.../command`` goes to its listeners (club/commands.py checks them); ``resend`` is
+        obeyed only when signed with the board's key for this topic, newer than the last one obeyed, not retained
+        (the director never retains one), and in bounds. Whatever a message holds, it is refused or obeyed here and
+        never raises into paho's thread."""
+        if msg.topic == self.topic("command"):
+            for listener in self._commands:
+                try:
+                    listener(msg.topic, bytes(msg.payload))
+                except Exception:  # never the link
+                    log.exception("club: a command listener failed")
+            return
         try:
             why = self._command(msg.topic, msg.payload, bool(msg.retain))
         except Exception:  # never the link's end (paho suppresses too, see club.config.make_client)
