@@ -73,7 +73,7 @@ def _ratings(data: Path) -> dict[str, float]:
 
 def _check_pin(data: Path, pin: str | None) -> str | None:
     """None when the PIN is right or none is set; otherwise why not."""
-    from kiosk.pin import PinError, PinStore
+    from webguard.pin import PinError, PinStore
 
     pins = PinStore(data)
     if not pins.is_set():

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cli.main import main as gamao_main
-from kiosk.pin import PinStore
+from webguard.pin import PinStore
 
 GAMAO = [sys.executable, "-m", "cli"]
 PLAYERS16 = ",".join(f"Jogador {i:02d}" for i in range(1, 17))
