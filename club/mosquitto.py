@@ -29,12 +29,14 @@ ACL = """# docs/club.md: the director reads everything and may ask any board to 
 user {director}
 topic read gamao/#
 topic write gamao/+/+/resend
+topic write gamao/+/+/command
 topic read $SYS/#
 
 pattern write gamao/+/%u/state
 pattern write gamao/+/%u/events
 pattern write gamao/+/%u/verdicts
 pattern read gamao/+/%u/resend
+pattern read gamao/+/%u/command
 """
 
 

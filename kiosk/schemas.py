@@ -6,10 +6,11 @@ does not break the page; request models are strict so bad input is refused with 
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from core.match.names import name_problem
 
 SideName = Literal["light", "dark"]
 Points = Annotated[list[Annotated[int, Field(ge=0, le=15)]], Field(min_length=24, max_length=24)]
@@ -158,13 +159,12 @@ class Strict(BaseModel):
 
 
 def _printable_name(name: str) -> str:
-    """A player's name goes into the .mat and SGF files line by line: no control characters (newline, tab,
-    NUL, ...), no line or paragraph separators, no lone surrogates, and not only spaces."""
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in "\u200e\u200f\u202a\u202b\u202c\u202d\u202e":
-            raise ValueError(f"a name cannot contain the control character U+{ord(ch):04X}")
-    if not name.strip():
-        raise ValueError("a name cannot be only spaces")
+    """A player's name goes into the .mat and SGF files line by line (core/match/names.py): no control characters
+    (newline, tab, NUL, ...), no line or paragraph separators, no bidi overrides, no lone surrogates, not only
+    spaces, at most 40 characters."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
     return name.strip()
 
 
@@ -324,7 +324,7 @@ class VersusIn(Strict):
                    "grandmaster"] = "expert"
     side: Literal["light", "dark"] = "dark"
     length: int = Field(5, ge=0, le=64)
-    player: str = Field("Jogador", min_length=1, max_length=40)
+    player: Name = "Jogador"  # the versus player's name: the same check as every player's (issue 34, finding 9)
 
 
 class CoachSettingsIn(Strict):

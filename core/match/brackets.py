@@ -39,6 +39,7 @@ from core.errors import GamaoError
 
 FORMATS = ("double_elimination", "consolation", "last_chance", "progressive", "swiss", "round_robin")
 ELIMINATION = ("double_elimination", "consolation", "last_chance", "progressive")
+RULE_SETS = ("casual", "tournament_usbgf", "tournament_ukbgf", "lesson")  # core/referee/rulesets.py's names
 BRACKETS = ("main", "consolation", "last_chance", "final")
 PREFIX = {"main": "M", "consolation": "C", "last_chance": "L", "final": "F"}
 MAX_PLAYERS = 128
@@ -112,6 +113,7 @@ class _Res:
 class _State:
     name: str = ""
     format: str = "round_robin"
+    rule_set: str | None = None
     seed: int = 0
     losses: int = 3
     lengths: dict[str, int] = field(default_factory=dict)
@@ -124,6 +126,7 @@ class _State:
     defs: list[MatchDef] = field(default_factory=list)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)   # id -> {"winner", "score", "source", ...}
     boards: dict[str, str] = field(default_factory=dict)               # id -> board (assigned, not finished)
+    assigned: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> the assign op's club, after, at
     byes: dict[str, int] = field(default_factory=dict)                 # swiss: byes had
     swiss_byes: list[tuple[int, str]] = field(default_factory=list)    # swiss: (round, player)
     rounds: int = 0                                                     # swiss: rounds paired
@@ -149,10 +152,10 @@ class Tournament:
     # ----- making one ---------------------------------------------------------------------------------------
     @classmethod
     def create(cls, name: str, fmt: str, players: Iterable[str], *, length: int | None = None, seed: int = 0,
-               losses: int = 3, ratings: Mapping[str, float] | None = None) -> Tournament:
+               losses: int = 3, ratings: Mapping[str, float] | None = None, rule_set: str | None = None) -> Tournament:
         t = cls()
         t.apply({"op": "create", "name": name, "format": fmt, "players": list(players), "length": length,
-                 "seed": seed, "losses": losses, "ratings": dict(ratings or {})})
+                 "seed": seed, "losses": losses, "ratings": dict(ratings or {}), "rule_set": rule_set})
         return t
 
     @classmethod
@@ -214,6 +217,9 @@ class Tournament:
         if fmt not in FORMATS:
             raise TournamentError(f"format {fmt!r}: one of {', '.join(FORMATS)}")
         s.format = fmt
+        if op.get("rule_set") not in (None, *RULE_SETS):
+            raise TournamentError(f"rule set {op.get('rule_set')!r}: one of {', '.join(RULE_SETS)}")
+        s.rule_set = op.get("rule_set")
         seed = op.get("seed") or 0
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TournamentError("the seed is an integer")
@@ -309,6 +315,9 @@ class Tournament:
                 entry[key] = op[key]
         old = s.results.get(mid)
         if old is not None:
+            for key in ("board", "club", "board_match"):  # a correction keeps where the match was played
+                if key in old and key not in entry:
+                    entry[key] = old[key]
             if old["winner"] == winner and old["score"] == score:
                 raise TournamentError(f"match {mid} has that result already")
             s.corrections.append({"match": mid, "was": {k: old[k] for k in ("winner", "score", "source")},
@@ -339,6 +348,7 @@ class Tournament:
         if {r.light, r.dark} & playing:
             raise TournamentError(f"a player of match {mid} is playing on another board")
         self.s.boards[mid] = board
+        self.s.assigned[mid] = {k: op.get(k) for k in ("club", "after", "at")}
 
     def _op_unassign(self, op: dict[str, Any]) -> None:
         if self.s.boards.pop(op["match"], None) is None:
@@ -600,6 +610,12 @@ class Tournament:
                 return m
         raise TournamentError(f"no match {mid!r} in {self.s.name}")
 
+    def assignment(self, mid: str) -> dict[str, Any]:
+        """Where and since when a match is on a board: board, club, after (the board's last match before), at."""
+        if mid not in self.s.boards:
+            raise TournamentError(f"match {mid!r} is on no board")
+        return {"board": self.s.boards[mid], **self.s.assigned.get(mid, {})}
+
     def ready(self) -> list[dict[str, Any]]:
         """Matches with both players, no winner and no board, in the order they should be played."""
         ready = [m for m in self.view()["matches"] if m["status"] == "ready"]
@@ -693,7 +709,7 @@ class Tournament:
             "name": s.name, "format": s.format, "matches": matches,
             "standings": [{k: row[k] for k in ("player", "wins", "losses", "withdrawn")} for row in table],
             "champion": self.champion(), "byes": byes, "players": list(s.players), "late": list(s.late),
-            "withdrawn": list(s.withdrawn), "lengths": dict(s.lengths), "seed": s.seed,
+            "withdrawn": list(s.withdrawn), "lengths": dict(s.lengths), "seed": s.seed, "rule_set": s.rule_set,
             "corrections": list(s.corrections)}
         if s.format == "swiss":
             out["losses"] = s.losses
