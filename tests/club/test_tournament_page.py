@@ -7,10 +7,12 @@ in artifacts/screenshots/tournament-*.png. The night's end export (results, .mat
 from __future__ import annotations
 
 import json
+import random
 import zipfile
 from pathlib import Path
 from typing import Any
 
+from club.director import Director
 from club.tournament import Journal
 from club.tournament_boards import Desk
 from club.tournament_end import export
@@ -116,10 +118,6 @@ def test_the_big_screen_through_an_evening(broker: Any, make_director: Any, tmp_
 
 def test_the_big_screen_fits_a_16_player_double_elimination_and_a_12_player_swiss(tmp_path: Path) -> None:
     """Big fields entered by hand (no boards): every match on the screen, nothing cut or scrolled, at both sizes."""
-    import random
-
-    from club.director import Director
-
     chromium_or_skip()
     folder = tmp_path / "director"
     director = Director(None, folder).start()

@@ -90,7 +90,7 @@ def test_the_call_is_shown_said_and_the_match_started(tmp_path: Path) -> None:
         assert len(service.journal.matches()) == 1
         # a board restarted on its data folder remembers what it started and the last counter
         again = TournamentBoard(service, Link(), tmp_path)
-        assert again.started == [["Quinta", "M1-1"]] and again.gate.last == 3
+        assert again.started == [["Quinta", "M1-1", "1"]] and again.gate.last == 3
     finally:
         board.close()
         voice.close()
