@@ -18,7 +18,7 @@ reads the verdicts the other parts gave and says them as the conventions do whil
   mistake, left beside the board after a hit) is said as ``checker_off_board``: where it goes, no penalty; the
   play read and the record are unchanged.
 - R22: checkers moved while one waits on the bar, on a board of the open turn: the hint ``bar_first_hint``
-  ("Entre primeiro a peça da barra"), for the mover alone; at the turn's end it is the fault it always was.
+  ("Entre primeiro a peça do bar"), for the mover alone; at the turn's end it is the fault it always was.
 - R19: an upheld touch-move claim whose point the committed play leaves untouched: ``touch_move_ignored``; a
   checker the camera saw leave a point and come back on a settled board: ``touch_move_seen``, said to the
   opponent (who may claim), never ruled on alone.
@@ -43,7 +43,9 @@ TOUCH_MOVE_VERDICTS = ("touch_move_upheld", "touch_move_no_penalty", "touch_move
 HINT_VERDICTS = ("bar_first_hint", "checker_off_board")
 COUNT_CALLS = ("checker_missing", "bear_off_too_early")
 #: Faults a hit half made can show (the blot lifted first, or both checkers on the point a moment).
-STEP_FAULTS = ("wrong_side_moved", "checker_added", "checker_missing", "illegal_play")
+#: (The opposing blot on the bar with the mover's checkers as at a step: the wrong side moved; the hitting checker
+#: on the point with the blot still there: the hit not made, a die unplayed.)
+STEP_FAULTS = ("wrong_side_moved", "unplayed_die")
 
 
 def _cap(s: str) -> str:
@@ -132,7 +134,7 @@ class Conventions(Part):
             return
         self._fresh_turn()
         for i, v in enumerate(out):
-            if v["verdict"] != "illegal":
+            if v["verdict"] not in ("illegal", "unplayed_die"):
                 continue
             said = None
             if v.get("reason") == "bar_first" and rules.get("bar_first") == "hint":
@@ -153,10 +155,10 @@ class Conventions(Part):
         hint = dict(v)
         hint["verdict"] = "bar_first_hint"
         hint["to"] = [side]
-        hint["message"] = {"pt": "Entre primeiro a peça da barra. Volte as peças movidas: a jogada ainda não "
-                                 "terminou.",
-                           "en": "Enter the checker on the bar first. Move the other checkers back: the play is "
-                                 "not finished yet."}
+        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça no bar: voltem as peças movidas e entrem com "
+                                 "ela primeiro. A jogada ainda não terminou: nada foi anotado.",
+                           "en": f"{_cap(SIDE_EN[side])} has a checker on the bar: move the other checkers back and "
+                                 "enter it first. The play is not finished: nothing has been recorded."}
         return hint  # type: ignore[return-value]
 
     def _count_call(self, v: Verdict) -> bool:
@@ -200,15 +202,20 @@ class Conventions(Part):
         model, obs = ts.model, ts.last_turn_obs
         if ms.phase != Phase.MOVING or model is None or obs is None or ts.last_fault is None:
             return None
-        fixed = hit_step(model, obs)
-        if fixed is None:
+        found = hit_step(model, obs)
+        if found is None:
             return None
+        so_far, point = found
         step = dict(v)
         for key in ("reason", "point", "move", "unplayed", "die", "play"):
             step.pop(key, None)
-        step.update(verdict="in_progress", complete=False, step="hit", play=fixed, used=[],
-                    message={"pt": f"As {SIDE_PT[ms.turn.value]} estão capturando: até agora {fixed}.",
-                             "en": f"{_cap(SIDE_EN[ms.turn.value])} is hitting: so far {fixed}."})
+        sp, se = SIDE_PT[ms.turn.value], SIDE_EN[ms.turn.value]
+        step.update(verdict="in_progress", complete=False, step="hit", point=point, used=[],
+                    **({"play": so_far} if so_far else {}),
+                    message={"pt": f"As {sp} estão capturando na casa {point}"
+                                   f"{f' (até agora {so_far})' if so_far else ''}: a jogada continua.",
+                             "en": f"{_cap(se)} is hitting on point {point}"
+                                   f"{f' (so far {so_far})' if so_far else ''}: the play goes on."})
         return step  # type: ignore[return-value]
 
     def _seen(self, at: int, out: list[Verdict]) -> None:
@@ -221,7 +228,9 @@ class Conventions(Part):
             return
         start = own_of_vec(model.start, ms.turn, model.cls)
         now = own_of_vec(inf.best.vec, ms.turn, model.cls)
-        back = {p for p in self.left if now[p] >= start[p]} - self.said - set(self.claims)
+        # A point another checker refilled, or the checker's play went on through, is a play, not a put-back.
+        through = {p for f, t, _ in inf.best.steps for p in (f, t)}
+        back = {p for p in self.left if now[p] >= start[p]} - through - self.said - set(self.claims)
         self.left |= {p for p in range(1, 25) if now[p] < start[p]}
         other = ms.turn.other.value
         for p in sorted(back):
@@ -255,7 +264,7 @@ class Conventions(Part):
                                        f"casa {point}. A jogada fica registrada com a marca.",
                                  "en": f"Touch-move ignored: {SIDE_EN[mover]} should have played a checker from "
                                        f"point {point}. The play is recorded with the mark."})
-                out.insert(out.index(v) + 1, said[0])  # right after the play it is about
+                out.append(said[0])  # last: the banner's verdict, after the opponent's roll
             return
 
     def _mark(self, point: int) -> None:
@@ -269,9 +278,9 @@ class Conventions(Part):
                 break
 
 
-def hit_step(model: Any, obs: Observation) -> str | None:
-    """The play so far when ``obs`` is a hit half made: an opposing blot already on the bar with the hitting
-    checker not yet on its point, or both on the point. None when it is not."""
+def hit_step(model: Any, obs: Observation) -> tuple[str, int] | None:
+    """(the play so far, the mover's point being hit) when ``obs`` is a hit half made: an opposing blot already
+    on the bar with the hitting checker not yet on its point, or both on the point. None when it is not."""
     mover, other, cls = model.mover, model.mover.other, model.cls
     me = own_of_vec(obs.vec, mover, cls)
     opp = own_of_vec(obs.vec, other, cls)
@@ -282,7 +291,7 @@ def hit_step(model: Any, obs: Observation) -> str | None:
     if not hit_at:
         return None
     mine_of = {cross[n]: n for n in range(1, 25)}  # the opponent's point q is the mover's point mine_of[q]
-    tries: list[tuple[list[int], list[int]]] = []
+    tries: list[tuple[list[int], list[int], int]] = []
     # The blot lifted first: put each opposing checker that went to the bar back on a point it left.
     lifted = opp[25] - start_opp[25]
     if lifted > 0:
@@ -292,7 +301,7 @@ def hit_step(model: Any, obs: Observation) -> str | None:
             for q in gone[:lifted]:
                 back[q] += 1
                 back[25] -= 1
-            tries.append((list(me), back))
+            tries.append((list(me), back, mine_of[gone[0]]))
     # Both on the point: the opposing checker there goes to the bar.
     for n in range(1, 25):
         q = cross[n]
@@ -300,8 +309,8 @@ def hit_step(model: Any, obs: Observation) -> str | None:
             moved = list(opp)
             moved[q] -= 1
             moved[25] += 1
-            tries.append((list(me), moved))
-    for mine, theirs in tries:
+            tries.append((list(me), moved, n))
+    for mine, theirs, point in tries:
         vec = vec_of_own(mine, theirs, mover, cls)
         cand = model.explain_exact(vec)
         if cand is None:
@@ -309,7 +318,7 @@ def hit_step(model: Any, obs: Observation) -> str | None:
             cand = inf.best if inf.kind in ("nothing", "in_progress", "play") else None
         if cand is None:
             continue
-        return " ".join(f"{f}/{t}" for f, t, _ in cand.steps) or "—"
+        return " ".join(f"{f}/{t}" for f, t, _ in cand.steps), point
     return None
 
 
