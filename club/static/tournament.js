@@ -46,14 +46,22 @@ function card(m, tables) {
 
 function bracketBox(m) {
   const b = el("div", "m " + (m.status || ""));
-  b.append(el("div", "id", m.id + (m.board ? ` · ${m.board}` : "")));
   const sc = m.score ? m.score.split("-") : ["", ""];
+  const tags = [m.id, m.board || ""];
   ["light", "dark"].forEach((side, k) => {
-    const p = el("div", "p" + (m.winner && m.winner === m[side] ? " w" : ""));
-    p.append(el("span", "", m[side] || "—"), el("span", "", sc[k] || ""));
-    b.append(p);
+    const won = m.winner && m.winner === m[side] ? " w" : "";
+    b.append(el("span", "id", tags[k]), el("span", "who" + won, m[side] || "—"), el("span", "pts" + won, sc[k] || ""));
   });
   return b;
+}
+
+// The brackets take the room left under the matches in play; a big field is scaled down to fit, never cut.
+function fit() {
+  const box = $("brackets"), room = box.parentElement;
+  box.style.transform = "";
+  const h = room.clientHeight, w = room.clientWidth;
+  const scale = Math.min(1, h / Math.max(1, box.scrollHeight), w / Math.max(1, box.scrollWidth));
+  box.style.transform = scale < 1 ? `scale(${scale})` : "";
 }
 
 function render(t) {
@@ -95,6 +103,7 @@ function render(t) {
     box.append(row);
     return box;
   }));
+  fit();
   const head = $("standings").tHead.rows[0];
   head.replaceChildren(el("th", "", w.player), el("th", "n", w.wins), el("th", "n", w.losses));
   $("standings").tBodies[0].replaceChildren(...t.standings.map((r) => {
@@ -121,4 +130,5 @@ async function poll() {
 for (const a of document.querySelectorAll(".lang a")) {
   a.addEventListener("click", (ev) => { ev.preventDefault(); lang = a.dataset.lang; localStorage.setItem("gamao-lang", lang); render(last); });
 }
+window.addEventListener("resize", fit);
 poll();

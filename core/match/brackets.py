@@ -315,6 +315,9 @@ class Tournament:
                 entry[key] = op[key]
         old = s.results.get(mid)
         if old is not None:
+            for key in ("board", "club", "board_match"):  # a correction keeps where the match was played
+                if key in old and key not in entry:
+                    entry[key] = old[key]
             if old["winner"] == winner and old["score"] == score:
                 raise TournamentError(f"match {mid} has that result already")
             s.corrections.append({"match": mid, "was": {k: old[k] for k in ("winner", "score", "source")},

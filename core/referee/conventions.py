@@ -153,10 +153,10 @@ class Conventions(Part):
         hint = dict(v)
         hint["verdict"] = "bar_first_hint"
         hint["to"] = [side]
-        hint["message"] = {"pt": "Entre primeiro a peça da barra. Volte as peças movidas: a jogada ainda não "
-                                 "terminou.",
-                           "en": "Enter the checker on the bar first. Move the other checkers back: the play is "
-                                 "not finished yet."}
+        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça na barra: voltem as peças movidas e entrem com "
+                                 "ela primeiro. A jogada ainda não terminou: nada foi anotado.",
+                           "en": f"{_cap(SIDE_EN[side])} has a checker on the bar: move the other checkers back and "
+                                 "enter it first. The play is not finished: nothing has been recorded."}
         return hint  # type: ignore[return-value]
 
     def _count_call(self, v: Verdict) -> bool:
@@ -200,15 +200,20 @@ class Conventions(Part):
         model, obs = ts.model, ts.last_turn_obs
         if ms.phase != Phase.MOVING or model is None or obs is None or ts.last_fault is None:
             return None
-        fixed = hit_step(model, obs)
-        if fixed is None:
+        found = hit_step(model, obs)
+        if found is None:
             return None
+        so_far, point = found
         step = dict(v)
         for key in ("reason", "point", "move", "unplayed", "die", "play"):
             step.pop(key, None)
-        step.update(verdict="in_progress", complete=False, step="hit", play=fixed, used=[],
-                    message={"pt": f"As {SIDE_PT[ms.turn.value]} estão capturando: até agora {fixed}.",
-                             "en": f"{_cap(SIDE_EN[ms.turn.value])} is hitting: so far {fixed}."})
+        sp, se = SIDE_PT[ms.turn.value], SIDE_EN[ms.turn.value]
+        step.update(verdict="in_progress", complete=False, step="hit", point=point, used=[],
+                    **({"play": so_far} if so_far else {}),
+                    message={"pt": f"As {sp} estão capturando na casa {point}"
+                                   f"{f' (até agora {so_far})' if so_far else ''}: a jogada continua.",
+                             "en": f"{_cap(se)} is hitting on point {point}"
+                                   f"{f' (so far {so_far})' if so_far else ''}: the play goes on."})
         return step  # type: ignore[return-value]
 
     def _seen(self, at: int, out: list[Verdict]) -> None:
@@ -255,7 +260,7 @@ class Conventions(Part):
                                        f"casa {point}. A jogada fica registrada com a marca.",
                                  "en": f"Touch-move ignored: {SIDE_EN[mover]} should have played a checker from "
                                        f"point {point}. The play is recorded with the mark."})
-                out.insert(out.index(v) + 1, said[0])  # right after the play it is about
+                out.append(said[0])  # last: the banner's verdict, after the opponent's roll
             return
 
     def _mark(self, point: int) -> None:
@@ -269,9 +274,9 @@ class Conventions(Part):
                 break
 
 
-def hit_step(model: Any, obs: Observation) -> str | None:
-    """The play so far when ``obs`` is a hit half made: an opposing blot already on the bar with the hitting
-    checker not yet on its point, or both on the point. None when it is not."""
+def hit_step(model: Any, obs: Observation) -> tuple[str, int] | None:
+    """(the play so far, the mover's point being hit) when ``obs`` is a hit half made: an opposing blot already
+    on the bar with the hitting checker not yet on its point, or both on the point. None when it is not."""
     mover, other, cls = model.mover, model.mover.other, model.cls
     me = own_of_vec(obs.vec, mover, cls)
     opp = own_of_vec(obs.vec, other, cls)
@@ -282,7 +287,7 @@ def hit_step(model: Any, obs: Observation) -> str | None:
     if not hit_at:
         return None
     mine_of = {cross[n]: n for n in range(1, 25)}  # the opponent's point q is the mover's point mine_of[q]
-    tries: list[tuple[list[int], list[int]]] = []
+    tries: list[tuple[list[int], list[int], int]] = []
     # The blot lifted first: put each opposing checker that went to the bar back on a point it left.
     lifted = opp[25] - start_opp[25]
     if lifted > 0:
@@ -292,7 +297,7 @@ def hit_step(model: Any, obs: Observation) -> str | None:
             for q in gone[:lifted]:
                 back[q] += 1
                 back[25] -= 1
-            tries.append((list(me), back))
+            tries.append((list(me), back, mine_of[gone[0]]))
     # Both on the point: the opposing checker there goes to the bar.
     for n in range(1, 25):
         q = cross[n]
@@ -300,8 +305,8 @@ def hit_step(model: Any, obs: Observation) -> str | None:
             moved = list(opp)
             moved[q] -= 1
             moved[25] += 1
-            tries.append((list(me), moved))
-    for mine, theirs in tries:
+            tries.append((list(me), moved, n))
+    for mine, theirs, point in tries:
         vec = vec_of_own(mine, theirs, mover, cls)
         cand = model.explain_exact(vec)
         if cand is None:
@@ -309,7 +314,7 @@ def hit_step(model: Any, obs: Observation) -> str | None:
             cand = inf.best if inf.kind in ("nothing", "in_progress", "play") else None
         if cand is None:
             continue
-        return " ".join(f"{f}/{t}" for f, t, _ in cand.steps) or "—"
+        return " ".join(f"{f}/{t}" for f, t, _ in cand.steps), point
     return None
 
 

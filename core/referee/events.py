@@ -60,6 +60,7 @@ class BoardEvent(TypedDict):
     off: dict[str, int]
     stable: bool  # False: hands or motion, never ruled on
     uncertainty: NotRequired[dict[str, Any]]  # the camera's probabilities per point
+    covered: NotRequired[list[dict[str, Any]]]  # [{"point": 1-24, "by": "object"|"cup"|...}]: unseen points
     pinned: NotRequired[list[dict[str, Any]]]  # Plakoto (R30): [{"point", "side"}]
     waiting: NotRequired[dict[str, int]]  # Russian (R31): checkers not yet entered
     first_roll: NotRequired[dict[str, bool]]
@@ -257,6 +258,32 @@ def _uncertainty(obj: Event, index: int | None) -> dict[str, Any] | None:
     return out
 
 
+#: The longest word a board event's ``covered`` gives for what covers a point ("object", "cup", "die", ...).
+MAX_COVER_WORD = 32
+
+
+def _covered(obj: Event, index: int | None) -> list[dict[str, Any]] | None:
+    """``"covered"``: the points an object (a dice cup, a die, the cube, a hand...) stands on, which the camera
+    cannot see; sorted by point, each point once."""
+    value = obj.get("covered")
+    if value is None:
+        return None
+    shape = '{"point": 1-24, "by": "object"}'
+    if not isinstance(value, list) or len(value) > 24:
+        raise _fail(index, f'"covered" must be a list of at most 24 {shape}')
+    seen: dict[int, str] = {}
+    for k, item in enumerate(value):
+        if (not isinstance(item, dict) or set(item) != {"point", "by"} or not _is_int(item["point"])
+                or not 1 <= item["point"] <= 24 or not isinstance(item["by"], str)
+                or not 0 < len(item["by"]) <= MAX_COVER_WORD):
+            raise _fail(index, f'"covered"[{k}] must be {shape} (a word of 1-{MAX_COVER_WORD} letters), '
+                               f'got {json.dumps(item)[:200]}')
+        if item["point"] in seen:
+            raise _fail(index, f'"covered" names point {item["point"]} twice')
+        seen[item["point"]] = item["by"]
+    return [{"point": p, "by": seen[p]} for p in sorted(seen)]
+
+
 def _dice(obj: Event, index: int | None) -> list[int]:
     dice = obj.get("dice")
     if (not isinstance(dice, list) or len(dice) != 2
@@ -426,6 +453,9 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
             raise _fail(index, f'"off_seen" must be true or false (false: the borne-off counts were derived, '
                                f'not seen), got {json.dumps(off_seen)}')
         _variant_board(obj, ev, index)
+        covered = _covered(obj, index)
+        if covered is not None:
+            ev["covered"] = covered
         unc = _uncertainty(obj, index)
         if unc is not None:
             ev["uncertainty"] = unc

@@ -71,6 +71,11 @@ class BoardReading(Part):
             return  # hands and motion: never ruled on
         obs = self.game.board(self.match_state.pos, Observation.from_event(ev))  # what the camera cannot see (R30)
         self.turn_state.see(at, obs)
+        self.rule_board(at, obs, out)
+        self.ref.cover.board(at, obs, out)  # a roll waiting for an object to be taken away goes on
+
+    def rule_board(self, at: int, obs: Observation, out: list[Verdict]) -> None:
+        """A stable board, by the phase: the mover's play so far, or the board between turns."""
         if self.turn_state.pending is not None and self.match_state.phase in (Phase.MOVING, Phase.AWAITING_ROLL, Phase.CUBE_OFFERED):
             waiting = self.turn_state.held if self.turn_state.held_on_pending else None
             if self.ref.committer.try_resolve(at, obs, out) and waiting is not None and self.turn_state.held is waiting:

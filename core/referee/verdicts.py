@@ -44,6 +44,7 @@ class Verdict(TypedDict, total=False):
     complete: bool
     used: list[int]
     point: int | str
+    covered: list[int]  # an uncertain verdict's points under an object (reason "point_covered"; ``by`` says what)
     move: Any
     unplayed: list[int]
     die: int

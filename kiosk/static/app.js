@@ -133,10 +133,12 @@ function renderNotices() {
     const p = document.createElement("p");
     p.className = `notice ${n.kind}`;
     p.dataset.kind = n.kind;
-    p.textContent = `⚠ ${n.message?.[lang] || n.message?.pt || n.kind}`;
+    // the director's call to this table (issue 39) is news, not trouble
+    p.textContent = `${n.kind === "tournament_call" ? "" : "⚠ "}${n.message?.[lang] || n.message?.pt || n.kind}`;
     return p;
   }));
   box.hidden = !notices.length;
+  box.classList.toggle("call", notices.length > 0 && notices.every((n) => n.kind === "tournament_call"));
 }
 
 // What the drawn board marks: an illegal play's points and checker, or else the last play.
@@ -144,6 +146,9 @@ function marks() {
   const conv = conventionMarks(state);  // issue 36: the point touched, where a checker left off goes
   if (conv) return conv;
   const last = (state?.verdicts || []).at(-1);
+  if (last && last.reason === "point_covered") {  // issue 33: the points an object stands on, marked
+    return playMarks(state, last.side || state.turn, (last.covered || []).map((p) => `${p}/${p}`).join(" "));
+  }
   if (last && (last.verdict === "illegal" || last.verdict === "unplayed_die") && last.reason !== "new_setup_mid_game") {
     const m = playMarks(state, last.side || state.turn, last.play || last.move || "", true);
     if (!m.to.length && last.point) m.to.push(...playMarks(state, last.side || state.turn, `${last.point}/${last.point}`).to);

@@ -81,7 +81,8 @@ export function conventionMarks(state) {
   const last = (state?.verdicts || []).at(-1);
   if (!last) return null;
   const side = last.side || state.turn;
-  if (CLAIMS.includes(last.verdict) || (last.verdict === "checker_off_board" && Number.isInteger(last.point))) {
+  if (CLAIMS.includes(last.verdict) || (last.verdict === "checker_off_board" && Number.isInteger(last.point))
+      || (last.verdict === "in_progress" && last.step === "hit")) {
     const p = physical(state, side, last.point);
     return p ? { side, from: [], to: [p], bad: last.verdict === "touch_move_ignored" } : null;
   }

@@ -258,6 +258,12 @@ export function describe(lang, verdict, name, game = null) {
   const head = f ? f(verdict, name) : String(kind || "").replaceAll("_", " ");
   const m = verdict.message;
   let detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
+  if (verdict.reason === "point_covered" && detail.includes(": ")) {
+    // "Tire o copo da casa 15: não consigo ver ..." (core/messages.py): what to take away, large; why, below.
+    const cut = detail.indexOf(": ");
+    const rest = detail.slice(cut + 2);
+    return { head: detail.slice(0, cut), detail: rest.charAt(0).toUpperCase() + rest.slice(1) };
+  }
   if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
   if (kind === "match_over") {
     detail = game ? `${t.verdicts.game_over(game, name)}: ${t.why(game, name, other(game.winner))}` : "";
@@ -389,5 +395,11 @@ export const CONVENTIONS_TEXT = {
     },
   },
 };
-for (const l of ["pt", "en"]) Object.assign(TEXT[l].verdicts, CONVENTIONS_TEXT[l].verdicts);
+for (const l of ["pt", "en"]) {
+  // A hit half made (R20) is a play in progress that says where the hit is landing.
+  const inProgress = TEXT[l].verdicts.in_progress;
+  const hitting = l === "pt" ? (v) => `Captura em andamento na casa ${v.point}` : (v) => `Hit in progress on point ${v.point}`;
+  Object.assign(TEXT[l].verdicts, CONVENTIONS_TEXT[l].verdicts,
+    { in_progress: (v, n) => (v.step === "hit" ? hitting(v) : inProgress(v, n)) });
+}
 Object.assign(COLOUR, { touch_move_ignored: () => "illegal", touch_move_no_penalty: () => "legal" });

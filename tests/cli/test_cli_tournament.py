@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from cli.main import main as gamao_main
-from kiosk.pin import PinStore
+from club.tournament import Journal
+from webguard.pin import PinStore
 
 GAMAO = [sys.executable, "-m", "cli"]
 PLAYERS16 = ",".join(f"Jogador {i:02d}" for i in range(1, 17))
@@ -134,3 +135,19 @@ def test_double_elimination_16_and_swiss_12_and_round_robin_8_by_hand(tmp_path: 
             assert played == 28 and view["standings"][0]["wins"] >= 4
     listed = in_process(capsys, "director", "--data-dir", str(data), "tournament", "show", "--json")
     assert listed["tournaments"] == ["DE16", "Suíço12", "RR8"]
+
+
+def test_a_match_taken_off_its_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "dir"
+    view = in_process(capsys, "director", "--data-dir", str(data), "tournament", "create", "U", "--format",
+                      "swiss", "--players", "Ana,Bruno,Carla,Duda", "--json")
+    m = view["matches"][0]
+    journal = Journal(data)
+    journal.apply("U", {"op": "assign", "match": m["id"], "board": "mesa01", "club": "porto", "after": -1})
+    journal.close()
+    shown = in_process(capsys, "director", "--data-dir", str(data), "tournament", "show", "U", "--json")
+    assert next(x for x in shown["matches"] if x["id"] == m["id"])["status"] == "playing"
+    back = in_process(capsys, "director", "--data-dir", str(data), "tournament", "unassign", "U", m["id"], "--json")
+    assert next(x for x in back["matches"] if x["id"] == m["id"])["status"] == "ready"
+    assert gamao_main(["director", "--data-dir", str(data), "tournament", "unassign", "U", m["id"], "--json"]) == 2
+    assert "is on no board" in capsys.readouterr().err

@@ -91,7 +91,7 @@ def test_each_rule_sets_conventions_on_the_rules_card(live: Any, name: str) -> N
                     "rules": {"rule_set": name}})
     with chromium_page(800, 480) as page:
         page.goto(url + "/")
-        page.wait_for_selector("body[data-renders]")
+        page.wait_for_selector("body[data-renders]", state="attached")
         page.click("[data-testid=rules-btn]")
         card = page.locator("[data-testid=conventions-card]")
         card.wait_for()

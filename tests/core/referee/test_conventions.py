@@ -69,8 +69,8 @@ def test_r19_upheld_claim_ignored_is_flagged_after_the_play_and_marked_in_the_re
     ref.feed(claim("dark", 8))
     ref.feed(bd(after(START, (3, 1), "24/21 6/5")))
     out = ref.feed(roll(6, 4))
-    assert kinds(out) == ["play", "touch_move_ignored", "roll"]
-    ignored = out[1]
+    assert kinds(out) == ["play", "roll", "touch_move_ignored"]  # last: on the banner
+    ignored = out[2]
     assert (ignored["side"], ignored["by"], ignored["point"], ignored["play"]) == ("light", "dark", 8, "24/21 6/5")
     move = [a for a in ref.games[-1]["actions"] if a.get("kind") == "move"][-1]
     assert move["touch_move_ignored"] == [8] and ref.games[-1]["touch_moves"][0]["ignored"] is True
@@ -149,7 +149,9 @@ def _blot_lifted_first(p1: Position) -> Position:
 def test_r20_a_hit_half_made_is_in_progress_not_a_fault(name: str) -> None:
     ref, p1 = _hit_setup(name)
     out = ref.feed(bd(_blot_lifted_first(p1)))
-    assert [(v["verdict"], v.get("step"), v.get("complete")) for v in out] == [("in_progress", "hit", False)]
+    assert [(v["verdict"], v.get("step"), v.get("complete"), v.get("point")) for v in out] == [
+        ("in_progress", "hit", False, 7)]
+    assert out[0]["message"]["pt"] == "As escuras estão capturando na casa 7: a jogada continua."
     assert "to" not in out[0] and "answers" not in out[0]
     done = after(p1, (6, 1), "13/7* 8/7")
     out = ref.feed(bd(done))
@@ -245,7 +247,7 @@ def test_r22_moving_before_entering_is_a_hint_for_the_mover_alone(name: str) -> 
     out = ref.feed(bd(moved(p2, Side.LIGHT, 13, 9)))
     (v,) = out
     assert (v["verdict"], v["reason"], v["side"], v["to"]) == ("bar_first_hint", "bar_first", "light", ["light"])
-    assert v["message"]["pt"].startswith("Entre primeiro a peça da barra")
+    assert v["message"]["pt"].startswith("As claras têm uma peça na barra: voltem as peças movidas")
     assert "answers" not in v and "answer_by" not in v
     # moved back and entered: the play goes on as any other
     out = ref.feed(bd(after(p2, (4, 3), "bar/21 13/10")))
