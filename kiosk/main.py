@@ -95,8 +95,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             coach.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
-                versus.close()
-                versus.brain.engine.close()
+                versus.stop()
             if appliance is not None:
                 appliance.close()
                 if getattr(app.state, "voice", None) is not None:
