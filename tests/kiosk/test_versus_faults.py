@@ -102,3 +102,39 @@ def test_ending_the_match_while_gnubg_is_stopped_returns_at_once(tmp_path: Path,
         assert codes == [200] * 45
         assert until(lambda: not alive(pid), 5)
         assert screen.get("/api/versus").json() == {"active": False}
+
+
+def test_the_page_tells_the_engines_failure_at_800x480(tmp_path: Path, referee: RefereeService) -> None:
+    """The failure in words under the engine's turn (pt), in real Chromium at the kiosk's 800x480."""
+    from engine.base import EngineError
+    from kiosk.server import BackgroundServer
+    from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+    from tests.kiosk.coach_game import fake_engine
+
+    chromium_or_skip()
+    engine = fake_engine()
+    failing = {"on": True}
+    rank = engine.rank_plays
+
+    def flaky(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if failing["on"]:
+            raise EngineError("gnubg stopped; it will be restarted on the next request")
+        return rank(*args, **kwargs)
+
+    engine.rank_plays = flaky  # type: ignore[method-assign]
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=referee, coach_engine=fake_engine)
+    versus = Versus(referee, Brain(engine, "expert"), Side.LIGHT, speak=lambda _t: None).start()
+    app.state.versus = versus
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+            _engine_to_move(referee, versus.name)
+            assert until(lambda: versus.snapshot()["problem"] is not None, 10)
+            page.goto(f"{server.url}/?lang=pt")
+            page.wait_for_selector("[data-testid=versus] .versus-problem", timeout=10000)
+            assert page.inner_text("[data-testid=versus] .versus-problem") == PROBLEM["pt"]
+            screenshot(page, "versus-problem-pt-800x480")
+            failing["on"] = False  # gnubg answers again: the play shows and the words go
+            page.wait_for_selector("[data-testid=versus-arrows] line", state="attached", timeout=15000)
+            assert page.locator("[data-testid=versus] .versus-problem").count() == 0
+    finally:
+        versus.stop()
