@@ -10,7 +10,7 @@ stale), and it is one it knows, with fields in bounds. Anything else is refused,
 obeyed, and never stops the board's link.
 
     {"command": "start_match", "tournament": "Quinta", "match": "M1-3", "table": "Mesa 3",
-     "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": null, "seq": 17,
+     "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": null, "attempt": 1, "seq": 17,
      "issued": 1764380000.5, "mac": "<64 hex>"}
 """
 
@@ -53,10 +53,12 @@ def check_start(msg: dict[str, Any]) -> dict[str, Any]:
         out = {"command": "start_match", "tournament": str(msg["tournament"])[:60], "match": str(msg["match"])[:16],
                "table": str(msg["table"])[:40],
                "players": {"light": check_name(players["light"]), "dark": check_name(players["dark"])},
-               "length": msg["length"], "rule_set": msg.get("rule_set")}
+               "length": msg["length"], "rule_set": msg.get("rule_set"), "attempt": msg.get("attempt", 1)}
     except (KeyError, TypeError, TournamentError):
         raise AuthError("malformed") from None
     if not isinstance(out["length"], int) or isinstance(out["length"], bool) or not 1 <= out["length"] <= MAX_LENGTH:
+        raise AuthError("malformed")
+    if not isinstance(out["attempt"], int) or isinstance(out["attempt"], bool) or not 0 <= out["attempt"] < 10_000:
         raise AuthError("malformed")
     if out["rule_set"] not in RULE_SETS or any(ord(c) < 32 for c in out["table"] + out["tournament"] + out["match"]):
         raise AuthError("malformed")

@@ -143,7 +143,9 @@ class Desk:
             pass
         body = {"command": "start_match", "tournament": t.name, "match": mid, "table": table_of(board, label),
                 "players": {"light": m["light"], "dark": m["dark"]}, "length": m["length"],
-                "rule_set": t.view().get("rule_set") or self.rule_set}
+                "rule_set": t.view().get("rule_set") or self.rule_set,
+                # the match's n-th assignment: taken off a board and sent again, even to the same board, it starts
+                "attempt": sum(1 for op in t.ops if op.get("op") == "assign" and op.get("match") == mid)}
         payload = signed_command(club, board, key, body, self.journal.next_seq(club, board))
         client.publish(topic(club, board), payload, qos=1)
         self.sent[(t.name, mid)] = time.monotonic()

@@ -9,6 +9,8 @@
   --json`` gives it, with each match on a board's ``live`` score, phase and clock, the free boards and the tables.
 - ``GET /api/tournaments/{name}/bracket.svg``: the bracket as a picture.
 - ``POST /api/tournaments/{name}/assign`` ``{"match", "board", "club"}``: the director chooses the board (PIN).
+- ``POST /api/tournaments/{name}/unassign`` ``{"match"}``: take a match off its board (PIN); the desk sends it to a
+  free board again (the old board's partial match is not counted).
 - ``POST /api/tournaments/{name}/result`` ``{"match", "winner", "score"}``: a result entered or corrected by hand
   (PIN; logged in the journal with ``source: hand`` or ``director``).
 """
@@ -36,6 +38,10 @@ class AssignIn(BaseModel):
     match: str = Field(max_length=16)
     board: str = Field(max_length=40, pattern=NAME.pattern)
     club: str = Field(max_length=40, pattern=NAME.pattern)
+
+
+class MatchIn(BaseModel):
+    match: str = Field(max_length=16)
 
 
 class ResultIn(BaseModel):
@@ -94,6 +100,16 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
         need_pin(x_gamao_pin, request)
         try:
             desk.assign(name, body.match, body.club, body.board)
+            return desk.screen(name)
+        except TournamentError as exc:
+            raise refused(exc) from None
+
+    @app.post("/api/tournaments/{name}/unassign", summary="Take a match off its board (PIN): sent to a free board again")
+    def unassign(name: TournamentPath, body: MatchIn, request: Request,
+                 x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        need_pin(x_gamao_pin, request)
+        try:
+            desk.journal.apply(name, {"op": "unassign", "match": body.match})
             return desk.screen(name)
         except TournamentError as exc:
             raise refused(exc) from None

@@ -83,7 +83,7 @@ class TournamentBoard:
     def _load(self) -> list[list[str]]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return [[str(a), str(b)] for a, b in data["started"]][-KEEP_STARTED:]
+            return [[str(x) for x in k] for k in data["started"] if isinstance(k, list)][-KEEP_STARTED:]
         except (OSError, ValueError, KeyError, TypeError):
             return []
 
@@ -137,7 +137,7 @@ class TournamentBoard:
     # ----- the command ---------------------------------------------------------------------------------------
     def take(self, cmd: dict[str, Any]) -> str:
         """Carry out a verified start_match: "started", "again" (started before) or "busy"."""
-        key = [cmd["tournament"], cmd["match"]]
+        key = [cmd["tournament"], cmd["match"], str(cmd.get("attempt", 1))]
         if key in self.started:
             self.stats["again"] += 1
             return "again"
