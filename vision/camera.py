@@ -77,7 +77,7 @@ class PiCameraSource:
 
     def __init__(self, width: int = 1280, height: int = 720, controls: CameraControls | None = None) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise CameraError("picamera2 is not installed: on Raspberry Pi OS `sudo apt install python3-picamera2` "
                               "(hardware/pi/install.sh does it)") from exc
