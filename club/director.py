@@ -17,7 +17,7 @@ from typing import Any
 
 from club.archive import Archive, match_summary
 from club.config import Broker
-from club.intake import MAX_MATCH_ID, BoardMatch, BoardView, Intake
+from club.intake import MAX_MATCH_ID, BoardMatch, BoardView, Intake, for_director
 from club.pairing import Pairing
 from club.replay import Referee, replay
 from core.match.dicestats import dice_stats  # the tournament issue's dice statistics (issue 21)
@@ -116,6 +116,8 @@ class Director:
         st = self._public(m)
         keys = ("position", "turn", "dice", "cube", "pips", "verdicts", "match", *(("moves",) if moves else ()))
         state = {k: st[k] for k in keys if k in st} if st else None
+        if state is not None and "verdicts" in state:  # the players' own hints stay at the board (issue 36)
+            state["verdicts"] = [v for v in state["verdicts"] if for_director(v)]
         if state is not None and st is not None and st.get("clock") is not None:
             state["clock"] = st["clock"]  # the tournament clock (issue 21), when the board's referee has one
         return {"board": view.board, "club": view.club, "online": self._online(view),

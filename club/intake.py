@@ -57,6 +57,12 @@ COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
 
 
+def for_director(verdict: dict[str, Any]) -> bool:
+    """A verdict the director sees: addressed to everyone (no ``to``) or to the director (issue 21's ``to``)."""
+    to = verdict.get("to")
+    return not isinstance(to, list) or "director" in to
+
+
 @dataclass
 class BoardMatch:
     """What the intake keeps of one match of a board: its referee, its place, what is ahead of a gap."""
@@ -480,7 +486,9 @@ class Intake:
 
     @staticmethod
     def _last(verdicts: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any] | None:
-        return verdicts[-1] if verdicts else previous
+        # A verdict addressed to the players alone (issue 36: a hint while the turn is open) is not the director's.
+        shown = [v for v in verdicts if for_director(v)]
+        return shown[-1] if shown else previous
 
     def _ask_for_gaps(self) -> None:
         if self.client is None or not self.connected.is_set():

@@ -18,7 +18,7 @@ reads the verdicts the other parts gave and says them as the conventions do whil
   mistake, left beside the board after a hit) is said as ``checker_off_board``: where it goes, no penalty; the
   play read and the record are unchanged.
 - R22: checkers moved while one waits on the bar, on a board of the open turn: the hint ``bar_first_hint``
-  ("Entre primeiro a peça da barra"), for the mover alone; at the turn's end it is the fault it always was.
+  ("Entre primeiro a peça do bar"), for the mover alone; at the turn's end it is the fault it always was.
 - R19: an upheld touch-move claim whose point the committed play leaves untouched: ``touch_move_ignored``; a
   checker the camera saw leave a point and come back on a settled board: ``touch_move_seen``, said to the
   opponent (who may claim), never ruled on alone.
@@ -43,7 +43,9 @@ TOUCH_MOVE_VERDICTS = ("touch_move_upheld", "touch_move_no_penalty", "touch_move
 HINT_VERDICTS = ("bar_first_hint", "checker_off_board")
 COUNT_CALLS = ("checker_missing", "bear_off_too_early")
 #: Faults a hit half made can show (the blot lifted first, or both checkers on the point a moment).
-STEP_FAULTS = ("wrong_side_moved", "checker_added", "checker_missing", "illegal_play")
+#: (The opposing blot on the bar with the mover's checkers as at a step: the wrong side moved; the hitting checker
+#: on the point with the blot still there: the hit not made, a die unplayed.)
+STEP_FAULTS = ("wrong_side_moved", "unplayed_die")
 
 
 def _cap(s: str) -> str:
@@ -132,7 +134,7 @@ class Conventions(Part):
             return
         self._fresh_turn()
         for i, v in enumerate(out):
-            if v["verdict"] != "illegal":
+            if v["verdict"] not in ("illegal", "unplayed_die"):
                 continue
             said = None
             if v.get("reason") == "bar_first" and rules.get("bar_first") == "hint":
@@ -153,7 +155,7 @@ class Conventions(Part):
         hint = dict(v)
         hint["verdict"] = "bar_first_hint"
         hint["to"] = [side]
-        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça na barra: voltem as peças movidas e entrem com "
+        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça no bar: voltem as peças movidas e entrem com "
                                  "ela primeiro. A jogada ainda não terminou: nada foi anotado.",
                            "en": f"{_cap(SIDE_EN[side])} has a checker on the bar: move the other checkers back and "
                                  "enter it first. The play is not finished: nothing has been recorded."}
@@ -226,7 +228,9 @@ class Conventions(Part):
             return
         start = own_of_vec(model.start, ms.turn, model.cls)
         now = own_of_vec(inf.best.vec, ms.turn, model.cls)
-        back = {p for p in self.left if now[p] >= start[p]} - self.said - set(self.claims)
+        # A point another checker refilled, or the checker's play went on through, is a play, not a put-back.
+        through = {p for f, t, _ in inf.best.steps for p in (f, t)}
+        back = {p for p in self.left if now[p] >= start[p]} - through - self.said - set(self.claims)
         self.left |= {p for p in range(1, 25) if now[p] < start[p]}
         other = ms.turn.other.value
         for p in sorted(back):

@@ -163,6 +163,27 @@ def test_r20_a_hit_half_made_is_in_progress_not_a_fault(name: str) -> None:
 def test_r20_without_a_rule_set_a_hit_half_made_is_called_as_before() -> None:
     ref, p1 = _hit_setup(None)
     assert kinds(ref.feed(bd(_blot_lifted_first(p1)))) == ["illegal"]
+    ref, p1 = _hit_setup(None)
+    assert kinds(ref.feed(bd(moved(p1, Side.DARK, 13, 7)))) == ["unplayed_die"]
+
+
+def test_r19_a_point_refilled_by_another_checker_is_no_put_back() -> None:
+    """6-2 played 8/2 then 10/8: a checker left 8 and another came: the play, not a touched checker put back."""
+    pos = Position.from_physical([0] * 7 + [2, 0, 1] + [0] * 14, [0] * 23 + [2], turn=Side.LIGHT)
+    ref = ref_of("casual")
+    ref.pos, ref.turn, ref.phase = pos, Side.LIGHT, "awaiting_roll"
+    ref.feed(roll(6, 2))
+    ref.feed(bd(moved(pos, Side.LIGHT, 8, 2)))
+    out = ref.feed(bd(moved(moved(pos, Side.LIGHT, 8, 2), Side.LIGHT, 10, 8)))
+    assert "touch_move_seen" not in kinds(out)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_r20_the_hitting_checker_on_the_point_before_the_blot_is_lifted_is_in_progress(name: str) -> None:
+    """Both checkers on the point a moment (13/7 with light's blot still there): not a die left unplayed."""
+    ref, p1 = _hit_setup(name)
+    out = ref.feed(bd(moved(p1, Side.DARK, 13, 7)))
+    assert [(v["verdict"], v.get("step"), v.get("point")) for v in out] == [("in_progress", "hit", 7)]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -247,7 +268,7 @@ def test_r22_moving_before_entering_is_a_hint_for_the_mover_alone(name: str) -> 
     out = ref.feed(bd(moved(p2, Side.LIGHT, 13, 9)))
     (v,) = out
     assert (v["verdict"], v["reason"], v["side"], v["to"]) == ("bar_first_hint", "bar_first", "light", ["light"])
-    assert v["message"]["pt"].startswith("As claras têm uma peça na barra: voltem as peças movidas")
+    assert v["message"]["pt"].startswith("As claras têm uma peça no bar: voltem as peças movidas")
     assert "answers" not in v and "answer_by" not in v
     # moved back and entered: the play goes on as any other
     out = ref.feed(bd(after(p2, (4, 3), "bar/21 13/10")))
