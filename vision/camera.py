@@ -46,7 +46,7 @@ class CaptureSource:
 
     def __init__(self, device: int | str, width: int | None = None, height: int | None = None) -> None:
         self.is_file = isinstance(device, str)
-        if self.is_file and not Path(device).is_file():
+        if isinstance(device, str) and not Path(device).is_file():
             raise CameraError(f"no video file {device}")
         self.cap = cv2.VideoCapture(device)
         if not self.cap.isOpened():
