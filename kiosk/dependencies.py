@@ -46,15 +46,19 @@ class CalibrationSource(Protocol):
 
     - `frame_jpeg()`: the latest camera frame as JPEG bytes, or None before the first frame.
     - `overlay()`: {"width", "height", "corners": [[x, y] x4] | None,
-                    "points": [{"point": n, "x", "y", "side", "count"}],
+                    "points": [{"point": n, "x", "y", "side", "count", "sure", "level"}],
+                    "learnt": {"from", "light", "dark", "points": [{"point", "empty", "sure", "level"}]} (issue 33),
                     "markers": {"found": [...], "missing": [...], "note": optional text instead of the check}}
     - `set_corners(corners)`: store four clicked corners (image pixels, order: top-left, top-right,
       bottom-right, bottom-left) and return the new overlay; ValueError if they cannot make a board.
+    - `learn(board)`: learn this board from the latest frame, which shows `board` ("start" or "empty"), and
+      return the new overlay; ValueError (with `message` {"pt", "en"} where it has one) if it cannot.
     """
 
     def frame_jpeg(self) -> bytes | None: ...
     def overlay(self) -> dict[str, Any]: ...
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]: ...
+    def learn(self, board: str) -> dict[str, Any]: ...
 
 
 pin_header = APIKeyHeader(name="X-Gamao-PIN", auto_error=False,

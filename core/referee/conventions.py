@@ -9,7 +9,9 @@ decision and its sources). A match that names no rule set and sets none of them 
 dispatch table) and ``after`` each event, before the tournament part says who each verdict is for. ``after``
 reads the verdicts the other parts gave and says them as the conventions do while the turn is open:
 
-- R20: a stable board that is a step of a legal play with a hit (the opposing blot already on the bar, the hitting
+- R20: in the tournament sets a fault on a stable board of the open turn is addressed to the mover alone (``to``:
+  the mover; the tournament part adds ``to`` and the answer only to faults not yet addressed), and to both players
+  and the director when the turn ends. A stable board that is a step of a legal play with a hit (the opposing blot already on the bar, the hitting
   checker not yet landed; or both on the point) is said as ``in_progress``, not as a fault. The turn's state keeps
   the fault, so the play is still judged, complete, when the turn ends (the opponent's roll, the clock's press,
   the end-turn button): a board left so at the turn's end is a fault then. Boards with a hand over them
@@ -145,6 +147,11 @@ class Conventions(Part):
                 said = self._step(v)
             if said is not None:
                 out[i] = said
+            elif (rules.get("steps") == "in_progress" and rules.get("point_out") == "players_director"
+                  and self.match_state.phase == Phase.MOVING and out[i].get("side") == self.match_state.turn.value):
+                # R20 in the tournament sets: a fault seen while the turn is open is the mover's to put right; the
+                # opponent and the director get it (with the answer) when the turn ends: the press, the roll.
+                out[i]["to"] = [self.match_state.turn.value]
         if rules.get("touch_move"):
             self._seen(at, out)
 

@@ -28,6 +28,7 @@ from kiosk.schemas import (
     CorrectionIn,
     CubeIn,
     IllegalPlayAnswerIn,
+    LearnIn,
     NewMatchIn,
     PinIn,
     ResignationIn,
@@ -158,3 +159,14 @@ def calibrate(body: CalibrationIn, camera: CameraDep) -> dict[str, Any]:
     except ValueError as exc:
         raise HTTPException(422, {"field": "corners", "message": str(exc)}) from None
 
+
+
+@router.post("/calibration/learn", dependencies=guarded,
+             summary="Learn this board from what the camera shows now: the starting position or the empty board")
+def learn(body: LearnIn, camera: CameraDep) -> dict[str, Any]:
+    try:
+        return camera.learn(body.board)
+    except ValueError as exc:
+        words = getattr(exc, "message", None)
+        raise HTTPException(409, {"field": "board", "message": str(exc),
+                                  **({"words": words} if isinstance(words, dict) else {})}) from None

@@ -353,8 +353,8 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-def fill_disk(folder: Path) -> Path:
-    filler = folder / "filler"
+def fill_disk(folder: Path, name: str = "filler") -> Path:
+    filler = folder / name
     with open(filler, "wb", buffering=0) as fh:
         try:
             while True:
@@ -384,8 +384,17 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
                 r = client.post("/api/match", json={"length": 1, "players": {"light": "Ana", "dark": "Bruno"}},
                                 headers=pin)
                 assert r.status_code == 200, r.text
-                events_before = service.journal.count()
                 filler = fill_disk(small_disk)
+                # The disk fills: the reserve beside the journal gives its room, the press is recorded and the
+                # screen asks for space (issue 34, finding 7); the refusals below come once that room is used.
+                assert service.journal.reserve is not None and service.journal.reserve.exists() is True
+                r = client.post("/api/correction", json={"action": "undo"}, headers=pin)
+                assert r.status_code == 200, r.text
+                assert not service.journal.reserve.exists() and service.journal.on_reserve
+                notices = client.get("/api/state").json()["notices"]
+                assert [n["kind"] for n in notices] == ["disk_reserve"] and "cheio" in notices[0]["message"]["pt"]
+                filler2 = fill_disk(small_disk, "filler2")
+                events_before = service.journal.count()
 
                 # A control press: a clear 507, not a bare 500.
                 r = client.post("/api/correction", json={"action": "undo"}, headers=pin)
@@ -408,6 +417,7 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
                 assert service.journal.count() == events_before  # what is stored is kept, nothing half-written
 
                 filler.unlink()  # space returns: the unit's next re-send is recorded and acknowledged
+                filler2.unlink()
                 assert sim.wait_until(lambda: sim.pending() == 0, 10)
                 state = client.get("/api/state").json()
                 assert state["dice"]["values"] == [6, 3] or state["verdicts"][-1]["verdict"] in ("opening", "roll")

@@ -308,3 +308,21 @@ def test_rule_set_keys_are_checked() -> None:
         parse_event({"event": "new_match", "rules": {"bar_first": "warn"}})
     plain = parse_event({"event": "new_match"})
     assert not {"touch_move", "steps", "forgotten_checker", "bar_first"} & set(plain["rules"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_r20_a_fault_while_the_turn_is_open_goes_to_the_opponent_and_director_only_when_it_ends(name: str) -> None:
+    """8/4 6/5 with 3-1 (a 4 not rolled) settles: in the tournament sets it is the mover's to put right (to: the
+    mover, no answer); at the clock's press it goes to both players and the director with the answer. Casual and
+    the lesson address nobody (anyone may point it out), as before."""
+    ref = ref_of(name)
+    ref.feed(roll(3, 1))
+    bad = moved(moved(START, Side.LIGHT, 8, 4), Side.LIGHT, 6, 5)
+    (v,) = ref.feed(bd(bad))
+    assert v["verdict"] == "illegal" and "answers" not in v
+    assert v.get("to") == (["light"] if name in TOURNAMENT else None)
+    out = ref.feed({"event": "button", "name": "clock", "side": "light"} if name in TOURNAMENT
+                   else {"event": "button", "name": "end_turn"})
+    faults = [f for f in out if f["verdict"] == "illegal"]
+    if name in TOURNAMENT:
+        assert faults[-1]["to"] == ["light", "dark", "director"] and faults[-1]["answer_by"] == "dark"
