@@ -30,6 +30,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import IO
 
 from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side, check_dice
@@ -104,7 +105,7 @@ class GnubgEngine:
         self._proc: subprocess.Popen[bytes] | None = None
         self._answers: int | None = None  # our end of the answer pipe
         self._buffer = b""
-        self._stderr: tempfile._TemporaryFileWrapper[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
         self._thresholds: Thresholds | None = None
         self.version = ""
         self.starts = 0  # how many gnubg processes this engine started (restarts show here)
@@ -135,7 +136,9 @@ class GnubgEngine:
         self._buffer = b""
         self.starts += 1
         hello = self._exchange({"op": "hello"}, max(START_TIMEOUT, self.timeout))
-        self._thresholds = Thresholds(*(float(x) for x in hello["thresholds"]))
+        marks = hello["thresholds"]
+        assert isinstance(marks, list), hello
+        self._thresholds = Thresholds(*(float(x) for x in marks))
         self.version = str(hello.get("version", ""))
 
     def start(self) -> None:
