@@ -37,6 +37,7 @@ from club.replay import Referee, feed
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+STALE = 5.0          # seconds a board's current match may stand still before the director asks it for more
 Key = tuple[str, str, int]  # (club, board, match)
 # Bounds on what one (paired) board can make the director hold (docs/CONTRACTS.md, issue 22)
 MAX_MATCH_ID = 2**53         # journal match ids are small integers; SQLite keeps up to 2**63
@@ -491,6 +492,10 @@ class Intake:
         return shown[-1] if shown else previous
 
     def _ask_for_gaps(self) -> None:
+        """Ask each online board for what the director lacks: of the matches its state lists (their counts), and of
+        a current match that stopped moving before its end (STALE seconds): the broker may have dropped the board's
+        last messages, its state among them, for a director that was away or slow beyond its queue's bound (issue
+        34); a board with nothing more sends nothing."""
         if self.client is None or not self.connected.is_set():
             return
         now = time.monotonic()
@@ -507,15 +512,23 @@ class Intake:
                         m = self._match_of((view.club, view.board, match))
                     if now - m.progress < GAP_GRACE or now - m.asked < ASK_EVERY:
                         continue
-                    key = self.pairing.key(view.club, view.board)
-                    if key is None:  # unpaired since: it obeys nothing the director cannot sign
-                        continue
-                    m.asked = now
-                    self.stats["resend_requests"] += 1
-                    topic = board_topic(view.club, view.board, "resend")
-                    body = json.dumps({"match": match, "from": have, "seq": self._command_seq()},
-                                      separators=(",", ":")).encode()
-                    self.client.publish(topic, sign(topic, body, key), qos=1)
+                    self._resend(view, match, m, have, now)
+                current = self.matches.get((view.club, view.board, view.match)) if view.match is not None else None
+                if (current is not None and current.ref is not None and current.ref.phase != "match_over"
+                        and now - current.progress >= STALE and now - current.asked >= STALE):
+                    assert view.match is not None
+                    self._resend(view, view.match, current, min(current.next, current.ruled_next), now)
+
+    def _resend(self, view: BoardView, match: int, m: BoardMatch, start: int, now: float) -> None:
+        """Ask the board to send `match` again from `start`, signed with its key (club/auth.py)."""
+        key = self.pairing.key(view.club, view.board)
+        if key is None:  # unpaired since: it obeys nothing the director cannot sign
+            return
+        m.asked = now
+        self.stats["resend_requests"] += 1
+        topic = board_topic(view.club, view.board, "resend")
+        body = json.dumps({"match": match, "from": start, "seq": self._command_seq()}, separators=(",", ":")).encode()
+        self.client.publish(topic, sign(topic, body, key), qos=1)
 
     def _command_seq(self) -> int:
         """The next counter of the director's commands (club/auth.py's ``seq``): it only goes up, across restarts

@@ -339,12 +339,21 @@ class BoardPublisher:
     def _settle(self) -> None:
         """Mark what the broker acknowledged, in order: a mark never skips an unacknowledged event."""
         last: dict[int, int] = {}
-        while self._inflight and all(i.is_published() for i in self._inflight[0].infos):
+        while self._inflight and all(_acked(i) for i in self._inflight[0].infos):
             sent = self._inflight.popleft()
             last[sent.match] = sent.index
             self.stats["acked"] += 1
         for match, index in last.items():
             self.outbox.mark(match, index)
+
+
+def _acked(info: Any) -> bool:
+    """The broker acknowledged the message; False also when the connection it went out on is gone (paho raises
+    then: the catch-up after the next connection sends it again), which is no failure of the board's."""
+    try:
+        return bool(info.is_published())
+    except RuntimeError:
+        return False
 
 
 def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:

@@ -193,7 +193,7 @@ class Desk:
         a = t.assignment(mid)
         m = t.match(mid)
         club, board = a.get("club") or "", a["board"]
-        found, result = self._found(club, board, int(a.get("after") if a.get("after") is not None else -1),
+        found, result = self._found(club, board, (int(a["after"]) if a.get("after") is not None else -1),
                                     m["light"], m["dark"], results)
         if result is not None and result.get("winner") in ("light", "dark"):
             score = result["score"]

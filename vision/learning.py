@@ -179,8 +179,8 @@ class BoardLearning:
         return {"from": list(self.sources),
                 "light": hex_of_lab(colours.light) if colours is not None else None,
                 "dark": hex_of_lab(colours.dark) if colours is not None else None,
-                "points": [{"point": p, "empty": empty.get(p), "sure": sure[p - 1],
-                            "level": None if sure[p - 1] is None else level(sure[p - 1])} for p in range(1, 25)]}
+                "points": [{"point": p, "empty": empty.get(p), "sure": (s := sure[p - 1]),
+                            "level": None if s is None else level(s)} for p in range(1, 25)]}
 
 
 def level(p: float) -> str:

@@ -242,6 +242,8 @@ function renderVersus() {
   else if (mine && i && !i.play) text = t.engineNone(versus.name);
   box.replaceChildren(el("div", "versus-head", text));
   if (versus.correction) box.append(el("div", "versus-fix", words(versus.correction)));
+  // GNU Backgammon failed (killed, stopped, too slow): said here while the kiosk tries again (issue 34).
+  if (versus.problem) box.append(el("div", "versus-problem", words(versus.problem)));
   box.dataset.side = versus.side;
   if (mine && s.phase === "moving" && i?.moves) drawArrows(i.moves);
 }

@@ -123,7 +123,9 @@ def test_the_big_screen_fits_a_16_player_double_elimination_and_a_12_player_swis
     director = Director(None, folder).start()
     journal = Journal(folder)
     desk = Desk(director, journal, auto=False).start()
-    app = create_app(director, PinStore(tmp_path / "pins"))
+    pins = PinStore(tmp_path / "pins")
+    pins.set("1357")
+    app = create_app(director, pins)
     add_routes(app, desk)
     rng = random.Random(5)
     sixteen = [f"Jogador {i:02d}" for i in range(1, 17)]
@@ -153,6 +155,20 @@ def test_the_big_screen_fits_a_16_player_double_elimination_and_a_12_player_swis
                     assert page.locator(".m").count() == want
                     assert page.locator("#standings tbody tr").count() == len(view["standings"])
                     screenshot(page, f"tournament-{'de16' if name == 'DE16' else 'swiss12'}-{size[0]}x{size[1]}")
+            # the director's hand (?control=1): a ready match's result entered on the screen, with the PIN
+            with chromium_page(1920, 1080, locale="pt-BR") as page:
+                page.on("dialog", lambda d: d.accept("1357"))
+                page.goto(f"{srv.url}/tournament?name=DE16&control=1")
+                m = journal.load("DE16").ready()[0]
+                page.locator(f".m[data-id='{m['id']}']").click()
+                page.wait_for_selector("dialog#control[open]")
+                page.select_option("#winner-choice", m["dark"])
+                page.fill("#score", "2-5")
+                screenshot(page, "tournament-control-1920x1080")
+                page.click("#do-result")
+                page.wait_for_selector("dialog#control:not([open])", state="attached")
+                done = journal.load("DE16").match(m["id"])
+                assert done["winner"] == m["dark"] and done["score"] == "2-5" and done["source"] == "hand"
     finally:
         desk.close()
         journal.close()
