@@ -244,6 +244,30 @@ def test_r21_a_hit_checker_left_beside_the_board_is_told_where_it_goes(name: str
     assert out[0]["verdict"] == "play" and out[0]["play"] == "13/7* 8/7" and out[0]["legal"]
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_r21_a_checker_borne_off_by_mistake_goes_back_and_the_play_is_the_legal_one(name: str) -> None:
+    """6-5 played 24/13 and a checker of the 6-point put in the tray (counted) by mistake, checkers still outside:
+    not the illegal play 24/13 6/off but 24/13 with a checker to put back on 6, no penalty, said once."""
+    ref = ref_of(name)
+    ref.feed(roll(6, 5))
+    tray = moved(after(START, (6, 5), "24/13"), Side.LIGHT, 6, 0)
+    out = ref.feed(bd(tray))
+    assert [(v["verdict"], v.get("point")) for v in out] == [("in_progress", None), ("checker_off_board", 6)]
+    assert out[0]["play"] == "24/18/13" and out[0]["complete"]
+    assert "volta para a casa 6" in out[1]["message"]["pt"] and "Sem penalidade" in out[1]["message"]["pt"]
+    assert ref.feed(bd(tray)) == []
+    out = ref.feed(roll(3, 1))
+    assert (out[0]["verdict"], out[0]["play"], out[0]["legal"]) == ("play", "24/18/13", True)
+    assert [a["play"] for a in ref.games[-1]["actions"] if a.get("kind") == "move"] == ["24/18/13"]
+
+
+def test_r21_without_a_rule_set_a_checker_borne_off_too_early_is_the_illegal_play_as_before() -> None:
+    ref = ref_of(None)
+    ref.feed(roll(6, 5))
+    out = ref.feed(bd(moved(after(START, (6, 5), "24/13"), Side.LIGHT, 6, 0)))
+    assert [(v["verdict"], v["reason"], v["play"]) for v in out] == [("illegal", "bear_off_too_early", "24/13 6/off")]
+
+
 def test_r21_without_a_rule_set_the_checker_is_called_missing_as_before() -> None:
     ref, p1 = _hit_setup(None)
     beside = _camera(after(p1, (6, 1), "13/7* 8/7"))
