@@ -77,6 +77,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--speed", type=float, default=20.0, help="the boards' play speed (1e6: as fast as they can)")
     ap.add_argument("--before-config", action="store_true", help="the broker without issue 34's bounds and client ids")
+    ap.add_argument("--director-code", metavar="DIR", help="run `gamao director` from another checkout (e.g. one from "
+                    "before the intake and the views were apart: `git archive COMMIT | tar -x -C DIR`)")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="gamao-evening-"))
     pairing = Pairing(tmp / "director")
@@ -89,11 +91,12 @@ def main() -> int:
     broker.start()
     assert broker.proc is not None
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = Path(args.director_code).resolve() if args.director_code else ROOT
+    env = {**os.environ, "PYTHONPATH": str(code)}
     log = open(tmp / "director.log", "wb")  # noqa: SIM115
     director = subprocess.Popen([sys.executable, "-m", "cli", "director", "--broker", f"mqtt://127.0.0.1:{broker.port}",
                                  "--data-dir", str(tmp / "director"), "--club", CLUB, "--port", str(port)],
-                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                                cwd=code, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     http = httpx.Client(timeout=120)
 
@@ -134,7 +137,7 @@ def main() -> int:
         rows = json.loads((tmp / "page.json").read_text())
         report: dict[str, Any] = {
             "config": "before (count-bounded queues, free client ids)" if args.before_config else "broker-config",
-            "boards": args.boards, "speed": args.speed, "flood": flooded, "takeover_tries": sum(t.connected + t.refused for t in tries),
+            "director_code": str(code), "boards": args.boards, "speed": args.speed, "flood": flooded, "takeover_tries": sum(t.connected + t.refused for t in tries),
             "mosquitto_mb": {"before": round(base / 2**20), "after_flood": round(after_flood[0] / 2**20),
                              "peak": round(memory(broker.proc.pid)[1] / 2**20)},
             "database_mb": round(database / 2**20, 1),
@@ -143,7 +146,7 @@ def main() -> int:
             "page_whole_evening": stats(rows),
             "page_while_paused": stats([r for r in rows if paused_at <= r[0] < resumed_at]),
             "page_after_resume": stats([r for r in rows if r[0] >= resumed_at]),
-            "director_link": final["link"], "refused": {k: v for k, v in final["refused"].items() if v},
+            "director_link": final.get("link"), "refused": {k: v for k, v in final["refused"].items() if v},
             "director_stats": final["stats"],
             "boards_reconnected": sum(1 for b in boards if b.publisher.stats["connections"] > 1)}
         director.terminate()
