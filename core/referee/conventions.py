@@ -60,6 +60,29 @@ def from_points(lp: Any) -> set[int]:
     return {m.frm for way in ways for m in way.moves}
 
 
+#: How many plays ``leaves`` asks for all their ways at most (a double's plays can take seconds together).
+WAYS_ASKED = 8
+
+
+def leaves(model: Any, point: int) -> bool:
+    """Whether some legal play of the turn moves a checker from ``point`` (the mover's numbering), in some way of
+    playing it. Most plays say so by their result (fewer checkers there) or their representative steps; a play
+    whose steps only pass over the point (10/4/2 is also 8/2 10/8) is asked for its ways."""
+    mover, cls = model.mover, model.cls
+    start = own_of_vec(model.start, mover, cls)
+    if not start[point]:
+        return False
+    over = []
+    for c in model.candidates:
+        if c.legal is None:
+            continue
+        if own_of_vec(c.vec, mover, cls)[point] < start[point] or any(f == point for f, _, _ in c.steps):
+            return True
+        if any(f > point > t for f, t, _ in c.steps):
+            over.append(c.legal)
+    return any(point in from_points(lp) for lp in over[:WAYS_ASKED])
+
+
 class Conventions(Part):
     """The table's conventions for one match: the touch-move claims of the turn and what the camera saw."""
 
@@ -109,7 +132,7 @@ class Conventions(Part):
         self._fresh_turn()
         entry = {"by": by, "mover": mover, "point": point, "dice": list(ms.dice or ()), "at": at}
         ms.games[-1].setdefault("touch_moves", []).append(entry)
-        possible = any(point in from_points(lp) for lp in model.legal)
+        possible = leaves(model, point)
         sp, sm = SIDE_PT[mover], SIDE_EN[mover]
         if not possible:
             entry["ruling"] = "no_penalty"
@@ -343,8 +366,12 @@ def hit_step(model: Any, obs: Observation) -> tuple[str, int] | None:
     opp = own_of_vec(obs.vec, other, cls)
     cross = cls._cross(mover)  # the mover's point n is the opponent's point cross[n]
     start_opp = own_of_vec(model.start, other, cls)
-    hit_at = {m.to for lp in model.legal for way in (lp.ways() if hasattr(lp, "ways") else [lp.play])
-              for m in way.moves if m.hit}
+    # The points a legal play hits: an opposing blot there at the turn's start, gone in some legal result (the
+    # candidates are built already; asking each play for all its ways took seconds on a double).
+    theirs_at = own_to_vec(other, cls)
+    blots = [n for n in range(1, 25) if start_opp[cross[n]] == 1]
+    results = [c.vec for c in model.candidates if c.legal is not None]
+    hit_at = {n for n in blots if any(vec[theirs_at[cross[n]]] == 0 for vec in results)}
     if not hit_at:
         return None
     mine_of = {cross[n]: n for n in range(1, 25)}  # the opponent's point q is the mover's point mine_of[q]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from core.messages import message
 from kiosk.config import ConfigError, Settings
 from kiosk.service import RefereeService
 from kiosk.voice import PHRASES, Voice, add_phrases, calls_for, phrase, timings
@@ -50,6 +51,16 @@ def test_r24_r09_r13_the_verdicts_that_need_the_players_are_called_in_the_seeds_
                      NAMES, "pt") == []
     key, params = calls_for([VERDICTS[1]], {"light": "Light", "dark": "Dark"}, "pt")[0]
     assert phrase("pt", key, **params) == "Jogada ilegal, Escuras. Volte as peças."
+
+
+def test_a_cup_left_on_the_board_when_a_roll_comes_is_said() -> None:
+    """Issue 33: the roll waits for the dice cup to be taken off; the players hear what and where, in the words of
+    core/messages.py (the screen's)."""
+    v = {"verdict": "uncertain", "reason": "point_covered", "side": "dark", "covered": [15], "by": "cup",
+         "message": message("point_covered", covered=[15], by="cup")}
+    assert [phrase(lang, k, **p) for lang in ("pt", "en") for k, p in calls_for([v], NAMES, lang)] == [
+        "Tire o copo da casa 15.", "Take the dice cup off point 15."]
+    assert calls_for([{"verdict": "uncertain", "side": "dark", "candidates": ["13/9"]}], NAMES, "pt") == []
 
 
 def test_one_table_for_every_part_and_a_clash_refused() -> None:

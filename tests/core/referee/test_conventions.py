@@ -6,13 +6,15 @@ conventions" points at them, cell by cell.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from core.referee import Referee
-from core.referee.conventions import from_points
+from core.referee.conventions import from_points, hit_step, leaves
 from core.referee.events import EventError, parse_event
+from core.referee.inference import Observation, TurnModel, vec_of_position
 from core.referee.rulesets import NAMES
 from core.rules.position import Position, Side
 from tests.core.referee.scenarios import START, after, bd, kinds, moved, roll
@@ -350,3 +352,29 @@ def test_r20_a_fault_while_the_turn_is_open_goes_to_the_opponent_and_director_on
     faults = [f for f in out if f["verdict"] == "illegal"]
     if name in TOURNAMENT:
         assert faults[-1]["to"] == ["light", "dark", "director"] and faults[-1]["answer_by"] == "dark"
+
+
+def test_r19_leaves_agrees_with_every_way_of_every_play() -> None:
+    """The claim's ruling asks the plays' results and steps first and only a few plays for all their ways (a
+    double's ways took seconds); on random positions it rules as asking every way of every play would."""
+    rng = random.Random(36)
+    checked = 0
+    for _ in range(12):
+        pos = Position.start().with_turn(Side.LIGHT)
+        for _ in range(rng.randint(4, 20)):
+            plays = pos.legal_plays((rng.randint(1, 6), rng.randint(1, 6)))
+            pos = plays[rng.randrange(len(plays))].result if len(plays) else pos.with_turn(pos.turn.other)
+        for dice in ((6, 5), (6, 2), (3, 3)):
+            model = TurnModel(pos, dice)
+            if len(model.legal) > 60:
+                continue
+            for point in range(1, 25):
+                if pos.own(pos.turn)[point]:
+                    assert leaves(model, point) == any(point in from_points(lp) for lp in model.legal), (pos, dice, point)
+                    checked += 1
+    assert checked > 200
+
+
+def test_r20_hit_step_is_none_for_a_board_with_no_hit_to_make() -> None:
+    model = TurnModel(START.with_turn(Side.LIGHT), (3, 1))
+    assert hit_step(model, Observation(vec_of_position(START))) is None
