@@ -22,12 +22,16 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from club.auth import sign
-from club.config import ClubConfig, board_topic
+from club.auth import AuthError, open_signed, sign
+from club.config import ClubConfig, board_topic, make_client
 from club.outbox import FILE, Outbox
+from club.replay import Referee, feed
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
+LOG_EVERY = 10.0  # seconds: one log line for refused director commands at most this often
+MAX_MATCH_ID = 2**53
+MAX_INDEX = 20_000  # the director's bound on a match's events (club/intake.py MAX_EVENTS)
 ALERTS = ("dice_lost", "camera_bumped")  # hardware trouble a human must see to (with the referee's own calls)
 
 
@@ -58,7 +62,9 @@ class BoardPublisher:
         self.client: Any = None
         self.connected = threading.Event()
         self.alerts: set[str] = set()
-        self.stats = {"published": 0, "acked": 0, "catch_up": 0, "resend_requests": 0, "connections": 0}
+        self.stats = {"published": 0, "acked": 0, "catch_up": 0, "resend_requests": 0, "connections": 0,
+                      "refused_commands": 0}
+        self._refusal_logged = -LOG_EVERY
         self._live: deque[tuple[int, int, dict[str, Any], list[dict[str, Any]], float]] = deque()
         self._next: dict[int, int] = {}       # match -> next index to publish on this connection
         self._inflight: deque[_Sent] = deque()
@@ -70,6 +76,7 @@ class BoardPublisher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
         self._will: int | None = None
+        self._commands: list[Callable[[str, bytes], None]] = []  # the director's signed commands (club/commands.py)
         self.will = b""  # the will the broker holds (or will hold) for the current connection
 
     # ----- topics and payloads --------------------------------------------------------------------------
@@ -95,8 +102,6 @@ class BoardPublisher:
 
     # ----- life -------------------------------------------------------------------------------------------
     def start(self) -> BoardPublisher:
-        from club.config import make_client
-
         b = self.config.broker
         # A fixed client id per board: a second process claiming the board takes over the session.
         self.client = make_client(f"gamao-{self.config.club}-{self.config.board}", b)
@@ -176,6 +181,8 @@ class BoardPublisher:
             log.warning("club broker %s refused board %s: %s", self.config.broker.display(), self.config.board, reason)
             return
         client.subscribe(self.topic("resend"), qos=1)
+        if self._commands:
+            client.subscribe(self.topic("command"), qos=1)
         self.stats["connections"] += 1
         self._catch_up = True
         self._state_dirty = True
@@ -191,15 +198,59 @@ class BoardPublisher:
                 log.exception("club publisher: no new last will for the next connection")
         self._wake.set()
 
+    def on_command(self, listener: Callable[[str, bytes], None]) -> None:
+        """Hear the director's commands (topic, payload as received: the listener checks them, club/commands.py).
+        Called from paho's thread: the listener must return at once."""
+        self._commands.append(listener)
+        if self.client is not None and self.connected.is_set():
+            self.client.subscribe(self.topic("command"), qos=1)
+
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        try:
-            ask = json.loads(msg.payload)
-            self._rewinds.append((int(ask["match"]), max(0, int(ask["from"]))))
-        except (ValueError, KeyError, TypeError):
-            log.warning("club: ignoring a resend request that is not {\"match\", \"from\"}: %r", msg.payload[:80])
+        """A director command: ``.../command`` goes to its listeners (club/commands.py checks them); ``resend`` is
+        obeyed only when signed with the board's key for this topic, newer than the last one obeyed, not retained
+        (the director never retains one), and in bounds. Whatever a message holds, it is refused or obeyed here and
+        never raises into paho's thread."""
+        if msg.topic == self.topic("command") and not msg.retain:  # a retained one: refused below, as a resend
+            for listener in self._commands:
+                try:
+                    listener(msg.topic, bytes(msg.payload))
+                except Exception:  # never the link
+                    log.exception("club: a command listener failed")
             return
+        try:
+            why = self._command(msg.topic, msg.payload, bool(msg.retain))
+        except Exception:  # never the link's end (paho suppresses too, see club.config.make_client)
+            log.exception("club: a director command")
+            why = "malformed"
+        if why is not None:
+            self.stats["refused_commands"] += 1
+            now = time.monotonic()
+            if now - self._refusal_logged >= LOG_EVERY:
+                self._refusal_logged = now
+                log.warning("club: refused a director command (%s): %r (%d refused so far)", why, msg.payload[:80],
+                            self.stats["refused_commands"])
+
+    def _command(self, topic: str, payload: bytes, retained: bool) -> str | None:
+        """None when the command was taken; otherwise why not."""
+        if retained:
+            return "retained"
+        if self.config.key is None:
+            return "unpaired"  # nothing to check it with: a board obeys nothing it cannot verify
+        try:
+            ask = open_signed(topic, payload, self.config.key)
+        except AuthError as exc:
+            return exc.reason
+        match, start = ask.get("match"), ask.get("from")
+        for n, top in ((match, MAX_MATCH_ID), (start, MAX_INDEX)):
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < top:
+                return "malformed"
+        if not self.outbox.obeyed(ask["seq"]):
+            return "replayed"
+        assert isinstance(match, int) and isinstance(start, int)
+        self._rewinds.append((match, start))
         self.stats["resend_requests"] += 1
         self._wake.set()
+        return None
 
     # ----- the sender ---------------------------------------------------------------------------------------
     def _loop(self) -> None:
@@ -257,10 +308,8 @@ class BoardPublisher:
         self.stats["published"] += 1
 
     def _send_journal(self) -> None:
-        """Everything the broker has not acknowledged, match by match, in order."""
-        from club.director import feed
-        from core.referee import Referee
-
+        """Everything the broker has not acknowledged, match by match, in order (ruled again by the referee the
+        board's service holds, a chouette's too)."""
         for m in self.journal.matches():
             match = m["id"]
             start, count = self._next_index(match), self.journal.count(match)
@@ -290,12 +339,21 @@ class BoardPublisher:
     def _settle(self) -> None:
         """Mark what the broker acknowledged, in order: a mark never skips an unacknowledged event."""
         last: dict[int, int] = {}
-        while self._inflight and all(i.is_published() for i in self._inflight[0].infos):
+        while self._inflight and all(_acked(i) for i in self._inflight[0].infos):
             sent = self._inflight.popleft()
             last[sent.match] = sent.index
             self.stats["acked"] += 1
         for match, index in last.items():
             self.outbox.mark(match, index)
+
+
+def _acked(info: Any) -> bool:
+    """The broker acknowledged the message; False also when the connection it went out on is gone (paho raises
+    then: the catch-up after the next connection sends it again), which is no failure of the board's."""
+    try:
+        return bool(info.is_published())
+    except RuntimeError:
+        return False
 
 
 def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:

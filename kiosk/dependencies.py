@@ -6,7 +6,6 @@ any object with these methods. Everything the routers need from the rest of the 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Annotated, Any, Protocol, runtime_checkable
 
@@ -14,7 +13,8 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import APIKeyHeader
 
 from kiosk.config import Settings
-from kiosk.pin import PinError, PinStore, is_loopback
+from webguard.clients import client_host, is_loopback
+from webguard.pin import PinStore, check_http
 
 State = dict[str, Any]
 Unsubscribe = Callable[[], None]
@@ -45,15 +45,19 @@ class CalibrationSource(Protocol):
 
     - `frame_jpeg()`: the latest camera frame as JPEG bytes, or None before the first frame.
     - `overlay()`: {"width", "height", "corners": [[x, y] x4] | None,
-                    "points": [{"point": n, "x", "y", "side", "count"}],
+                    "points": [{"point": n, "x", "y", "side", "count", "sure", "level"}],
+                    "learnt": {"from", "light", "dark", "points": [{"point", "empty", "sure", "level"}]} (issue 33),
                     "markers": {"found": [...], "missing": [...], "note": optional text instead of the check}}
     - `set_corners(corners)`: store four clicked corners (image pixels, order: top-left, top-right,
       bottom-right, bottom-left) and return the new overlay; ValueError if they cannot make a board.
+    - `learn(board)`: learn this board from the latest frame, which shows `board` ("start" or "empty"), and
+      return the new overlay; ValueError (with `message` {"pt", "en"} where it has one) if it cannot.
     """
 
     def frame_jpeg(self) -> bytes | None: ...
     def overlay(self) -> dict[str, Any]: ...
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]: ...
+    def learn(self, board: str) -> dict[str, Any]: ...
 
 
 pin_header = APIKeyHeader(name="X-Gamao-PIN", auto_error=False,
@@ -89,27 +93,16 @@ PinsDep = Annotated[PinStore, Depends(get_pins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
-
-
-def client_host(request: Request) -> str | None:
-    """The client's address for the PIN's counters. A loopback connection that carries a proxy's forwarding
-    header is a proxy relaying someone else (the touch screen's browser sends none): never the owner."""
-    host = request.client.host if request.client is not None else None
-    if host is not None and is_loopback(host) and any(h in request.headers for h in FORWARDED):
-        return "proxied"
-    return host
-
-
 def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
     """The PIN check for this request's client, as an HTTPException (401, or 429 with Retry-After)."""
-    try:
-        pins.check(pin, client_host(request))
-    except PinError as exc:
-        headers = {"WWW-Authenticate": "X-Gamao-PIN"}
-        if exc.retry_after is not None:
-            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))  # waiting that long is enough
-        raise HTTPException(exc.status, exc.message, headers=headers) from None
+    check_http(pins, pin, client_host(request))
+
+
+def require_pin_off_screen(pin: PinHeader, pins: PinsDep, request: Request) -> None:
+    """Guard for what the players press at the board (the clock, the coach's buttons): the touch screen (a
+    loopback client) presses without the PIN, any other device needs it (401, or 429 while it must wait)."""
+    if not is_loopback(client_host(request)):
+        check_pin(pins, pin, request)
 
 
 def require_pin(pin: PinHeader, pins: PinsDep, request: Request) -> None:

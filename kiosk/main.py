@@ -26,6 +26,7 @@ from kiosk.routers import camera as camera_routes
 from kiosk.routers import chouette as chouette_routes
 from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, dice, matches, state, ws
+from webguard.origin import OriginGuard
 
 STATIC = Path(__file__).with_name("static")
 # The pages (kiosk/static), by path.
@@ -82,6 +83,9 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
                 from kiosk.voice import Voice
 
                 app.state.voice = Voice(settings.language).listen(app.state.service)
+        board = getattr(app.state.service, "tournament_board", None)  # a club board's tournament calls (issue 39)
+        if board is not None and getattr(app.state, "voice", None) is not None:
+            board.voice = app.state.voice
         coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
                              enabled=settings.coach).start()
         app.state.coach = coach
@@ -94,8 +98,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             coach.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
-                versus.close()
-                versus.brain.engine.close()
+                versus.stop()
             if appliance is not None:
                 appliance.close()
                 if getattr(app.state, "voice", None) is not None:
@@ -117,6 +120,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)
+    app.add_middleware(OriginGuard)  # another site's page changes nothing, body or not (webguard/origin.py)
     for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,7 +1,8 @@
 """The referee heard: spoken calls in Brazilian Portuguese (or English) through Debian's ``espeak-ng``.
 
 Players look at the board, not at the screen, so the verdicts that need them are also said aloud: an illegal
-play, a die left unplayed, a cocked die, a double offered, taken or dropped, a game's and a match's end.
+play, a die left unplayed, a cocked die, a double offered, taken or dropped, a game's and a match's end, an object
+to take off the board before a roll counts.
 
 ``Voice`` never blocks the referee: ``say`` puts the call on a small queue and returns; one worker thread runs
 ``espeak-ng`` as a separate process for each call, one after the other. Where ``espeak-ng`` is missing the voice
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -33,6 +36,8 @@ log = logging.getLogger(__name__)
 ESPEAK = "espeak-ng"
 VOICES = {"pt": "pt-br", "en": "en"}
 RATE = 165  # words a minute: clear from a metre away, still short
+PLAY_TIMEOUT = 60.0   # seconds a call may play before its espeak-ng is ended
+SYNTH_TIMEOUT = 30.0  # seconds to write a call's WAV
 QUEUE = 16  # calls waiting at most; more are dropped (a call said a minute late helps nobody)
 REPEAT = 4.0  # seconds in which the very same call is not said twice (a fault seen on several boards)
 
@@ -53,6 +58,12 @@ PHRASES: dict[str, tuple[str, str]] = {
     # for the clock (another part of the kiosk): spoken warnings
     "time_low": ("{name}, restam {seconds} segundos.", "{name}, {seconds} seconds left."),
     "time_up": ("{name}, o tempo acabou.", "{name}, time is up."),
+    # the table's conventions (issue 36, core/referee/conventions.py)
+    "bar_first": ("{name}, entre primeiro a peça do bar.", "{name}, enter the checker on the bar first."),
+    "off_board": ("Peça fora do tabuleiro: sem penalidade, ponha no lugar.", "A checker is off the board: no penalty, put it back."),
+    "touch_move": ("Peça tocada, {name}: jogue uma peça da casa {point}.", "Touch-move, {name}: play a checker from point {point}."),
+    # an object on the field when a roll came (issue 33): core/messages.py's words up to the colon
+    "point_covered": ("{words}.", "{words}."),
 }
 HOW = {"pt": {"single": "simples", "gammon": "gamão", "backgammon": "gamão triplo", "drop": "dobra recusada",
               "resign": "por desistência", "mother": "mãe presa"},
@@ -106,6 +117,16 @@ def calls_for(verdicts: list[dict[str, Any]], players: Mapping[str, str], langua
             one, many = POINTS[lang]
             out.append(("game_over", {"name": name(v.get("winner")), "points": one if n == 1 else many.format(n=n),
                                       "how": HOW[lang].get(v.get("how", "single"), v.get("how", ""))}))
+        elif kind == "uncertain" and v.get("reason") == "point_covered":  # "Tire o copo da casa 15"
+            words = str((v.get("message") or {}).get(lang, "")).split(":")[0]
+            if words:
+                out.append(("point_covered", {"words": words}))
+        elif kind == "bar_first_hint":  # issue 36: the conventions' own calls
+            out.append(("bar_first", {"name": name(v.get("side"))}))
+        elif kind == "checker_off_board":
+            out.append(("off_board", {}))
+        elif kind == "touch_move_upheld":
+            out.append(("touch_move", {"name": name(v.get("side")), "point": v.get("point", "")}))
         elif kind == "clock_warning":  # issue 21: one minute, then ten seconds left
             out.append(("time_low", {"name": name(v.get("side")), "seconds": v.get("level", "")}))
         elif kind == "time_out":
@@ -153,6 +174,8 @@ class Voice:
         self._lock = threading.Lock()
         self._no_sound_told = False
         self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._running: set[subprocess.Popen[bytes]] = set()  # espeak-ng processes now, ended by close()
         if enabled and self.command is None:
             log.warning("voice: %s is not installed (apt-get install espeak-ng): the calls stay silent", ESPEAK)
         if self.speak_to is not None:
@@ -208,7 +231,7 @@ class Voice:
     def _work(self) -> None:
         while True:
             call = self._queue.get()
-            if call is None:
+            if call is None or self._closing.is_set():
                 return
             try:
                 self._speak(call)
@@ -219,19 +242,43 @@ class Voice:
         assert self.command is not None
         return [self.command, "-v", VOICES[self.language], "-s", str(self.rate), *extra, text]
 
+    def _start(self, args: list[str], stderr: int) -> subprocess.Popen[bytes] | None:
+        """espeak-ng in its own process group (it, or a stand-in, may start others), remembered until it ends so
+        that close() can end it: a hung one must not outlive its owner (issue 34, finding 11)."""
+        with self._lock:
+            if self._closing.is_set():
+                return None
+            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                                    start_new_session=True)
+            self._running.add(proc)
+        return proc
+
+    def _finish(self, proc: subprocess.Popen[bytes], timeout: float) -> bytes:
+        """Wait for `proc` at most `timeout` seconds (or until close()), then end its whole group."""
+        err = b""
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            log.warning("voice: espeak-ng took more than %.0f s: ended", timeout)
+        finally:
+            _end(proc)
+            with self._lock:
+                self._running.discard(proc)
+        return err or b""
+
     def _speak(self, call: Call) -> None:
         player = None
         if self.play:
-            player = subprocess.Popen(self._espeak(text=call.text), stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            player = self._start(self._espeak(text=call.text), subprocess.PIPE)
             call.started = time.monotonic()
         if self.speak_to is not None:
             stem = self.speak_to / f"{call.number:04d}"
             if call.started is None:
                 call.started = time.monotonic()
-            subprocess.run(self._espeak("-w", str(stem.with_suffix(".wav")), text=call.text),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           timeout=30, check=False)
+            writer = self._start(self._espeak("-w", str(stem.with_suffix(".wav")), text=call.text),
+                                 subprocess.DEVNULL)
+            if writer is not None:
+                self._finish(writer, SYNTH_TIMEOUT)
             call.synthesised = time.monotonic()
             stem.with_suffix(".txt").write_text(call.text + "\n", encoding="utf-8")
         started_ms = (call.started - call.asked) * 1000 if call.started is not None else None
@@ -245,11 +292,7 @@ class Voice:
             with (self.speak_to / "calls.jsonl").open("a", encoding="utf-8") as f:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
         if player is not None:
-            try:
-                _, err = player.communicate(timeout=60)
-            except subprocess.TimeoutExpired:
-                player.kill()
-                err = b""
+            err = self._finish(player, PLAY_TIMEOUT)
             if err and b"error" in err.lower() and not self._no_sound_told:
                 self._no_sound_told = True
                 log.warning("voice: espeak-ng cannot play on this machine's sound device (%s); calls are still "
@@ -268,10 +311,37 @@ class Voice:
         return False
 
     def close(self) -> None:
+        """Stop the worker and end any espeak-ng still running (its whole process group), at once."""
+        with self._lock:
+            self._closing.set()
+            running = list(self._running)
+        for proc in running:
+            _end(proc)
         if self._thread is not None:
-            self._queue.put(None)
+            try:
+                self._queue.put_nowait(None)
+            except queue.Full:
+                pass  # the worker sees _closing at its next call
             self._thread.join(timeout=5)
             self._thread = None
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """End `proc` and everything in its process group (it was started in a session of its own)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+    else:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # a child it left behind in its group
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+        pass
 
 
 def timings(calls: list[Call]) -> dict[str, float]:

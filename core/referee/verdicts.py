@@ -44,6 +44,7 @@ class Verdict(TypedDict, total=False):
     complete: bool
     used: list[int]
     point: int | str
+    covered: list[int]  # an uncertain verdict's points under an object (reason "point_covered"; ``by`` says what)
     move: Any
     unplayed: list[int]
     die: int
@@ -69,6 +70,9 @@ class Verdict(TypedDict, total=False):
     answer: str
     accepted: bool
     mover: str
+    # the table's conventions (issue 36, core.referee.conventions)
+    by: str
+    step: str
 
 
 def verdict(out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:

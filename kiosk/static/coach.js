@@ -242,6 +242,8 @@ function renderVersus() {
   else if (mine && i && !i.play) text = t.engineNone(versus.name);
   box.replaceChildren(el("div", "versus-head", text));
   if (versus.correction) box.append(el("div", "versus-fix", words(versus.correction)));
+  // GNU Backgammon failed (killed, stopped, too slow): said here while the kiosk tries again (issue 34).
+  if (versus.problem) box.append(el("div", "versus-problem", words(versus.problem)));
   box.dataset.side = versus.side;
   if (mine && s.phase === "moving" && i?.moves) drawArrows(i.moves);
 }
@@ -287,7 +289,9 @@ export function renderCoach(state, lang) {
 }
 
 async function post(path) {
-  const r = await fetch(path, { method: "POST" });
+  // The touch screen presses without the PIN; another device sends the coach panel's PIN field (issue 34).
+  const pin = $("coach-pin") && $("coach-pin").value;
+  const r = await fetch(path, { method: "POST", headers: pin ? { "X-Gamao-PIN": pin } : {} });
   const data = await r.json().catch(() => ({}));
   if (!r.ok) { $("coach-error").textContent = data.message || data.detail || `HTTP ${r.status}`; return null; }
   $("coach-error").textContent = "";
