@@ -397,20 +397,18 @@ def _field_pattern(img: np.ndarray, pattern: str, box: tuple[int, int, int, int]
     area = img[y0:y0 + h, x0:x0 + w]
     base = np.array(field_c, np.float32)
     if pattern == "cork":  # granules a few pixels across, darker and lighter, blurred a little
-        g = rng.normal(0, 1, (h // 3 + 1, w // 3 + 1)).astype(np.float32)
-        g = cv2.resize(g, (w, h), interpolation=cv2.INTER_NEAREST)
-        g = cv2.GaussianBlur(g, (0, 0), 0.8)
+        g0: np.ndarray = rng.normal(0, 1, (h // 3 + 1, w // 3 + 1)).astype(np.float32)
+        g = cv2.GaussianBlur(cv2.resize(g0, (w, h), interpolation=cv2.INTER_NEAREST), (0, 0), 0.8)
         area += (28 * g)[:, :, None]
         for _ in range(int(w * h / 900)):  # dark pits
             cv2.circle(area, (int(rng.uniform(0, w)), int(rng.uniform(0, h))), int(rng.integers(1, 3)),
                        tuple(float(v) * 0.55 for v in base), -1, cv2.LINE_AA)
     elif pattern == "painted":  # stars, animals (ellipses with a head), rings: pictures on the field
-        ink = (40.0, 60.0, 120.0)
         for _ in range(int(rng.integers(10, 18))):
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             s = rng.uniform(0.3, 0.8) * CW
             kind = rng.integers(3)
-            colour = tuple(float(v) for v in _jitter(ink if rng.random() < 0.5 else (140, 60, 40), rng, 30))
+            colour = tuple(float(v) for v in _jitter((40, 60, 120) if rng.random() < 0.5 else (140, 60, 40), rng, 30))
             if kind == 0:
                 star = [(cx + s * np.cos(a) * (1 if i % 2 == 0 else 0.45), cy + s * np.sin(a) * (1 if i % 2 == 0 else 0.45))
                         for i, a in enumerate(np.linspace(-np.pi / 2, 1.5 * np.pi, 11)[:-1])]

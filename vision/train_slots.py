@@ -44,8 +44,8 @@ def _reader() -> BoardReader:
     return BoardReader(cfg)
 
 
-def board_samples(reader: BoardReader, image: np.ndarray, corners: np.ndarray,
-                  counts: list[int], objects: list[tuple[float, float]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def board_samples(reader: BoardReader, image: np.ndarray, corners: np.ndarray, counts: list[int],
+                  objects: list[list[tuple[float, float]]] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(features, labels) of every slot of one board; counts per column (top then bottom), objects per column
     as [(start, end)] in checker widths from the edge (or none)."""
     canonical = reader.canonical(image, corners)
@@ -136,7 +136,10 @@ def real_data(boards: list[tuple[str, str, Path, np.ndarray, list[int]]]) -> tup
     reader = _reader()
     xs, ys = [], []
     for _, _, photo, corners, counts in boards:
-        x, y = board_samples(reader, cv2.imread(str(photo)), corners, counts)
+        image = cv2.imread(str(photo))
+        if image is None:
+            raise SystemExit(f"cannot read {photo}")
+        x, y = board_samples(reader, image, corners, counts)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
