@@ -48,7 +48,6 @@ def attention(ref: Referee, alerts: list[str]) -> list[str]:
     return reasons + [a for a in alerts if a not in reasons]
 
 
-
 class Director:
     """The intake and the page's views over it (the views only read what the intake keeps)."""
 

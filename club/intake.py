@@ -108,9 +108,10 @@ class BoardView:
     changes: int = 0                                 # counts what changed the board (the views' caches follow it)
 
 
-
-
 class Intake:
+    """The boards' messages in: the broker client (paho's thread sizes and queues them), the worker that
+    authenticates, archives, replays and asks for gaps, and what it keeps for the views."""
+
     def __init__(self, broker: Broker | None, data_dir: str | Path, club: str = "+",
                  client_id: str | None = None, pairing: Pairing | None = None) -> None:
         self.broker = broker
@@ -197,7 +198,11 @@ class Intake:
         self.connected.clear()
         if not self._closing:
             self.link["disconnections"] += 1
-            log.warning("the director lost the broker (%s); connecting again", reason)
+            now = time.monotonic()
+            if now - self._logged.get(("disconnected", ""), -LOG_EVERY) >= LOG_EVERY:  # one line per 10 s at most
+                self._logged[("disconnected", "")] = now
+                log.warning("the director lost the broker (%s; %d times so far); connecting again", reason,
+                            self.link["disconnections"])
 
     def _restore(self) -> None:
         """After a restart: labels, results, and every match's place from the archive."""
@@ -257,6 +262,9 @@ class Intake:
                             break
                         self._taken(*nxt)
                         self._handle(*nxt)
+                        # a moment for the page's threads between two messages of a backlog: without it they wait
+                        # for Python's switch interval (5 ms) at each of a request's turns
+                        time.sleep(0)
                 if self._dirty:
                     self.notify()
                 if time.monotonic() - last_check > 0.5:

@@ -210,7 +210,7 @@ class BoardPublisher:
         obeyed only when signed with the board's key for this topic, newer than the last one obeyed, not retained
         (the director never retains one), and in bounds. Whatever a message holds, it is refused or obeyed here and
         never raises into paho's thread."""
-        if msg.topic == self.topic("command"):
+        if msg.topic == self.topic("command") and not msg.retain:  # a retained one: refused below, as a resend
             for listener in self._commands:
                 try:
                     listener(msg.topic, bytes(msg.payload))

@@ -205,3 +205,25 @@ def test_a_forged_command_over_the_broker_starts_nothing(broker: Any, tmp_path: 
         assert b.table.gate.refused == {"forged": 1, "unsigned": 2}
     finally:
         b.close()
+
+
+def test_a_retained_command_is_refused(broker: Any, tmp_path: Path) -> None:
+    """Rightly signed but retained (the director never retains one): the copy the broker hands a board at every
+    subscription is refused before it is read, as a retained resend is."""
+    director = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="director-probe")
+    director.username_pw_set("director", broker.users["director"])
+    director.connect("127.0.0.1", broker.port)
+    director.loop_start()
+    body = {"command": "start_match", "tournament": "T", "match": "M1-1", "table": "1",
+            "players": {"light": "Ana", "dark": "Bruno"}, "length": 3, "rule_set": None}
+    director.publish(topic(CLUB, "mesa01"), signed_command(CLUB, "mesa01", broker.keys["mesa01"], body, 5),
+                     qos=1, retain=True).wait_for_publish(5)
+    director.loop_stop()
+    director.disconnect()
+    b = TableBoard(broker, "mesa01", tmp_path / "mesa01")
+    try:
+        assert wait_for(lambda: b.board.publisher.stats["refused_commands"] >= 1, 10), b.board.publisher.stats
+        time.sleep(0.3)
+        assert b.table.stats["started"] == 0 and not b.journal.matches()
+    finally:
+        b.close()
