@@ -107,6 +107,7 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--harshest-cases", action="store_true",
                         help="the harshest camera on test_referee_confident.py's HARSHEST_CASES too")
+    parser.add_argument("--sets", default=",".join(("none", *NAMES)), help="rule sets to run (none: today's rules)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not corpus_files():
@@ -118,7 +119,7 @@ def main() -> int:
         from tests.core.referee.test_referee_confident import HARSHEST_CASES
         cases += [(referee_streams.CORPUS / n, s) for n, s in HARSHEST_CASES if (referee_streams.CORPUS / n).is_file()]
     report: dict[str, Any] = {}
-    for name in (None, *NAMES):
+    for name in [None if n == "none" else n for n in args.sets.split(",")]:
         random.seed(0)
         report[name or "none"] = {"exact": exact(paths, name), "noisy": noisy_run(paths, name),
                                   "harshest": harshest(cases, name)}

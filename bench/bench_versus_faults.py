@@ -21,21 +21,13 @@ from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.service import RefereeService
 from kiosk.versus import Brain, Versus
+from tests.procs import until
 
 PIN = "2468"
 
 
 def board(pos: Position) -> dict:
     return {"event": "board", **pos.to_dict(), "stable": True}
-
-
-def _until(check, within: float) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def killed() -> dict[str, object]:
@@ -52,10 +44,10 @@ def killed() -> dict[str, object]:
         service.submit({"event": "new_match", "length": 3, "players": {"light": versus.name, "dark": "Ana"}})
         service.submit(board(Position.start()))
         service.submit({"event": "roll", "dice": [3, 1]})
-        _until(lambda: engine._lock.locked(), 10)
+        until(lambda: engine._lock.locked(), 10)
         os.killpg(pid, signal.SIGKILL)
         start = time.monotonic()
-        shown = _until(lambda: (versus.snapshot()["instruction"] or {}).get("play") is not None, 30)
+        shown = until(lambda: (versus.snapshot()["instruction"] or {}).get("play") is not None, 30)
         out = {"killed_play_shown_within_30s": shown,
                "killed_seconds_to_play": round(time.monotonic() - start, 1) if shown else None,
                "killed_page_told": any(s.get("problem") for s in seen)}
@@ -78,7 +70,7 @@ def stopped() -> dict[str, object]:
             os.killpg(engine.pid, signal.SIGSTOP)
             service.submit(board(Position.start()))
             service.submit({"event": "roll", "dice": [3, 1]})
-            _until(lambda: engine._lock.locked(), 10)
+            until(lambda: engine._lock.locked(), 10)
             times: list[float] = []
 
             def one(_i: int) -> int:

@@ -48,7 +48,6 @@ def attention(ref: Referee, alerts: list[str]) -> list[str]:
     return reasons + [a for a in alerts if a not in reasons]
 
 
-
 class Director:
     """The intake and the page's views over it (the views only read what the intake keeps)."""
 
@@ -58,6 +57,9 @@ class Director:
         self.archive: Archive = self.intake.archive
         self.refused_pages = 0      # /ws connections from another site's page (club/web.py counts them)
         self._cache: dict[tuple[str, str], tuple[int, dict[str, Any], dict[str, Any]]] = {}
+        # the first listener: the boards that changed are made again on the intake's thread when it tells of them,
+        # before the pages hear of it, so that a page's read finds them made (constant time per board)
+        self.intake.listen(self._remake_changed)
 
     def start(self) -> Director:
         self.intake.start()
@@ -80,6 +82,13 @@ class Director:
 
     def _public(self, m: BoardMatch | None) -> dict[str, Any] | None:
         return m.ref.public_state() if m is not None and m.ref is not None else None
+
+    def _remake_changed(self) -> None:
+        with self.intake.lock:
+            for view in self.intake.views.values():
+                made = self._cache.get((view.club, view.board))
+                if made is None or made[0] != view.changes:
+                    self._made(view)
 
     def _made(self, view: BoardView) -> tuple[int, dict[str, Any], dict[str, Any]]:
         """The board's /api/boards entry and its detail, made once per change of the board (reads between two

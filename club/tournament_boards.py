@@ -146,7 +146,9 @@ class Desk:
                 "rule_set": t.view().get("rule_set") or self.rule_set,
                 # the match's n-th assignment: taken off a board and sent again, even to the same board, it starts
                 "attempt": sum(1 for op in t.ops if op.get("op") == "assign" and op.get("match") == mid)}
-        payload = signed_command(club, board, key, body, self.journal.next_seq(club, board))
+        with self._intake.lock:  # the director's one command counter, the resend's too (club/intake.py)
+            seq = self._intake._command_seq()
+        payload = signed_command(club, board, key, body, seq)
         client.publish(topic(club, board), payload, qos=1)
         self.sent[(t.name, mid)] = time.monotonic()
         self.stats["commands"] += 1

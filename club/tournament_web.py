@@ -30,6 +30,7 @@ from club.tournament_end import bracket_svg
 from club.web import STATIC
 from core.match.brackets import TournamentError
 from webguard.clients import client_host
+from webguard.pin import check_http
 
 TournamentPath = Annotated[str, PathParam(min_length=1, max_length=60)]
 
@@ -55,17 +56,8 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
     app.state.desk = desk
 
     def need_pin(pin: str | None, request: Request) -> None:
-        if not pins.is_set():
-            raise HTTPException(403, "the director's PIN is not set: start `gamao director` with --pin")
-        try:
-            pins.check(pin, client_host(request))
-        except Exception as exc:
-            status = getattr(exc, "status", None)
-            if status is None:
-                raise
-            retry = getattr(exc, "retry_after", None)
-            headers = {"Retry-After": str(int(retry) + 1)} if retry else None
-            raise HTTPException(status, str(exc), headers=headers) from None
+        # per client; the director's own screen is never locked (webguard/pin.py)
+        check_http(pins, pin, client_host(request), unset="the director's PIN is not set: start `gamao director` with --pin")
 
     def refused(exc: TournamentError) -> HTTPException:
         text = str(exc)

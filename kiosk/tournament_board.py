@@ -71,7 +71,8 @@ class TournamentBoard:
         self.voice = voice
         self.play = play
         self.say = say or (lambda text: None)
-        self.gate = CommandGate(cfg.club, cfg.board, cfg.key, data_dir)
+        # the board's one command counter, the resend's too (club/outbox.py): a replay of either is refused
+        self.gate = CommandGate(cfg.club, cfg.board, cfg.key, publisher.outbox.obeyed)
         self.path = Path(data_dir) / STARTED_FILE
         self.started: list[list[str]] = self._load()
         self.stats = {"started": 0, "again": 0, "busy": 0, "refused": 0}

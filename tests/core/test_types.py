@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-PACKAGES = ["core", "vision", "firmware_bridge", "engine", "club"]
+PACKAGES = ["core", "webguard", "vision", "firmware_bridge", "engine", "club"]
 
 
 def test_mypy_over_core_and_the_edges_is_clean() -> None:

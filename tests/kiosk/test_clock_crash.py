@@ -16,7 +16,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from core.rules.position import Position
 from kiosk.service import CLOCK_FILE, RefereeService
+from tests.clock import FakeClock
+from tests.kiosk.disks import fill_disk, small_disk
 
 BANK = 120.0
 WORKER = f"""
@@ -73,20 +78,7 @@ def test_a_crash_in_darks_turn_charges_dark_his_own_time_and_nobody_the_down_tim
 def test_on_a_full_disk_the_press_is_recorded_and_charged_to_its_player(tmp_path: Path) -> None:
     """Before, on a full disk the clock's press was refused (507) and the time kept running for the player who
     had pressed. The journal's reserve (kiosk/journal.py) takes the press; the screen asks for space."""
-    import errno
-    import subprocess as sp
-
-    import pytest
-
-    from core.rules.position import Position
-    from tests.clock import FakeClock
-
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    r = sp.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"mounting a small tmpfs is not permitted here ({r.stderr.strip()})")
-    try:
+    with small_disk(tmp_path) as disk:
         clock = FakeClock()
         service = RefereeService(disk / "journal.sqlite", monotonic=clock, ticks=False)
         service.submit({"event": "new_match", "length": 1, "rules": {"rule_set": "tournament_usbgf",
@@ -94,12 +86,7 @@ def test_on_a_full_disk_the_press_is_recorded_and_charged_to_its_player(tmp_path
         service.submit({"event": "roll", "dice": [3, 1]})
         service.submit({"event": "board", **Position.start().play((3, 1), "8/5 6/5").to_dict(), "stable": True})
         clock.advance(7.0)
-        with open(disk / "filler", "wb", buffering=0) as fh:
-            try:
-                while True:
-                    fh.write(bytes(4096))
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC
+        fill_disk(disk)
         service.submit({"event": "button", "name": "clock", "side": "light"})  # raised JournalWriteError before
         state = service.state()
         assert state["clock"]["running"] == "dark"
@@ -109,5 +96,3 @@ def test_on_a_full_disk_the_press_is_recorded_and_charged_to_its_player(tmp_path
         assert BANK - service.state()["clock"]["dark"] == pytest.approx(5.0, abs=0.01)
         assert [n["kind"] for n in service.state()["notices"]] == ["disk_reserve"]
         service.close()
-    finally:
-        sp.run(["umount", "-l", str(disk)], check=False)

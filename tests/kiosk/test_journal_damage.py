@@ -11,7 +11,6 @@ progress keeps only events it really had, each at its place. Every test prints h
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import random
@@ -34,6 +33,8 @@ from kiosk.main import create_app
 from kiosk.service import RefereeService
 from tests.cli_run import Result
 from tests.cli_run import gamao as run_gamao
+from tests.kiosk.disks import fill_disk
+from tests.kiosk.disks import small_disk as mounted_small_disk
 from tests.web import HTTP
 
 PIN = "2468"
@@ -342,26 +343,8 @@ def test_backup_while_the_kiosk_runs_has_what_is_still_in_the_wal(tmp_path: Path
 # ----- disk full ----------------------------------------------------------------------------------------------
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"mounting a small tmpfs is not permitted here ({r.stderr.strip()}); the disk-full test needs it")
-    try:
+    with mounted_small_disk(tmp_path) as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill_disk(folder: Path, name: str = "filler") -> Path:
-    filler = folder / name
-    with open(filler, "wb", buffering=0) as fh:
-        try:
-            while True:
-                fh.write(b"\0" * 4096)
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-    return filler
 
 
 def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(played, small_disk: Path) -> None:

@@ -6,13 +6,15 @@ conventions" points at them, cell by cell.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from core.referee import Referee
-from core.referee.conventions import from_points
+from core.referee.conventions import from_points, hit_step, leaves
 from core.referee.events import EventError, parse_event
+from core.referee.inference import Observation, TurnModel, vec_of_position
 from core.referee.rulesets import NAMES
 from core.rules.position import Position, Side
 from tests.core.referee.scenarios import START, after, bd, kinds, moved, roll
@@ -244,6 +246,30 @@ def test_r21_a_hit_checker_left_beside_the_board_is_told_where_it_goes(name: str
     assert out[0]["verdict"] == "play" and out[0]["play"] == "13/7* 8/7" and out[0]["legal"]
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_r21_a_checker_borne_off_by_mistake_goes_back_and_the_play_is_the_legal_one(name: str) -> None:
+    """6-5 played 24/13 and a checker of the 6-point put in the tray (counted) by mistake, checkers still outside:
+    not the illegal play 24/13 6/off but 24/13 with a checker to put back on 6, no penalty, said once."""
+    ref = ref_of(name)
+    ref.feed(roll(6, 5))
+    tray = moved(after(START, (6, 5), "24/13"), Side.LIGHT, 6, 0)
+    out = ref.feed(bd(tray))
+    assert [(v["verdict"], v.get("point")) for v in out] == [("in_progress", None), ("checker_off_board", 6)]
+    assert out[0]["play"] == "24/18/13" and out[0]["complete"]
+    assert "volta para a casa 6" in out[1]["message"]["pt"] and "Sem penalidade" in out[1]["message"]["pt"]
+    assert ref.feed(bd(tray)) == []
+    out = ref.feed(roll(3, 1))
+    assert (out[0]["verdict"], out[0]["play"], out[0]["legal"]) == ("play", "24/18/13", True)
+    assert [a["play"] for a in ref.games[-1]["actions"] if a.get("kind") == "move"] == ["24/18/13"]
+
+
+def test_r21_without_a_rule_set_a_checker_borne_off_too_early_is_the_illegal_play_as_before() -> None:
+    ref = ref_of(None)
+    ref.feed(roll(6, 5))
+    out = ref.feed(bd(moved(after(START, (6, 5), "24/13"), Side.LIGHT, 6, 0)))
+    assert [(v["verdict"], v["reason"], v["play"]) for v in out] == [("illegal", "bear_off_too_early", "24/13 6/off")]
+
+
 def test_r21_without_a_rule_set_the_checker_is_called_missing_as_before() -> None:
     ref, p1 = _hit_setup(None)
     beside = _camera(after(p1, (6, 1), "13/7* 8/7"))
@@ -326,3 +352,29 @@ def test_r20_a_fault_while_the_turn_is_open_goes_to_the_opponent_and_director_on
     faults = [f for f in out if f["verdict"] == "illegal"]
     if name in TOURNAMENT:
         assert faults[-1]["to"] == ["light", "dark", "director"] and faults[-1]["answer_by"] == "dark"
+
+
+def test_r19_leaves_agrees_with_every_way_of_every_play() -> None:
+    """The claim's ruling asks the plays' results and steps first and only a few plays for all their ways (a
+    double's ways took seconds); on random positions it rules as asking every way of every play would."""
+    rng = random.Random(36)
+    checked = 0
+    for _ in range(12):
+        pos = Position.start().with_turn(Side.LIGHT)
+        for _ in range(rng.randint(4, 20)):
+            plays = pos.legal_plays((rng.randint(1, 6), rng.randint(1, 6)))
+            pos = plays[rng.randrange(len(plays))].result if len(plays) else pos.with_turn(pos.turn.other)
+        for dice in ((6, 5), (6, 2), (3, 3)):
+            model = TurnModel(pos, dice)
+            if len(model.legal) > 60:
+                continue
+            for point in range(1, 25):
+                if pos.own(pos.turn)[point]:
+                    assert leaves(model, point) == any(point in from_points(lp) for lp in model.legal), (pos, dice, point)
+                    checked += 1
+    assert checked > 200
+
+
+def test_r20_hit_step_is_none_for_a_board_with_no_hit_to_make() -> None:
+    model = TurnModel(START.with_turn(Side.LIGHT), (3, 1))
+    assert hit_step(model, Observation(vec_of_position(START))) is None
