@@ -16,7 +16,7 @@ const WORDS = {
       `Contagem de Keith: claras ${k.counts.light}, escuras ${k.counts.dark}. As claras ${k.double ? "dobram" : "não dobram"}; as escuras ${k.take ? "aceitam" : "recusam"}.`,
     cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
     cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
-    learnt: "Aprendida: não volta mais.", setupDone: "A posição está montada.",
+    learnt: "Aprendida: não volta mais.", more: (n) => `… e mais ${n} ${n === 1 ? "passo" : "passos"}`, setupDone: "A posição está montada.",
     side: { light: "claras", dark: "escuras" },
   },
   en: {
@@ -31,7 +31,7 @@ const WORDS = {
       `Keith count: light ${k.counts.light}, dark ${k.counts.dark}. Light ${k.double ? "doubles" : "does not double"}; dark ${k.take ? "takes" : "drops"}.`,
     cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
     cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
-    learnt: "Learnt: it will not come back.", setupDone: "The position is set up.",
+    learnt: "Learnt: it will not come back.", more: (n) => `… and ${n} more ${n === 1 ? "step" : "steps"}`, setupDone: "The position is set up.",
     side: { light: "light", dark: "dark" },
   },
 };
@@ -134,8 +134,7 @@ function resultHtml(kind, r) {
   if (kind === "pips") {
     line(r.right ? w.right : w.wrong, r.right ? "right" : "wrong");
     line(w.counts(r.counts.light, r.counts.dark));
-    line(w.given(r.given.light, r.given.dark));
-    line(w.seconds(String(r.seconds).replace(".", lang === "pt" ? "," : ".")));
+    line(`${w.given(r.given.light, r.given.dark)} · ${w.seconds(String(r.seconds).replace(".", lang === "pt" ? "," : "."))}`);
     line(w.method);
     for (const side of ["light", "dark"]) {
       const p = document.createElement("p"), c = document.createElement("code");
@@ -152,19 +151,25 @@ function resultHtml(kind, r) {
 async function refresh() {
   const { session: s } = await api("GET", "/api/drills/session");
   if (!s) return;
-  drawBoard($("target"), { position: s.target.board, turn: s.target.turn });
+  drawBoard($("target"), { position: s.target.board, turn: s.target.turn, match: { crawford: true } });  // no cube in a drill
   const w = W();
   $("pad").hidden = s.stage !== "answer";
   $("steps").hidden = s.stage !== "setup";
   $("result").hidden = s.stage !== "done";
+  $("stage").hidden = s.stage === "done";
   $("again").hidden = s.stage !== "done";
   $("again").textContent = w.again;
   if (s.stage === "setup") {
     if (!s.setup) { $("stage").textContent = w.noCamera; $("steps").replaceChildren(); return; }
     $("stage").textContent = w.setupStage(s.setup.checkers_moved);
-    $("steps").replaceChildren(...s.setup.moves.slice(0, 6).map((m) => {
+    const items = s.setup.moves.slice(0, 4).map((m) => {
       const li = document.createElement("li"); li.textContent = m.words[lang]; return li;
-    }));
+    });
+    if (s.setup.moves.length > 4) {
+      const li = document.createElement("li");
+      li.className = "more"; li.textContent = w.more(s.setup.moves.length - 4); items.push(li);
+    }
+    $("steps").replaceChildren(...items);
   } else if (s.stage === "answer") {
     $("stage").textContent = w.pipsStage;
     if (!$("keys").children.length || $("keys").dataset.lang !== lang) { renderPad(); $("keys").dataset.lang = lang; }
@@ -189,7 +194,10 @@ $("go-mistakes").onclick = () => start("mistake");
 $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-id").value); };
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
-$("again").onclick = () => (lastKind === "setup" ? menu(student) : start(lastKind, lastTarget));
+$("again").onclick = () => (lastKind === "pips" ? start("pips") : menu(student));
+// A position to set up, from a link (the review's "set up on the board": /aula?setup=POSITION_ID)
+const wanted = new URLSearchParams(location.search).get("setup");
+if (wanted) $("setup-id").value = wanted;
 $("back").onclick = async () => {
   if (!$("drill").hidden) { await api("POST", "/api/drills/stop"); return menu(student); }
   return students();
