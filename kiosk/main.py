@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             if settings.speak and getattr(app.state, "voice", None) is None:
                 from kiosk.voice import Voice
 
-                app.state.voice = Voice(settings.language).listen(app.state.service)
+                app.state.voice = Voice(settings.table_language).listen(app.state.service)
         coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
                              enabled=settings.coach).start()
         app.state.coach = coach

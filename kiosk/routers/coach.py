@@ -16,9 +16,10 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse
 
 from kiosk.coach import CoachRefused, CoachService
-from kiosk.dependencies import require_pin
+from kiosk.dependencies import PinHeader, PinsDep, check_pin, client_host, require_pin
+from kiosk.pin import is_loopback
 from kiosk.routers.ws import open_page_socket, push_latest
-from kiosk.schemas import CoachSettingsIn, VersusIn
+from kiosk.schemas import CoachSettingsIn, VersusAnswerIn, VersusIn
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     403: {"description": "Tournament mode: the coach is off"},
@@ -138,6 +139,24 @@ def start_versus(body: VersusIn, request: Request) -> dict[str, Any]:
         raise HTTPException(409, str(exc)) from None
     versus = Versus(request.app.state.service, Brain(GnubgEngine(plies=0, timeout=120), body.level), side).start()
     request.app.state.versus = versus
+    return {"active": True, **versus.snapshot()}
+
+
+@router.post("/api/versus/answer", summary="The human's take or drop of GNU Backgammon's double, from the screen")
+def answer_versus_double(body: VersusAnswerIn, request: Request, pins: PinsDep, pin: PinHeader) -> dict[str, Any]:
+    # The answer to a double is the player's own act at the board, as the clock's press: the touch screen (loopback)
+    # answers without the PIN, a remote client needs it. Only GNU Backgammon's own double, while it waits.
+    if not is_loopback(client_host(request)):
+        check_pin(pins, pin, request)
+    versus = getattr(request.app.state, "versus", None)
+    state = request.app.state.service.state()
+    offered = (state.get("cube") or {}).get("offered_by")
+    if versus is None or state.get("phase") != "cube_offered" or offered != versus.side.value:
+        raise HTTPException(409, "GNU Backgammon has not doubled: there is no double of its to answer now")
+    try:
+        request.app.state.service.submit({"event": "cube", "action": body.answer, "side": versus.side.other.value})
+    except ValueError as exc:
+        raise HTTPException(409, str(exc)) from None
     return {"active": True, **versus.snapshot()}
 
 

@@ -63,7 +63,7 @@ export function actionsNow(t, state) {
   return rows;
 }
 
-export function openControls(dialog, t, state, info, lang = "pt") {
+export function openControls(dialog, t, state, info, lang = "pt", chouette = null) {
   dialog.replaceChildren();
   const title = document.createElement("h2");
   title.textContent = t.pinTitle;
@@ -114,6 +114,11 @@ export function openControls(dialog, t, state, info, lang = "pt") {
   ruleSet.dataset.testid = "new-match-rule-set"; ruleSet.setAttribute("aria-label", ct.ruleSet);
   for (const [value, label] of Object.entries(ct.ruleSets)) ruleSet.append(new Option(label, value));
   ruleSet.value = state?.match?.rules?.rule_set || "";
+  // The clock (issue 37): the rule set's own (a tournament's is in its name), or minutes a point with a 12 s delay.
+  const clock = document.createElement("select");
+  clock.dataset.testid = "new-match-clock"; clock.setAttribute("aria-label", ct.clockLbl);
+  for (const [value, label] of Object.entries(ct.clocks)) clock.append(new Option(label, value));
+  clock.value = "";
   const names = {};
   for (const side of ["light", "dark"]) {
     const input = document.createElement("input");
@@ -130,10 +135,16 @@ export function openControls(dialog, t, state, info, lang = "pt") {
     if (Object.keys(players).length) body.players = players;
     if (game.value !== "backgammon") body.variant = game.value;
     if (ruleSet.value) body.rule_set = ruleSet.value;
+    if (clock.value) body.rules = { clock: { per_point: Number(clock.value), delay: 12 } };
     return act("/api/match", body)();
   }, "new-match");
   const label = (text, input) => { const l = document.createElement("label"); l.append(`${text} `, input); return l; };
-  form.append(row(game, label(t.lengthLbl, length)), row(label(ct.ruleSet, ruleSet)), row(names.light, names.dark), row(start));
+  form.append(row(game, label(t.lengthLbl, length)), row(label(ct.ruleSet, ruleSet)), row(label(ct.clockLbl, clock)),
+              row(names.light, names.dark), row(start));
+  // A chouette (three players or more) starts from here too: the toolbar's button shows only during one.
+  if (chouette && !state?.variant) {
+    form.append(row(button(t.newChouette, () => { dialog.close(); chouette(); }, "new-chouette")));
+  }
   const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; }, "new-match-open");
   dialog.append(row(opener), form);
   dialog.showModal();
