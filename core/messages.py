@@ -217,7 +217,7 @@ def pt_play(play: str) -> str:
     >>> pt_play("bar/22 6/off(2)")
     'barra/22 6/fora(2)'
     """
-    return re.sub(r"\boff\b", "fora", re.sub(r"\bbar\b", "barra", str(play)))
+    return re.sub(r"(?<=/)off\b", "fora", re.sub(r"\bbar(?=/)", "barra", str(play)))
 
 
 def _dice_text(dice: Sequence[int]) -> str:

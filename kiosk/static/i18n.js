@@ -10,7 +10,7 @@ const dice = (d) => (d || []).join("-");
 // "6/fora"); English keeps the notation ("bar/23", "6/off").
 export function playText(lang, play) {
   const text = String(play ?? "");
-  return lang === "en" ? text : text.replace(/\bbar\b/g, "barra").replace(/\boff\b/g, "fora");
+  return lang === "en" ? text : text.replace(/\bbar(?=\/)/g, "barra").replace(/\/off\b/g, "/fora");
 }
 
 // Numbers as the language writes them (0,026 in Portuguese, 0.026 in English).
@@ -276,7 +276,7 @@ export function describe(lang, verdict, name, game = null) {
   }
   // The referee's own sentences say "as claras" where the players have names.
   detail = withNames(lang, noRuleCodes(detail), name);
-  return { head: playText(lang, noRuleCodes(head)), detail: playText(lang, detail) };
+  return { head: playText(lang, noRuleCodes(head)), detail };
 }
 
 // "as claras" / "Light" in the referee's sentences -> with the players' names, when they have names. Portuguese
