@@ -208,7 +208,7 @@ def main() -> int:
 
     def start_director() -> Director:
         d = Director(Broker.parse(broker.url_for("director")), tmp / "director", club=CLUB).start()
-        assert wait_for(d.connected.is_set, 10)
+        assert wait_for(d.intake.connected.is_set, 10)
         return d
 
     director = start_director()
@@ -256,7 +256,7 @@ def main() -> int:
             j = Journal(folder / "journal.sqlite")
             try:
                 for m in j.matches():
-                    have = director.matches.get((CLUB, name, m["id"]))
+                    have = director.intake.matches.get((CLUB, name, m["id"]))
                     if have is None or have.next < j.count(m["id"]):
                         return False
             finally:
@@ -271,17 +271,17 @@ def main() -> int:
         browser.join(60)
     mean_rate, peak_rate = counter.rates(t0, t_end)
     result = check(director, folders)
-    lat = [x * 1000 for _, x in director.latencies]
+    lat = [x * 1000 for _, x in director.intake.latencies]
     # the same after the first 20 s, when every board process has started (20 Pythons starting at once on a
     # small machine is the worst moment of the run, not a club night's steady state)
-    steady = [x * 1000 for t, x in director.latencies if t > t0 + 20]
+    steady = [x * 1000 for t, x in director.intake.latencies if t > t0 + 20]
     page = [x * 1000 for _, x in page_lat]
     page_steady = [x * 1000 for t, x in page_lat if t > t0 + 20]
     report = {
         "boards": args.boards, "mode": "threads" if args.inproc else "gamao demo processes", "speed": args.speed,
         "cut_seconds": args.cut, "played_s": round(t_played - t0, 1), "caught_up_s": round(t_end - t0, 1),
-        **result, "director_events": director.stats["events"], "duplicates_ignored": director.stats["duplicates"],
-        "resend_requests": director.stats["resend_requests"],
+        **result, "director_events": director.intake.stats["events"], "duplicates_ignored": director.intake.stats["duplicates"],
+        "resend_requests": director.intake.stats["resend_requests"],
         "events_per_s": round(result["events_checked"] / max(t_end - t0, 1e-9), 1),
         **({"director_backlog_s": round(t_end - t_director, 1),
             "director_ingest_events_per_s": round(result["events_checked"] / max(t_end - t_director, 1e-9), 1)}

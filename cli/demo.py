@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from cli import fail
 from core.referee.games import MATCH_VARIANTS
@@ -64,6 +65,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     club.add_argument("--credentials", metavar="FILE",
                       help="the board's credentials from `gamao director pair NAME --json` (board, club, broker user "
                            "and password, and the key its messages are signed with)")
+    club.add_argument("--tournament", action="store_true",
+                      help="a tournament night's board: wait for the director's signed start command, say the call "
+                           "and play each match it sends (kiosk/tournament_board.py)")
+    club.add_argument("--tournament-mats", metavar="DIR",
+                      help="recorded matches (.mat) the board plays its tournament matches from, by length "
+                           "(default: the two bundled with the kiosk)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,13 +106,15 @@ def run(args: argparse.Namespace) -> int:
             return fail("demo", f"--mat {args.mat}: cannot play this match: {exc}")
     if bool(args.board) != bool(args.broker):
         return fail("demo", "--board and --broker go together (a board's name and its club's broker)")
+    if args.tournament and not args.broker:
+        return fail("demo", "--tournament needs --board and --broker (the director's commands come over the club's "
+                            "broker)")
     club = ({"broker": args.broker, "club": args.club, "board": args.board,
              **({"ca_file": args.ca} if args.ca else {})} if args.broker else {})
     if args.broker and args.credentials:
         # the paired board's own name, club, user, password and key (a --board that differs is refused below)
         club = {"credentials": args.credentials, "broker": args.broker, **({"ca_file": args.ca} if args.ca else {})}
-        from club.config import ClubConfigError
-        from club.pairing import read_credentials
+        from club.config import ClubConfigError, read_credentials
 
         try:
             if read_credentials(args.credentials)["board"] != args.board:
@@ -188,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
           + "; camera: synthetic renderer read by vision" + (" (off)" if args.no_vision else "") + ".", flush=True)
     if not args.no_browser and _has_display():
         webbrowser.open(url)
+    if args.tournament:
+        return _tournament_night(args, service, publisher, runner, voice, server, data)
     try:
         if not args.start_now and (args.wait_for_page or not args.exit_when_done):
             print(f"Waiting for the kiosk page at {url} before starting the match (--start-now starts at once).",
@@ -232,6 +243,43 @@ def run(args: argparse.Namespace) -> int:
         print(f"club: {publisher.pending()} events not yet acknowledged by the broker; they stay in the journal's "
               "outbox and go out on the next start with --data-dir", flush=True)
     service.close()
+    return 0
+
+
+def _tournament_night(args: argparse.Namespace, service: Any, publisher: Any, runner: Any, voice: Any, server: Any,
+                      data: Any) -> int:
+    """`--tournament`: play what the director sends, until Ctrl-C (kiosk/tournament_board.py)."""
+    import time
+
+    from kiosk.tournament_board import TournamentBoard, demo_steps, records_by_length
+
+    records = records_by_length(args.tournament_mats)
+
+    def play(cmd: dict[str, Any]) -> None:
+        if runner.done.is_set() or runner._thread is None:
+            runner.steps = demo_steps(cmd, records, service)
+            runner.done.clear()
+            runner.start()
+
+    board = TournamentBoard(service, publisher, data, voice=voice, play=play,
+                            say=lambda text: print(f"  {text}", flush=True)).start()
+    print(f"tournament: board {args.board} waits for the director's matches", flush=True)
+    try:
+        while True:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.close()
+        runner.close()
+        server.stop()
+        voice.wait_idle(10)
+        voice.close()
+        if publisher is not None and not publisher.wait_idle(10):
+            print(f"club: {publisher.pending()} events not yet acknowledged by the broker", flush=True)
+        service.close()
+    print(f"tournament: {board.stats['started']} matches started, {board.stats['refused']} commands refused",
+          flush=True)
     return 0
 
 

@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     conf.add_argument("--no-tls", action="store_true",
                       help="plain MQTT (only for a broker listening on loopback; docs/club.md)")
     conf.add_argument("--tls-host", metavar="NAME", help="the broker's host name in its certificate")
+    from cli.director_tournament import add_parser
+
+    add_parser(actions)  # `tournament create|result|show|...` (cli/director_tournament.py)
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
@@ -74,8 +77,9 @@ def _pair(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
+    from club.broker_config import write_broker_config
     from club.config import ClubConfigError
-    from club.pairing import Pairing, write_broker_config
+    from club.pairing import Pairing
 
     pairing = Pairing(_data_dir(args))
     try:
@@ -95,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
         return _pair(args)
     if args.action == "broker-config":
         return _broker_config(args)
+    if args.action == "tournament":
+        from cli.director_tournament import run as tournament
+
+        return tournament(args, _data_dir(args))
     from club.config import Broker, ClubConfigError, check_name
 
     if not args.broker:
@@ -114,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("director", str(exc))
     if not 0 <= args.port <= 65535:
         return fail("director", f"--port must be 0-65535, not {args.port}")
-    from kiosk.pin import PinStore
+    from webguard.pin import PinStore
 
     data = _data_dir(args)
     try:
@@ -131,14 +139,21 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from club.director import Director
+    from club.tournament import Journal
+    from club.tournament_boards import Desk
+    from club.tournament_web import add_routes
     from club.web import create_app
-    from kiosk.server import BackgroundServer
+    from webguard.server import BackgroundServer
 
     director = Director(broker, data, club=args.club).start()
+    desk = Desk(director, Journal(data)).start()  # the tournament night (issue 39): matches to boards, results back
+    app = create_app(director, pins)
+    add_routes(app, desk)
     try:
-        server = BackgroundServer(create_app(director, pins), host=args.host, port=args.port,
+        server = BackgroundServer(app, host=args.host, port=args.port,
                                   log_level="warning", trust_proxy=args.trust_proxy).start()
     except (RuntimeError, TimeoutError) as exc:
+        desk.close()
         director.close()
         print(f"gamao director: {exc}; is the port taken? try --port {args.port + 1}", file=sys.stderr)
         return 1
@@ -151,5 +166,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         server.stop()
+        desk.close()
+        desk.journal.close()
         director.close()
     return 0

@@ -13,11 +13,15 @@ published.
 
 from __future__ import annotations
 
+import json
 import re
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
+
+import paho.mqtt.client as mqtt
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 KINDS = ("state", "events", "verdicts")
@@ -34,6 +38,28 @@ def check_name(what: str, value: Any) -> str:
         raise ClubConfigError(f"club setting {what!r} must be 1-40 letters, digits, '-' or '_' (starting with a letter "
                               f"or digit), not {value!r}")
     return value
+
+
+def read_credentials(path: str | Path) -> dict[str, Any]:
+    """A board's credentials file (the JSON `pair --json` printed); ClubConfigError naming what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ClubConfigError(f"cannot read the board's credentials {str(path)!r}: {exc.strerror or exc}") from None
+    except ValueError:
+        raise ClubConfigError(f"{str(path)!r} is not the JSON `gamao director pair NAME --json` printed") from None
+    if not isinstance(data, dict):
+        raise ClubConfigError(f"{str(path)!r} is not the JSON `gamao director pair NAME --json` printed")
+    for k in ("board", "club", "username", "password", "key"):
+        if not isinstance(data.get(k), str):
+            raise ClubConfigError(f"the board's credentials {str(path)!r} lack {k!r}: pair the board again")
+    try:
+        if len(bytes.fromhex(data["key"])) < 16:
+            raise ValueError
+    except ValueError:
+        raise ClubConfigError(f"the key in {str(path)!r} is not the hex key the director issued") from None
+    return data
+
 
 
 @dataclass(frozen=True)
@@ -89,8 +115,6 @@ class ClubConfig:
             return None
         if data.get("credentials"):
             # the JSON `gamao director pair NAME --json` printed: board, club, user, password and key
-            from club.pairing import read_credentials
-
             cred = read_credentials(data["credentials"])
             data = {"club": cred["club"], "board": cred["board"], "username": cred["username"],
                     "password": cred["password"], "key": cred["key"],
@@ -137,10 +161,6 @@ def parse_topic(topic: str) -> tuple[str, str, str] | None:
 
 def make_client(client_id: str, broker: Broker, clean: bool = True) -> Any:
     """A paho-mqtt 2.x client set up for this broker (credentials, TLS); not yet connected."""
-    import ssl
-
-    import paho.mqtt.client as mqtt
-
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean,
                          protocol=mqtt.MQTTv311)
     if broker.username:

@@ -13,9 +13,12 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
-from typing import Any
+
+from club.broker_config import make_ca, write_broker_config
+from club.pairing import Pairing
 
 MOSQUITTO = os.environ.get("GAMAO_MOSQUITTO", shutil.which("mosquitto") or "/usr/sbin/mosquitto")
 PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -26,12 +29,14 @@ ACL = """# docs/club.md: the director reads everything and may ask any board to 
 user {director}
 topic read gamao/#
 topic write gamao/+/+/resend
+topic write gamao/+/+/command
 topic read $SYS/#
 
 pattern write gamao/+/%u/state
 pattern write gamao/+/%u/events
 pattern write gamao/+/%u/verdicts
 pattern read gamao/+/%u/resend
+pattern read gamao/+/%u/command
 """
 
 
@@ -45,24 +50,6 @@ def available() -> bool:
     return Path(MOSQUITTO).exists()
 
 
-def make_ca(folder: Path, host: str = "localhost", days: int = 30) -> tuple[Path, Path, Path]:
-    """A club CA and a server certificate for `host` signed by it: (ca.crt, server.crt, server.key)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
-    ext = folder / "san.cnf"
-    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\n")
-
-    def ssl(*args: str) -> None:
-        subprocess.run(["openssl", *args], check=True, capture_output=True)
-
-    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", str(days), "-subj", "/CN=Gamao club CA",
-        "-keyout", str(ca_key), "-out", str(ca))
-    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={host}", "-keyout", str(key), "-out", str(csr))
-    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", str(days),
-        "-extfile", str(ext), "-out", str(crt))
-    return ca, crt, key
-
-
 class LocalBroker:
     """`users`: name -> password (boards by their board name, and "director"); None: anonymous, no ACL."""
 
@@ -71,6 +58,8 @@ class LocalBroker:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.users = users
+        self.pairing: Pairing | None = None    # LocalBroker.paired(): the director's pairing it was written for
+        self.keys: dict[str, bytes] = {}
         self.tls = tls
         self.port = port or free_port()
         self.sys_interval = sys_interval
@@ -120,12 +109,10 @@ class LocalBroker:
         self.conf.write_text("\n".join(lines) + "\n")
 
     @classmethod
-    def paired(cls, folder: Path, pairing: Any, tls: bool = False, port: int = 0,
+    def paired(cls, folder: Path, pairing: Pairing, tls: bool = False, port: int = 0,
                sys_interval: int = 10, generated: Path | None = None) -> LocalBroker:
         """The broker exactly as `gamao director broker-config` writes it for `pairing`'s boards (club/pairing.py),
         plus what a test needs: run as this user, log to a file, $SYS every `sys_interval` s."""
-        from club.pairing import write_broker_config
-
         self = cls.__new__(cls)
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -148,8 +135,7 @@ class LocalBroker:
 
     def reload(self) -> None:
         """Write the generated configuration again (after pairing a board) and SIGHUP the broker."""
-        from club.pairing import write_broker_config
-
+        assert self.pairing is not None, "LocalBroker.paired() makes a broker that can be reloaded"
         write_broker_config(self.pairing, self.folder / "generated", listen=f"127.0.0.1:{self.port}", tls=self.tls)
         self.users = {"director": self.pairing.director()["password"],
                       **{n: c["password"] for n, c in self.pairing.boards().items()}}
@@ -213,8 +199,6 @@ class CutProxy:
     """
 
     def __init__(self, upstream_port: int, port: int = 0) -> None:
-        import threading
-
         self.upstream = upstream_port
         self.port = port or free_port()
         self._server = socket.socket()
@@ -232,8 +216,6 @@ class CutProxy:
         return f"mqtt://{user}:{password}@127.0.0.1:{self.port}"
 
     def _accept(self) -> None:
-        import threading
-
         while not self._closed:
             try:
                 client, _ = self._server.accept()

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from club.auth import sign
-from club.config import ClubConfig, board_topic
+from club.config import ClubConfig, board_topic, make_client
 from club.outbox import FILE, Outbox
+from club.replay import Referee, feed
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
@@ -70,6 +71,7 @@ class BoardPublisher:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name=f"club-{config.board}", daemon=True)
         self._will: int | None = None
+        self._commands: list[Callable[[str, bytes], None]] = []  # the director's signed commands (club/commands.py)
         self.will = b""  # the will the broker holds (or will hold) for the current connection
 
     # ----- topics and payloads --------------------------------------------------------------------------
@@ -95,8 +97,6 @@ class BoardPublisher:
 
     # ----- life -------------------------------------------------------------------------------------------
     def start(self) -> BoardPublisher:
-        from club.config import make_client
-
         b = self.config.broker
         # A fixed client id per board: a second process claiming the board takes over the session.
         self.client = make_client(f"gamao-{self.config.club}-{self.config.board}", b)
@@ -176,6 +176,8 @@ class BoardPublisher:
             log.warning("club broker %s refused board %s: %s", self.config.broker.display(), self.config.board, reason)
             return
         client.subscribe(self.topic("resend"), qos=1)
+        if self._commands:
+            client.subscribe(self.topic("command"), qos=1)
         self.stats["connections"] += 1
         self._catch_up = True
         self._state_dirty = True
@@ -191,7 +193,21 @@ class BoardPublisher:
                 log.exception("club publisher: no new last will for the next connection")
         self._wake.set()
 
+    def on_command(self, listener: Callable[[str, bytes], None]) -> None:
+        """Hear the director's commands (topic, payload as received: the listener checks them, club/commands.py).
+        Called from paho's thread: the listener must return at once."""
+        self._commands.append(listener)
+        if self.client is not None and self.connected.is_set():
+            self.client.subscribe(self.topic("command"), qos=1)
+
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        if msg.topic == self.topic("command"):
+            for listener in self._commands:
+                try:
+                    listener(msg.topic, bytes(msg.payload))
+                except Exception:  # never the link
+                    log.exception("club: a command listener failed")
+            return
         try:
             ask = json.loads(msg.payload)
             self._rewinds.append((int(ask["match"]), max(0, int(ask["from"]))))
@@ -257,10 +273,8 @@ class BoardPublisher:
         self.stats["published"] += 1
 
     def _send_journal(self) -> None:
-        """Everything the broker has not acknowledged, match by match, in order."""
-        from club.director import feed
-        from core.referee import Referee
-
+        """Everything the broker has not acknowledged, match by match, in order (ruled again by the referee the
+        board's service holds, a chouette's too)."""
         for m in self.journal.matches():
             match = m["id"]
             start, count = self._next_index(match), self.journal.count(match)

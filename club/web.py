@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,13 +21,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from club.config import NAME
 from club.director import MAX_MATCH_ID, Director
-from club.guards import BodyLimit, same_origin
+from webguard.body import BodyLimit
+from webguard.clients import client_host
+from webguard.origin import OriginGuard, same_origin
 
 STATIC = Path(__file__).with_name("static")
 KIOSK_STATIC = Path(__file__).resolve().parents[1] / "kiosk" / "static"
 PUSH_EVERY = 0.05  # seconds: at most 20 pushes a second to each page
 MAX_BODY = 4096    # bytes: the director's page sends a name or a setting, nothing more
-FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
 NamePath = Annotated[str, PathParam(max_length=40, pattern=NAME.pattern)]
 
 
@@ -45,25 +45,6 @@ class RenameIn(BaseModel):
 
 class SettingsIn(BaseModel):
     delay: int = Field(ge=0, le=3600, description="seconds the public screen (?public=1) runs behind the boards")
-
-
-def is_loopback(host: str | None) -> bool:
-    try:
-        addr = ipaddress.ip_address((host or "").split("%", 1)[0])
-    except ValueError:
-        return False
-    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
-        addr = addr.ipv4_mapped
-    return addr.is_loopback
-
-
-def client_host(request: Request | WebSocket) -> str | None:
-    """The client's address for the PIN's counters; a loopback connection carrying a proxy's forwarding header
-    relays someone else, so it is never the owner (proxy headers are believed only with --trust-proxy)."""
-    host = request.client.host if request.client is not None else None
-    if host is not None and is_loopback(host) and any(h in request.headers for h in FORWARDED):
-        return "proxied"
-    return host
 
 
 def _message(errors: list[dict[str, Any]]) -> str:
@@ -86,7 +67,7 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
 
 
 def create_app(director: Director, pins: Any) -> FastAPI:
-    """`pins`: the director's PIN store (kiosk.pin.PinStore: is_set(), check(pin) raising an error with
+    """`pins`: the director's PIN store (webguard.pin.PinStore: is_set(), check(pin) raising an error with
     `status` and `retry_after`)."""
     app = FastAPI(title="Gamão club director", version="0.1.0",
                   description="Every board of the club: live grid, results, .mat files; control needs the PIN.")
@@ -96,6 +77,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, max_body=MAX_BODY, who="the director")
+    app.add_middleware(OriginGuard)  # another site's page changes nothing (webguard/origin.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
 

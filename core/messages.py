@@ -135,6 +135,12 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "The board is set up for a new game, but this game is not over. If it is over, the loser resigns "
         "and the result is recorded; New game leaves it unfinished, with no points.",
     ),
+    "point_covered": (
+        "Tire {thing_pt} {from_pt}: não consigo ver as peças embaixo. O lançamento vale assim que o tabuleiro "
+        "estiver livre.",
+        "Take {thing_en} off {from_en}: I cannot see the checkers under it. The roll counts as soon as the board "
+        "is clear.",
+    ),
     "takeback": (
         "O tabuleiro voltou a uma posição anterior. Uma jogada feita só se desfaz se ambos concordarem: "
         "coloquem as peças de volta como estavam ou apertem “Desfazer”.",
@@ -238,6 +244,26 @@ def _where(point: Any) -> tuple[str, str]:
     return f"na casa {point}", f"point {point}"
 
 
+#: What covers a point (a board event's ``covered[].by``), in words; anything else is "an object".
+COVER_WORDS: dict[str, tuple[str, str]] = {"cup": ("o copo", "the dice cup"), "die": ("o dado", "the die"),
+                                           "cube": ("o cubo", "the cube"), "hand": ("a mão", "your hand"),
+                                           "phone": ("o celular", "the phone")}
+
+
+def _covered_words(params: dict[str, Any]) -> tuple[str, str, str, str]:
+    """(thing_pt, from_pt, thing_en, from_en) for ``point_covered``: ``covered`` (the points, as the screen numbers
+    them) or ``point``, and ``by`` (what covers them)."""
+    points = [str(p) for p in params.get("covered") or ([params["point"]] if params.get("point") else [])]
+    thing_pt, thing_en = COVER_WORDS.get(str(params.get("by")), ("o objeto", "the object"))
+    if len(points) > 1:
+        listed_pt = ", ".join(points[:-1]) + " e " + points[-1]
+        listed_en = ", ".join(points[:-1]) + " and " + points[-1]
+        return thing_pt, f"das casas {listed_pt}", thing_en, f"points {listed_en}"
+    if points:
+        return thing_pt, f"da casa {points[0]}", thing_en, f"point {points[0]}"
+    return thing_pt, "do tabuleiro", thing_en, "the board"
+
+
 def message(code: str, **params: Any) -> dict[str, str]:
     """The verdict's {"pt": ..., "en": ...} for a reason code; KeyError for an unknown code."""
     if code not in TEMPLATES:
@@ -269,6 +295,7 @@ def message(code: str, **params: Any) -> dict[str, str]:
         pt["unplayed_pt"] = "Faltou jogar um dado"
         en["unplayed_en"] = "A die was"
     pt["where_pt"], en["where_en"] = _where(params.get("point"))
+    pt["thing_pt"], pt["from_pt"], en["thing_en"], en["from_en"] = _covered_words(params)
     pt["why_pt"] = params.get("why_pt", "")
     en["why_en"] = params.get("why_en", "")
     return {"pt": pt_t.format(**pt), "en": en_t.format(**en)}

@@ -60,6 +60,19 @@ class PlayRecord:
         return out
 
 
+def completed(live: list[PlayRecord], recorded: list[PlayRecord]) -> tuple[list[PlayRecord], list[PlayRecord]]:
+    """The plays the coach saw live completed from the match's record (those it did not see: the second list),
+    in the record's order; a play seen live keeps its record (and rating)."""
+    seen = {(r.game, r.side, r.dice, r.before): r for r in live}
+    merged, new = [], []
+    for r in recorded:
+        same = seen.get((r.game, r.side, r.dice, r.before))
+        merged.append(same if same is not None else r)
+        if same is None:
+            new.append(r)
+    return merged, new
+
+
 def plays_of(record: MatchRecord, key: str) -> list[PlayRecord]:
     """The checker plays of a replayed match record, with each play's Match ID (score, cube, Crawford)."""
     out: list[PlayRecord] = []

@@ -14,7 +14,8 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import APIKeyHeader
 
 from kiosk.config import Settings
-from kiosk.pin import PinError, PinStore, is_loopback
+from webguard.clients import client_host, is_loopback
+from webguard.pin import PinError, PinStore
 
 State = dict[str, Any]
 Unsubscribe = Callable[[], None]
@@ -89,18 +90,6 @@ PinsDep = Annotated[PinStore, Depends(get_pins)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
-FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
-
-
-def client_host(request: Request) -> str | None:
-    """The client's address for the PIN's counters. A loopback connection that carries a proxy's forwarding
-    header is a proxy relaying someone else (the touch screen's browser sends none): never the owner."""
-    host = request.client.host if request.client is not None else None
-    if host is not None and is_loopback(host) and any(h in request.headers for h in FORWARDED):
-        return "proxied"
-    return host
-
-
 def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
     """The PIN check for this request's client, as an HTTPException (401, or 429 with Retry-After)."""
     try:
@@ -110,6 +99,13 @@ def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
         if exc.retry_after is not None:
             headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))  # waiting that long is enough
         raise HTTPException(exc.status, exc.message, headers=headers) from None
+
+
+def require_pin_off_screen(pin: PinHeader, pins: PinsDep, request: Request) -> None:
+    """Guard for what the players press at the board (the clock, the coach's buttons): the touch screen (a
+    loopback client) presses without the PIN, any other device needs it (401, or 429 while it must wait)."""
+    if not is_loopback(client_host(request)):
+        check_pin(pins, pin, request)
 
 
 def require_pin(pin: PinHeader, pins: PinsDep, request: Request) -> None:

@@ -1,6 +1,6 @@
 """Request limits inside the app (so TestClient, demo and `gamao run` all have them) and the 4xx shape.
 
-- `BodyLimit` (club/guards.py, shared with the director's app): a body larger than `MAX_BODY` is refused with
+- `BodyLimit` (webguard/body.py, shared with the director's app): a body larger than `MAX_BODY` is refused with
   413 before it is read (Content-Length) or as soon as it grows past the limit (chunked); a body that does not
   arrive within `BODY_TIMEOUT` seconds gets 408. The body is read here, before routing, so the PIN check never
   waits for a large upload.
@@ -15,8 +15,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp
 
-from club import guards
-from club.guards import error_body
+from webguard import body as guards
+from webguard.body import error_body
 
 __all__ = ["BODY_TIMEOUT", "MAX_BODY", "BodyLimit", "error_body", "http_error"]
 

@@ -26,6 +26,7 @@ from kiosk.routers import camera as camera_routes
 from kiosk.routers import chouette as chouette_routes
 from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, dice, matches, state, ws
+from webguard.origin import OriginGuard
 
 STATIC = Path(__file__).with_name("static")
 # The pages (kiosk/static), by path.
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)
+    app.add_middleware(OriginGuard)  # another site's page changes nothing, body or not (webguard/origin.py)
     for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

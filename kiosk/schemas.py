@@ -6,10 +6,11 @@ does not break the page; request models are strict so bad input is refused with 
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from core.match.names import name_problem
 
 SideName = Literal["light", "dark"]
 Points = Annotated[list[Annotated[int, Field(ge=0, le=15)]], Field(min_length=24, max_length=24)]
@@ -160,13 +161,12 @@ class Strict(BaseModel):
 
 
 def _printable_name(name: str) -> str:
-    """A player's name goes into the .mat and SGF files line by line: no control characters (newline, tab,
-    NUL, ...), no line or paragraph separators, no lone surrogates, and not only spaces."""
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in "\u200e\u200f\u202a\u202b\u202c\u202d\u202e":
-            raise ValueError(f"a name cannot contain the control character U+{ord(ch):04X}")
-    if not name.strip():
-        raise ValueError("a name cannot be only spaces")
+    """A player's name goes into the .mat and SGF files line by line (core/match/names.py): no control characters
+    (newline, tab, NUL, ...), no line or paragraph separators, no bidi overrides, no lone surrogates, not only
+    spaces, at most 40 characters."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
     return name.strip()
 
 
@@ -200,6 +200,11 @@ class RulesIn(Strict):
     point_out: Literal["anyone", "players_director"] | None = None
     coach: bool | None = None
     clock: ClockIn | None = Field(None, description="the clock (core/referee/clock.py); null: no clock")
+    # The table's conventions (R19-R22, core/referee/conventions.py, issue 36); unset: the rule set's, or none.
+    touch_move: bool | None = None
+    steps: Literal["fault", "in_progress"] | None = None
+    forgotten_checker: Literal["fault", "hint"] | None = None
+    bar_first: Literal["fault", "hint"] | None = None
 
 
 class PlayersIn(Strict):
@@ -229,6 +234,14 @@ class IllegalPlayAnswerIn(Strict):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"side": "dark", "answer": "correct"}]})
     side: SideName
     answer: Literal["accept", "correct"]
+
+
+class TouchMoveIn(Strict):
+    """The opponent's touch-move claim (R19, issue 36): the point touched, in the mover's own numbering."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"by": "dark", "point": 8}]})
+    by: SideName
+    point: int = Field(ge=1, le=24, description="1-24 in the mover's own numbering")
 
 
 class CubeIn(Strict):
@@ -313,7 +326,7 @@ class VersusIn(Strict):
                    "grandmaster"] = "expert"
     side: Literal["light", "dark"] = "dark"
     length: int = Field(5, ge=0, le=64)
-    player: str = Field("Jogador", min_length=1, max_length=40)
+    player: Name = "Jogador"  # the versus player's name: the same check as every player's (issue 34, finding 9)
 
 
 class VersusAnswerIn(Strict):

@@ -125,6 +125,19 @@ class RefereeService:
         self._notices = [n for n in self._notices if n["kind"] != kind]
         self._notices.append({"kind": kind, "message": {"pt": pt, "en": en}, "at": time.time(), **extra})
 
+    def announce(self, kind: str, en: str, pt: str) -> None:
+        """A notice for the screen from another part of the kiosk (the director's call to a table, issue 39); the
+        page hears of it at once."""
+        with self._lock:
+            self._notice(kind, en, pt)
+            state = self._state()
+            subs = list(self._subs)
+        for callback in subs:
+            try:
+                callback(state)
+            except Exception:
+                log.exception("a state subscriber failed")
+
     def _clear_notice(self, *kinds: str) -> bool:
         before = len(self._notices)
         self._notices = [n for n in self._notices if n["kind"] not in kinds]

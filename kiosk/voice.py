@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -33,6 +35,8 @@ log = logging.getLogger(__name__)
 ESPEAK = "espeak-ng"
 VOICES = {"pt": "pt-br", "en": "en"}
 RATE = 165  # words a minute: clear from a metre away, still short
+PLAY_TIMEOUT = 60.0   # seconds a call may play before its espeak-ng is ended
+SYNTH_TIMEOUT = 30.0  # seconds to write a call's WAV
 QUEUE = 16  # calls waiting at most; more are dropped (a call said a minute late helps nobody)
 REPEAT = 4.0  # seconds in which the very same call is not said twice (a fault seen on several boards)
 
@@ -153,6 +157,8 @@ class Voice:
         self._lock = threading.Lock()
         self._no_sound_told = False
         self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._running: set[subprocess.Popen[bytes]] = set()  # espeak-ng processes now, ended by close()
         if enabled and self.command is None:
             log.warning("voice: %s is not installed (apt-get install espeak-ng): the calls stay silent", ESPEAK)
         if self.speak_to is not None:
@@ -208,7 +214,7 @@ class Voice:
     def _work(self) -> None:
         while True:
             call = self._queue.get()
-            if call is None:
+            if call is None or self._closing.is_set():
                 return
             try:
                 self._speak(call)
@@ -219,19 +225,43 @@ class Voice:
         assert self.command is not None
         return [self.command, "-v", VOICES[self.language], "-s", str(self.rate), *extra, text]
 
+    def _start(self, args: list[str], stderr: int) -> subprocess.Popen[bytes] | None:
+        """espeak-ng in its own process group (it, or a stand-in, may start others), remembered until it ends so
+        that close() can end it: a hung one must not outlive its owner (issue 34, finding 11)."""
+        with self._lock:
+            if self._closing.is_set():
+                return None
+            proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
+                                    start_new_session=True)
+            self._running.add(proc)
+        return proc
+
+    def _finish(self, proc: subprocess.Popen[bytes], timeout: float) -> bytes:
+        """Wait for `proc` at most `timeout` seconds (or until close()), then end its whole group."""
+        err = b""
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            log.warning("voice: espeak-ng took more than %.0f s: ended", timeout)
+        finally:
+            _end(proc)
+            with self._lock:
+                self._running.discard(proc)
+        return err or b""
+
     def _speak(self, call: Call) -> None:
         player = None
         if self.play:
-            player = subprocess.Popen(self._espeak(text=call.text), stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            player = self._start(self._espeak(text=call.text), subprocess.PIPE)
             call.started = time.monotonic()
         if self.speak_to is not None:
             stem = self.speak_to / f"{call.number:04d}"
             if call.started is None:
                 call.started = time.monotonic()
-            subprocess.run(self._espeak("-w", str(stem.with_suffix(".wav")), text=call.text),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           timeout=30, check=False)
+            writer = self._start(self._espeak("-w", str(stem.with_suffix(".wav")), text=call.text),
+                                 subprocess.DEVNULL)
+            if writer is not None:
+                self._finish(writer, SYNTH_TIMEOUT)
             call.synthesised = time.monotonic()
             stem.with_suffix(".txt").write_text(call.text + "\n", encoding="utf-8")
         started_ms = (call.started - call.asked) * 1000 if call.started is not None else None
@@ -245,11 +275,7 @@ class Voice:
             with (self.speak_to / "calls.jsonl").open("a", encoding="utf-8") as f:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
         if player is not None:
-            try:
-                _, err = player.communicate(timeout=60)
-            except subprocess.TimeoutExpired:
-                player.kill()
-                err = b""
+            err = self._finish(player, PLAY_TIMEOUT)
             if err and b"error" in err.lower() and not self._no_sound_told:
                 self._no_sound_told = True
                 log.warning("voice: espeak-ng cannot play on this machine's sound device (%s); calls are still "
@@ -268,10 +294,37 @@ class Voice:
         return False
 
     def close(self) -> None:
+        """Stop the worker and end any espeak-ng still running (its whole process group), at once."""
+        with self._lock:
+            self._closing.set()
+            running = list(self._running)
+        for proc in running:
+            _end(proc)
         if self._thread is not None:
-            self._queue.put(None)
+            try:
+                self._queue.put_nowait(None)
+            except queue.Full:
+                pass  # the worker sees _closing at its next call
             self._thread.join(timeout=5)
             self._thread = None
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """End `proc` and everything in its process group (it was started in a session of its own)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+    else:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # a child it left behind in its group
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not refused
+        pass
 
 
 def timings(calls: list[Call]) -> dict[str, float]:

@@ -26,9 +26,10 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal, NotRequired, TypedDict
 
+from core.match.names import name_problem
 from core.referee.clock import ClockError, ClockSettings
 from core.referee.games import settings_json, settings_of, variant_name
-from core.referee.rulesets import ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, rule_set
+from core.referee.rulesets import HINTS, ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, STEPS, rule_set
 
 Event = dict[str, Any]
 
@@ -59,6 +60,7 @@ class BoardEvent(TypedDict):
     off: dict[str, int]
     stable: bool  # False: hands or motion, never ruled on
     uncertainty: NotRequired[dict[str, Any]]  # the camera's probabilities per point
+    covered: NotRequired[list[dict[str, Any]]]  # [{"point": 1-24, "by": "object"|"cup"|...}]: unseen points
     pinned: NotRequired[list[dict[str, Any]]]  # Plakoto (R30): [{"point", "side"}]
     waiting: NotRequired[dict[str, int]]  # Russian (R31): checkers not yet entered
     first_roll: NotRequired[dict[str, bool]]
@@ -109,6 +111,15 @@ class IllegalPlayAnswerEvent(TypedDict):
     t: NotRequired[float]
 
 
+class TouchMoveEvent(TypedDict):
+    """The opponent's claim that the mover touched a checker (R19, issue 36; core.referee.conventions)."""
+
+    event: Literal["touch_move"]
+    by: str  # who claims: the mover's opponent
+    point: int  # 1-24 in the mover's own numbering
+    t: NotRequired[float]
+
+
 class ChouetteEvent(TypedDict):
     """A chouette's action (R26-R29), ruled by core.referee.table.TableReferee."""
 
@@ -122,9 +133,10 @@ class ChouetteEvent(TypedDict):
 
 #: Any checked event, by its ``"event"`` kind.
 TypedEvent = (NewMatchEvent | RollEvent | BoardEvent | CubeEvent | ResignEvent | ResignReplyEvent | ButtonEvent
-              | TickEvent | IllegalPlayAnswerEvent | ChouetteEvent)
+              | TickEvent | IllegalPlayAnswerEvent | TouchMoveEvent | ChouetteEvent)
 
-KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button", "tick", "illegal_play_answer")
+KINDS = ("new_match", "roll", "board", "cube", "resign", "resign_reply", "button", "tick", "illegal_play_answer",
+         "touch_move")
 CUBE_ACTIONS = ("double", "take", "drop", "beaver", "raccoon")
 BUTTONS = ("end_turn", "undo", "ack_cocked", "double", "take", "drop", "new_game", "clock")
 #: Answers to an illegal play flagged in a tournament rule set (core.referee.rulesets).
@@ -246,6 +258,32 @@ def _uncertainty(obj: Event, index: int | None) -> dict[str, Any] | None:
     return out
 
 
+#: The longest word a board event's ``covered`` gives for what covers a point ("object", "cup", "die", ...).
+MAX_COVER_WORD = 32
+
+
+def _covered(obj: Event, index: int | None) -> list[dict[str, Any]] | None:
+    """``"covered"``: the points an object (a dice cup, a die, the cube, a hand...) stands on, which the camera
+    cannot see; sorted by point, each point once."""
+    value = obj.get("covered")
+    if value is None:
+        return None
+    shape = '{"point": 1-24, "by": "object"}'
+    if not isinstance(value, list) or len(value) > 24:
+        raise _fail(index, f'"covered" must be a list of at most 24 {shape}')
+    seen: dict[int, str] = {}
+    for k, item in enumerate(value):
+        if (not isinstance(item, dict) or set(item) != {"point", "by"} or not _is_int(item["point"])
+                or not 1 <= item["point"] <= 24 or not isinstance(item["by"], str)
+                or not 0 < len(item["by"]) <= MAX_COVER_WORD):
+            raise _fail(index, f'"covered"[{k}] must be {shape} (a word of 1-{MAX_COVER_WORD} letters), '
+                               f'got {json.dumps(item)[:200]}')
+        if item["point"] in seen:
+            raise _fail(index, f'"covered" names point {item["point"]} twice')
+        seen[item["point"]] = item["by"]
+    return [{"point": p, "by": seen[p]} for p in sorted(seen)]
+
+
 def _dice(obj: Event, index: int | None) -> list[int]:
     dice = obj.get("dice")
     if (not isinstance(dice, list) or len(dice) != 2
@@ -291,8 +329,12 @@ def _new_rules(rules: dict[str, Any], index: int | None) -> None:
                            f'got {json.dumps(rules["illegal_play"])}')
     if "point_out" in rules and rules["point_out"] not in POINT_OUT:
         raise _fail(index, f'"rules.point_out" must be one of {", ".join(POINT_OUT)}, got {json.dumps(rules["point_out"])}')
-    if "coach" in rules and not isinstance(rules["coach"], bool):
-        raise _fail(index, f'"rules.coach" must be true or false, got {json.dumps(rules["coach"])}')
+    for key in ("coach", "touch_move"):
+        if key in rules and not isinstance(rules[key], bool):
+            raise _fail(index, f'"rules.{key}" must be true or false, got {json.dumps(rules[key])}')
+    for key, allowed in (("steps", STEPS), ("forgotten_checker", HINTS), ("bar_first", HINTS)):
+        if key in rules and rules[key] not in allowed:
+            raise _fail(index, f'"rules.{key}" must be one of {", ".join(allowed)}, got {json.dumps(rules[key])}')
     if "clock" in rules:
         try:
             settings = ClockSettings.parse(rules["clock"])
@@ -385,6 +427,10 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
             raise _fail(index, '"players" must be an object {"light": name, "dark": name}')
         ev["length"] = length
         ev["players"] = {s: players.get(s) or s.capitalize() for s in SIDES}
+        for side, name in ev["players"].items():  # names go into .mat/SGF lines (core/match/names.py)
+            problem = name_problem(name)
+            if problem is not None:
+                raise _fail(index, f'"players.{side}": {problem}')
         ev["rules"] = _rules(obj, index)
         _variant(obj, ev, index)
     elif kind == "roll":
@@ -407,6 +453,9 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
             raise _fail(index, f'"off_seen" must be true or false (false: the borne-off counts were derived, '
                                f'not seen), got {json.dumps(off_seen)}')
         _variant_board(obj, ev, index)
+        covered = _covered(obj, index)
+        if covered is not None:
+            ev["covered"] = covered
         unc = _uncertainty(obj, index)
         if unc is not None:
             ev["uncertainty"] = unc
@@ -435,6 +484,11 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
         ev["side"] = _side(obj, "side", index)
         if obj.get("answer") not in ANSWERS:
             raise _fail(index, f'"answer" must be "accept" or "correct", got {json.dumps(obj.get("answer"))}')
+    elif kind == "touch_move":
+        ev["by"] = _side(obj, "by", index)
+        point: Any = obj.get("point")
+        if not _is_int(point) or not 1 <= point <= 24:
+            raise _fail(index, f'"point" must be a point 1-24 in the mover\'s own numbering, got {json.dumps(point)}')
     return ev
 
 

@@ -67,6 +67,8 @@ HIDDEN_CAP = 2 * HIDDEN_COST
 UNSEEN_CHANGE = 0.1
 
 START, PREFIX, LEGAL = "start", "prefix", "legal"
+#: The probability table of a point the camera cannot see (an object stands on it): every count alike.
+UNSEEN: Mapping[int, float] = {n: 1.0 for n in range(16)}
 
 
 def _own_to_vec(side: Side, cls: type[Position]) -> tuple[int, ...]:
@@ -158,6 +160,9 @@ class Observation:
     #: The borne-off counts were not seen but derived (15 - board - bar), as a camera does: they carry no
     #: evidence of their own. True when the event says ``"off_seen": false`` or carries probability tables.
     derived_off: bool = False
+    #: The points an object stands on (a dice cup, a die, the cube, a hand): (physical point 1-24, what covers
+    #: it), sorted. The camera cannot see them: both colours' counts there cost nothing (``UNSEEN``).
+    covered: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def from_event(cls, event: Mapping[str, Any]) -> Observation:
@@ -181,8 +186,13 @@ class Observation:
                 if table.get(v[i], 0.0) >= CERTAIN:
                     continue
                 dists[i] = table
+        covered = tuple((int(c["point"]), str(c["by"])) for c in event.get("covered") or ())
+        for point, _ in covered:
+            # Under an object the camera sees nothing: any count is as likely as any other (never counted, never
+            # a residual, never a call; see residual_of).
+            dists[point - 1] = dists[24 + point - 1] = dict(UNSEEN)
         derived = event.get("off_seen") is False or bool(dists)
-        return cls(tuple(v), dists, derived)
+        return cls(tuple(v), dists, derived, covered)
 
     def totals(self) -> tuple[int, int]:
         v = self.vec

@@ -21,7 +21,9 @@ Every verdict has ``at`` (the index of the event that caused it), ``verdict`` an
   (or a cube action, a resignation or the end-turn button came) before the boards could decide it,
   ``corrected`` when it replaces the same side's last play (a later board showed that commit misread).
 - ``uncertain``: side, dice, candidates; ``committing`` when it happened at a commit, ``pending`` when
-  the game goes on and the following boards will decide.
+  the game goes on and the following boards will decide; ``reason`` "point_covered" (with ``covered``, the
+  points as the mover numbers them, ``point`` the first, ``by`` what covers them) when the opponent's roll
+  waits because an object stands on the board.
 - ``illegal`` / ``unplayed_die``: side, reason (core.messages.REASONS), point/move/unplayed/die when
   they apply, play (the moves seen); ``late`` on an unplayed die seen only after the end-turn button.
 - ``cube``: action, side, value. ``game_over``: winner, points, how. ``match_over``: score [light, dark],
@@ -33,6 +35,7 @@ The referee is composed of parts, each owning one concern (no part inherits anot
 - ``verdicts``: the verdicts' typed shape and how one is built;
 - ``reading.BoardReading``: a stable board ruled on, while moving and between turns;
 - ``held.HeldRoll``: a roll (or double, resignation) held while the play before it is unclear;
+- ``cover.Cover``: a roll held while an object (a dice cup...) covers a point of the board;
 - ``commit.Commit``: the commit (R23) and the open play (``pending``);
 - ``turns.Turns``: a turn's start and end, a roll with no legal play (R25), a chain's next link;
 - ``ending.GameEnd``: resignations and the end of a game or match;
@@ -51,6 +54,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from core.referee.commit import Commit
+from core.referee.conventions import Conventions
+from core.referee.cover import Cover
 from core.referee.doubling import Doubling
 from core.referee.ending import GameEnd
 from core.referee.events import RULE_DEFAULTS, CheckedEvent, parse_event
@@ -93,11 +98,13 @@ class Referee:
     def __init__(self, rules: Mapping[str, Any] | None = None, length: int = 0,
                  players: Mapping[str, str] | None = None) -> None:
         self.held_roll = HeldRoll(self)
+        self.cover = Cover(self)
         self.reading = BoardReading(self)
         self.committer = Commit(self)
         self.turns = Turns(self)
         self.ending = GameEnd(self)
         self.doubling = Doubling(self)
+        self.conventions = Conventions(self)  # the table's conventions, R19-R22 (issue 36)
         self.verdicts: list[Verdict] = []
         self.index = 0
         self.last_seq: Any = None
@@ -132,7 +139,10 @@ class Referee:
         self.index += 1
         out: list[Verdict] = []
         if not self.tournament.before(at, ev, out):  # time passes to ev["t"]: a flag may fall (issue 21)
+            if self.turn_state.blocked is not None and ev["event"] not in ("board", "tick", "new_match"):
+                self.cover.release(out)  # a roll waiting for an object to be taken away goes first
             self.dispatch(at, ev, out)
+            self.conventions.after(at, ev, out)  # said as the table's conventions say it (issue 36)
             self.tournament.after(at, ev, out)  # whose time runs now
         self.verdicts.extend(out)
         del self.verdicts[:-KEEP_VERDICTS]
@@ -172,6 +182,13 @@ class Referee:
             self.match_state.awaiting_ack = n
             reroll(out, at, "cocked_die", n=n, dice=list(dice), **roller)
             return
+        if self.cover.hold(at, ev, out):
+            return  # an object covers a point: the mover's play is not ruled on a board the camera cannot see
+        self.take_roll(at, ev, out)
+
+    def take_roll(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
+        """A roll that counts: it commits the mover's play (R23), or opens the game or the turn."""
+        dice = (ev["dice"][0], ev["dice"][1])
         if self.match_state.phase == Phase.MOVING and self.turn_state.held is not None and self.turn_state.held[1]["event"] == "roll":
             self.held_roll.release(out)
         if self.match_state.phase == Phase.MOVING:
@@ -295,6 +312,7 @@ HANDLERS: dict[str, Handler] = {
     "button": Referee.on_button,
     "tick": lambda ref, at, ev, out: None,  # time passing and nothing else: the clock's warning or flag (issue 21)
     "illegal_play_answer": lambda ref, at, ev, out: ref.tournament.answer(at, ev, out),
+    "touch_move": lambda ref, at, ev, out: ref.conventions.claim(at, ev, out),  # R19 (issue 36)
 }
 
 __all__ = ["HANDLERS", "KEEP_VERDICTS", "MatchIdState", "Phase", "Referee", "Verdict", "position_of_vec"]

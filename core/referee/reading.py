@@ -72,6 +72,11 @@ class BoardReading(Part):
             return  # hands and motion: never ruled on
         obs = self.game.board(self.match_state.pos, Observation.from_event(ev))  # what the camera cannot see (R30)
         self.turn_state.see(at, obs)
+        self.rule_board(at, obs, out)
+        self.ref.cover.board(at, obs, out)  # a roll waiting for an object to be taken away goes on
+
+    def rule_board(self, at: int, obs: Observation, out: list[Verdict]) -> None:
+        """A stable board, by the phase: the mover's play so far, or the board between turns."""
         if self.turn_state.pending is not None and self.match_state.phase in (Phase.MOVING, Phase.AWAITING_ROLL, Phase.CUBE_OFFERED):
             waiting = self.turn_state.held if self.turn_state.held_on_pending else None
             if self.ref.committer.try_resolve(at, obs, out) and waiting is not None and self.turn_state.held is waiting:
@@ -105,6 +110,8 @@ class BoardReading(Part):
             return False
         if any(vec_of_position(p) == start for p in self.match_state.history[-2:]):
             return False  # a play or two into the game the start is the last position: a takeback, said as such
+        if not self.start_fits_better(obs, start):
+            return False
         if self.missed_game_end(at, out):
             return True
         key = ("new_setup", obs.vec)
@@ -113,6 +120,22 @@ class BoardReading(Part):
             verdict(out, at, "illegal", side=self.match_state.turn.value, reason="new_setup_mid_game",
                     message=message("new_setup_mid_game"))
         return True
+
+    def start_fits_better(self, obs: Observation, start: Vec) -> bool:
+        """The starting position explains the board clearly better (by ``MARGIN``) than the game in progress
+        does: the position as it stands, the roll's plays while moving, the last committed roll's other plays
+        between turns. A game one checker from its start is otherwise set up again whenever the camera misreads
+        the one point where they differ (the wrong count the likelier, 0.6 against 0.4): the game's own
+        reading costs that point's doubt, the start one count the camera is sure of, both within ``ACCEPT``."""
+        ms = self.match_state
+        game = observation_cost(obs, vec_of_position(ms.pos))
+        models = [self.turn_state.model] if ms.phase == Phase.MOVING else []
+        snap = ms.last_commit()
+        models.append(snap.get("model") if snap else None)
+        for model in models:
+            if model is not None:
+                game = min(game, model.explain(obs).cost)
+        return game - observation_cost(obs, start) >= MARGIN
 
     def settle_game_end(self, at: int, out: list[Verdict]) -> None:
         """The new-game button while the mover's last board is unclear between plays, one of which ends the

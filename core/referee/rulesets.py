@@ -14,6 +14,11 @@ is in docs/tournament.md; the keys are in docs/CONTRACTS.md (issue 21).
   sets the verdict says it is for both players and the director (``to``).
 - ``coach``: whether the coach may speak (tournaments: no aids; the kiosk's coach reads ``tournament``).
 - ``clock``: the clock's defaults (core.referee.clock), or None.
+- the table's conventions (R19-R22, issue 36; core.referee.conventions): ``touch_move`` (a touched checker must be
+  played: the opponent's claim is ruled on), ``steps`` (``"in_progress"``: a board that is a hit half made is a
+  play in progress, not a fault, until the turn ends), ``forgotten_checker`` (``"hint"``: a checker left off the
+  board is told where it goes, no penalty) and ``bar_first`` (``"hint"``: checkers moved before the one on the
+  bar entered get a hint, for the mover alone, while the turn is open). ``"fault"``: today's call.
 
 >>> RULE_SETS["tournament_ukbgf"]["illegal_play"]
 'correct'
@@ -29,24 +34,34 @@ UKBGF_CLOCK = {"per_point": 120, "per_match": None, "delay": 12, "delay_kind": "
 ILLEGAL_PLAY = ("stands", "answer", "correct")
 POINT_OUT = ("anyone", "players_director")
 #: The settings a rule set adds to today's rules (absent from a match that names no rule set and sets none).
-NEW_RULES: dict[str, Any] = {"illegal_play": "stands", "point_out": "anyone", "coach": True, "clock": None}
+NEW_RULES: dict[str, Any] = {"illegal_play": "stands", "point_out": "anyone", "coach": True, "clock": None,
+                             "touch_move": False, "steps": "fault", "forgotten_checker": "fault", "bar_first": "fault"}
+#: The table's conventions (issue 36): R20's boards on the way, R21's forgotten checker, R22's bar first.
+STEPS = ("fault", "in_progress")
+HINTS = ("fault", "hint")
+#: Every rule set says the same for R20-R22; touch-move (R19) is the casual table's only (docs/tournament.md).
+CONVENTIONS: dict[str, Any] = {"steps": "in_progress", "forgotten_checker": "hint", "bar_first": "hint"}
 
 RULE_SETS: dict[str, dict[str, Any]] = {
     "casual": {
         "mode": "casual", "tournament": False, "premature_roll": "reject",
         "illegal_play": "stands", "point_out": "anyone", "coach": True, "clock": None,
+        "touch_move": True, **CONVENTIONS,
     },
     "tournament_usbgf": {
         "mode": "strict", "tournament": True, "premature_roll": "commit", "crawford": True,
         "illegal_play": "answer", "point_out": "players_director", "coach": False, "clock": dict(USBGF_CLOCK),
+        "touch_move": False, **CONVENTIONS,
     },
     "tournament_ukbgf": {
         "mode": "strict", "tournament": True, "premature_roll": "commit", "crawford": True,
         "illegal_play": "correct", "point_out": "players_director", "coach": False, "clock": dict(UKBGF_CLOCK),
+        "touch_move": False, **CONVENTIONS,
     },
     "lesson": {
         "mode": "strict", "tournament": False, "premature_roll": "reject",
         "illegal_play": "correct", "point_out": "anyone", "coach": True, "clock": None,
+        "touch_move": False, **CONVENTIONS,
     },
 }
 NAMES = tuple(RULE_SETS)

@@ -55,6 +55,8 @@ class TurnState:
         self.held: tuple[int, dict[str, Any]] | None = None
         self.held_rivals: list[Any] = []
         self.held_on_pending = False  # the commit waits only for the play before it (``pending``)
+        #: A roll (its event index and event) waiting for an object to be taken off the board (core.referee.cover).
+        self.blocked: tuple[int, dict[str, Any]] | None = None
         self.pending: Pending | None = None  # the play before this one, while the boards decide it
         self.suspects: dict[tuple[int, int], int] = {}  # (vector index, sign) -> stable boards in a row
         self.suspect_vecs: dict[tuple[int, int], Vec] = {}  # (vector index, sign) -> the last board counted
@@ -186,6 +188,7 @@ class TurnState:
         for k, v in snap.items():
             setattr(self, k, v)
         self.held = None
+        self.blocked = None
         self.pending = None
         self.last_key = None
 

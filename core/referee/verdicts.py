@@ -44,6 +44,7 @@ class Verdict(TypedDict, total=False):
     complete: bool
     used: list[int]
     point: int | str
+    covered: list[int]  # an uncertain verdict's points under an object (reason "point_covered"; ``by`` says what)
     move: Any
     unplayed: list[int]
     die: int
@@ -72,6 +73,9 @@ class Verdict(TypedDict, total=False):
     # an illegal play's board as it stands (issue 37): the position's JSON, drawn by the screen with the fault on it
     board: dict[str, Any]
     roller: str  # a cocked die: who rolls again (issue 37)
+    # the table's conventions (issue 36, core.referee.conventions)
+    by: str
+    step: str
 
 
 def verdict(out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:

@@ -1,6 +1,12 @@
 """The coach's routes: legal plays (ranked when an engine runs), cube advice, settings, the review, its pushes.
 
-Every route answers 403 in tournament mode. Reading needs no PIN; changing the settings does.
+Every route answers 403 in tournament mode. Reading needs no PIN. Every route that changes something (a takeback
+undoes a play; asking for plays or cube advice puts them on the screen) takes the touch screen's press without the
+PIN and any other device's with it (issue 34, finding 4); changing the settings and the match against GNU
+Backgammon always need it. Another site's page changes nothing (webguard.origin.OriginGuard, on the whole app).
+The expensive routes (the review replays and rates a whole match; plays and cube advice ask the engine) run at
+most `EXPENSIVE` at once each, more are answered 429 at once: sixty parallel reviews made the owner's
+`GET /api/state` take 9.3 s, waiting for a worker thread.
 """
 
 from __future__ import annotations
@@ -16,10 +22,10 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse
 
 from kiosk.coach import CoachRefused, CoachService
-from kiosk.dependencies import PinHeader, PinsDep, check_pin, client_host, require_pin
-from kiosk.pin import is_loopback
+from kiosk.dependencies import require_pin, require_pin_off_screen
 from kiosk.routers.ws import open_page_socket, push_latest
 from kiosk.schemas import CoachSettingsIn, VersusAnswerIn, VersusIn
+from webguard.bounded import Bounded
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     403: {"description": "Tournament mode: the coach is off"},
@@ -28,6 +34,10 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
     503: {"description": "The coach is not running"},
 }
 router = APIRouter(tags=["coach"], responses=REFUSALS)
+EXPENSIVE = 2
+REVIEWS = Bounded(EXPENSIVE, "reviews")
+ASKS = Bounded(EXPENSIVE, "the coach's plays and cube advice")
+AT_THE_BOARD = [Depends(require_pin_off_screen)]
 log = logging.getLogger(__name__)
 
 
@@ -59,22 +69,26 @@ def coach_state(coach: CoachDep) -> dict[str, Any]:
     return coach.snapshot()
 
 
-@router.post("/api/coach/plays", summary="Every legal play of the current roll (ranked by the engine when it answers)")
+@router.post("/api/coach/plays", dependencies=[*AT_THE_BOARD, Depends(ASKS)],
+             summary="Every legal play of the current roll (ranked by the engine when it answers)")
 def coach_plays(coach: CoachDep) -> dict[str, Any]:
     return _call(coach.request_plays)
 
 
-@router.post("/api/coach/takeback", summary="Take the last play back after the roll (the takeback setting: both agreed)")
+@router.post("/api/coach/takeback", dependencies=AT_THE_BOARD,
+             summary="Take the last play back after the roll (the takeback setting: both agreed)")
 def coach_takeback(coach: CoachDep) -> dict[str, Any]:
     return _call(coach.request_takeback)
 
 
-@router.post("/api/coach/cube", summary="Cube advice for the player on roll, or the answer to a double")
+@router.post("/api/coach/cube", dependencies=[*AT_THE_BOARD, Depends(ASKS)],
+             summary="Cube advice for the player on roll, or the answer to a double")
 def coach_cube(coach: CoachDep) -> dict[str, Any]:
     return _call(coach.request_cube)
 
 
-@router.get("/api/coach/review", summary="A game's plays with their ratings and each player's error rate")
+@router.get("/api/coach/review", dependencies=[Depends(REVIEWS)],
+            summary="A game's plays with their ratings and each player's error rate")
 def coach_review(coach: CoachDep,
                  match: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")] = "current",
                  game: Annotated[int | None, Query(ge=0, le=10000)] = None) -> dict[str, Any]:
@@ -142,12 +156,11 @@ def start_versus(body: VersusIn, request: Request) -> dict[str, Any]:
     return {"active": True, **versus.snapshot()}
 
 
-@router.post("/api/versus/answer", summary="The human's take or drop of GNU Backgammon's double, from the screen")
-def answer_versus_double(body: VersusAnswerIn, request: Request, pins: PinsDep, pin: PinHeader) -> dict[str, Any]:
+@router.post("/api/versus/answer", dependencies=AT_THE_BOARD,
+             summary="The human's take or drop of GNU Backgammon's double, from the screen")
+def answer_versus_double(body: VersusAnswerIn, request: Request) -> dict[str, Any]:
     # The answer to a double is the player's own act at the board, as the clock's press: the touch screen (loopback)
     # answers without the PIN, a remote client needs it. Only GNU Backgammon's own double, while it waits.
-    if not is_loopback(client_host(request)):
-        check_pin(pins, pin, request)
     versus = getattr(request.app.state, "versus", None)
     state = request.app.state.service.state()
     offered = (state.get("cube") or {}).get("offered_by")

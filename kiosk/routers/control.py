@@ -31,6 +31,7 @@ from kiosk.schemas import (
     NewMatchIn,
     PinIn,
     ResignationIn,
+    TouchMoveIn,
 )
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -109,6 +110,15 @@ def answer_illegal_play(body: IllegalPlayAnswerIn, service: ServiceDep, pins: Pi
     if not is_loopback(client_host(request)):  # at the board, as the clock's press; remote: the PIN
         check_pin(pins, pin, request)
     return _submit(service, {"event": "illegal_play_answer", "side": body.side, "answer": body.answer})
+
+
+@router.post("/touch-move", response_model=ControlOut,
+             summary="The opponent's touch-move claim (R19): the mover touched a checker on this point")
+def claim_touch_move(body: TouchMoveIn, service: ServiceDep, pins: PinsDep, pin: PinHeader,
+                     request: Request) -> dict[str, Any]:
+    if not is_loopback(client_host(request)):  # at the board, as the illegal-play answer; remote: the PIN
+        check_pin(pins, pin, request)
+    return _submit(service, {"event": "touch_move", "by": body.by, "point": body.point})
 
 
 @router.post("/cube", response_model=ControlOut, dependencies=guarded, summary="Cube action from the touch screen")

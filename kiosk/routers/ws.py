@@ -21,9 +21,9 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from club.guards import same_origin
 from kiosk.routers.state import public
-from kiosk.server import WS_MAX_MESSAGE
+from webguard.origin import same_origin
+from webguard.server import WS_MAX_MESSAGE
 
 router = APIRouter()
 log = logging.getLogger(__name__)

@@ -5,6 +5,7 @@ import { openControls } from "./controls.js";
 import { renderCoach, startCoach, tutorWarning, versusVerdict } from "./coach.js";
 import { openChouette, renderChouette } from "./chouette.js";
 import { renderClock } from "./clock.js";
+import { conventionMarks, conventionsCard, renderConventions, startConventions } from "./conventions.js";
 
 const $ = (id) => document.getElementById(id);
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
@@ -159,7 +160,12 @@ function renderNotices() {
 
 // What the drawn board marks: an illegal play's points and checker, or else the last play.
 function marks() {
+  const conv = conventionMarks(state);  // issue 36: the point touched, where a checker left off goes
+  if (conv) return conv;
   const last = (state?.verdicts || []).at(-1);
+  if (last && last.reason === "point_covered") {  // issue 33: the points an object stands on, marked
+    return playMarks(state, last.side || state.turn, (last.covered || []).map((p) => `${p}/${p}`).join(" "));
+  }
   if (last && (last.verdict === "illegal" || last.verdict === "unplayed_die") && last.reason !== "new_setup_mid_game") {
     const m = playMarks(state, last.side || state.turn, last.play || last.move || "", true);
     if (!m.to.length && last.point) m.to.push(...playMarks(state, last.side || state.turn, `${last.point}/${last.point}`).to);
@@ -240,13 +246,21 @@ function openPane(which) {
 // The rules of the game being played, in players' words (shared/seeds), never a rule code.
 function renderRules() {
   const card = $("rules-card"), key = state?.variant?.name || "backgammon", tt = t();
-  if (card.dataset.for === `${lang}:${key}`) return;
-  card.dataset.for = `${lang}:${key}`;
+  const conv = conventionsCard(state, lang);  // issue 36: the table's conventions of this rule set
+  const id = `${lang}:${key}:${JSON.stringify(conv)}`;
+  if (card.dataset.for === id) return;
+  card.dataset.for = id;
   const h = document.createElement("h3");
   h.textContent = tt.gameNames[key] || key;
   const ul = document.createElement("ul");
   for (const line of tt.rulesCard[key] || []) { const li = document.createElement("li"); li.textContent = line; ul.append(li); }
   card.replaceChildren(h, ul);
+  if (conv) {
+    const h2 = document.createElement("h3"), ul2 = document.createElement("ul");
+    h2.textContent = conv.title; ul2.dataset.testid = "conventions-card";
+    for (const line of conv.lines) { const li = document.createElement("li"); li.textContent = line; ul2.append(li); }
+    card.append(h2, ul2);
+  }
 }
 
 // At the match's end: who won, the final score, the games, and the way to the review and the files.
@@ -314,6 +328,7 @@ export function render() {
   const chLinks = $("chouette").querySelector(".ch-links");
   if (chLinks) { for (const a of chLinks.querySelectorAll("a")) a.classList.add("button"); $("exports").append(chLinks); }
   renderClock(state, lang in TEXT ? lang : "pt");  // issue 21: the clock of a timed match
+  renderConventions(state, lang in TEXT ? lang : "pt", name);  // issue 36: the touch-move claim
   if ($("chouette-dialog").open) $("chouette-dialog").redraw?.();
   // A long verdict (the chouette's, a resignation) in smaller type, so the essentials keep their room.
   $("verdict-head").classList.toggle("long", $("verdict-head").textContent.length > 56);
@@ -383,6 +398,7 @@ async function start() {
   // The coach's news (the tutor's warning, GNU Backgammon's instruction) changes what the banner says.
   document.addEventListener("gamao:coach", () => { if (state) { renderVerdict(); renderToolbar(); } });
   $("chouette-btn").addEventListener("click", () => openChouette($("chouette-dialog"), () => state, lang));
+  startConventions($("board"));
   render();
   connect();
   startCoach();

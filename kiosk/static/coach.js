@@ -340,7 +340,9 @@ export function renderCoach(state, lang) {
 }
 
 async function post(path) {
-  const r = await fetch(path, { method: "POST" });
+  // The touch screen presses without the PIN; another device sends the coach panel's PIN field (issue 34).
+  const pin = $("coach-pin") && $("coach-pin").value;
+  const r = await fetch(path, { method: "POST", headers: pin ? { "X-Gamao-PIN": pin } : {} });
   const data = await r.json().catch(() => ({}));
   if (!r.ok) { $("coach-error").textContent = data.message || data.detail || `HTTP ${r.status}`; return null; }
   $("coach-error").textContent = "";

@@ -269,6 +269,12 @@ export function describe(lang, verdict, name, game = null) {
   const head = f ? f(verdict, name) : t.unknown;
   const m = verdict.message;
   let detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
+  if (verdict.reason === "point_covered" && detail.includes(": ")) {
+    // "Tire o copo da casa 15: não consigo ver ..." (core/messages.py): what to take away, large; why, below.
+    const cut = detail.indexOf(": ");
+    const rest = detail.slice(cut + 2);
+    return { head: detail.slice(0, cut), detail: rest.charAt(0).toUpperCase() + rest.slice(1) };
+  }
   if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
   if (kind === "match_over") {
     const why = game ? t.why(game, name, other(game.winner)) : "";
@@ -352,3 +358,66 @@ export const CLOCK_TEXT = {
 for (const l of ["pt", "en"]) Object.assign(TEXT[l].verdicts, CLOCK_TEXT[l].verdicts);
 Object.assign(COLOUR, { time_out: () => "illegal", clock_press_refused: () => "illegal",
   illegal_play_answer: (v) => (v.accepted ? "legal" : "pending") });
+
+// The table's conventions (R19-R22, issue 36; kiosk/static/conventions.js): the verdicts' heads, the claim's
+// confirmation and the Regras card's lines, Portuguese from the seed on moving the checkers (003).
+export const CONVENTIONS_TEXT = {
+  pt: {
+    ask: (by, mover, n) => `${by}: ${mover} tocou uma peça da casa ${n}? Pela regra, ela precisa ser jogada, se possível.`,
+    claim: "Peça tocada: pedir", cancel: "Cancelar", cardTitle: "À mesa (as convenções)",
+    card: (r) => [
+      r.touch_move ? "Peça tocada: se o jogador tocar numa peça ela deve ser movida, se possível; se for impossível uma jogada, não há penalidade. O adversário pede tocando a casa no tabuleiro da tela."
+        : "Peça tocada: não vale nestas regras. Pode-se tocar as peças e pensar; só a jogada terminada conta.",
+      r.steps === "in_progress" ? "Um jogador não conclui sua jogada até que coloque sua peça numa casa e a deixe lá: o árbitro julga a jogada quando a vez termina (o adversário lança, o relógio, Fim da jogada), não antes."
+        : "O árbitro julga cada tabuleiro parado.",
+      r.forgotten_checker === "hint" ? "Se o jogador deixa uma peça esquecida fora do jogo, não há penalidade: a tela diz onde ela vai."
+        : "Uma peça fora do tabuleiro é chamada de peça faltando.",
+      r.bar_first === "hint" ? `Se o jogador move peças antes de entrar uma peça capturada, ele pode voltá-las: a tela lembra "Entre primeiro a peça da barra"${r.point_out === "players_director" ? ", só para ele, e nada vai ao adversário nem ao diretor enquanto a vez está aberta" : ""}.`
+        : "Mover antes de entrar a peça do bar é chamado de jogada ilegal na hora.",
+    ],
+    verdicts: {
+      touch_move_upheld: (v, n) => `Peça tocada: ${n(v.side)} joga uma peça da casa ${v.point}`,
+      touch_move_no_penalty: (v) => `Peça tocada na casa ${v.point}: não dá para jogá-la, sem penalidade`,
+      touch_move_ignored: (v, n) => `Peça tocada não jogada: ${n(v.side)}, casa ${v.point}`,
+      touch_move_not_in_rules: () => "Peça tocada: não vale nestas regras",
+      touch_move_not_expected: () => "Peça tocada: só o adversário pede, durante a jogada",
+      touch_move_seen: (v, n) => `Uma peça de ${n(v.side)} saiu da casa ${v.point} e voltou`,
+      bar_first_hint: () => "Entre primeiro a peça da barra",
+      checker_off_board: (v) => (v.point === "bar" ? "Peça fora do tabuleiro: vai para o bar"
+        : Number.isInteger(v.point) ? `Peça fora do tabuleiro: volta para a casa ${v.point}` : "Peça fora do tabuleiro: ponha de volta"),
+    },
+  },
+  en: {
+    ask: (by, mover, n) => `${by}: did ${mover} touch a checker on point ${n}? By the rule it must be played, if possible.`,
+    claim: "Claim touch-move", cancel: "Cancel", cardTitle: "At the table (the conventions)",
+    card: (r) => [
+      r.touch_move ? "Touch-move: a checker touched must be moved, if possible; when it cannot be played there is no penalty. The opponent claims by touching the point on the screen's board."
+        : "Touch-move is not in these rules: players may touch checkers while thinking; only the finished play counts.",
+      r.steps === "in_progress" ? "A play is not complete until the checker is placed and released: the referee judges it when the turn ends (the opponent's roll, the clock, End turn), not before."
+        : "The referee judges every settled board.",
+      r.forgotten_checker === "hint" ? "A checker forgotten off the board carries no penalty: the screen says where it goes."
+        : "A checker off the board is called missing.",
+      r.bar_first === "hint" ? `Checkers moved before the one on the bar entered may be moved back: the screen reminds "Enter the checker on the bar first"${r.point_out === "players_director" ? ", to the mover alone; nothing goes to the opponent or the director while the turn is open" : ""}.`
+        : "Moving before entering from the bar is called illegal at once.",
+    ],
+    verdicts: {
+      touch_move_upheld: (v, n) => `Touch-move: ${n(v.side)} must play from point ${v.point}`,
+      touch_move_no_penalty: (v) => `Touched checker on point ${v.point}: it cannot be played, no penalty`,
+      touch_move_ignored: (v, n) => `Touch-move ignored: ${n(v.side)}, point ${v.point}`,
+      touch_move_not_in_rules: () => "Touch-move is not in these rules",
+      touch_move_not_expected: () => "Touch-move: only the opponent claims, during the play",
+      touch_move_seen: (v, n) => `A checker of ${n(v.side)} left point ${v.point} and came back`,
+      bar_first_hint: () => "Enter the checker on the bar first",
+      checker_off_board: (v) => (v.point === "bar" ? "Checker off the board: it goes on the bar"
+        : Number.isInteger(v.point) ? `Checker off the board: it goes back on point ${v.point}` : "Checker off the board: put it back"),
+    },
+  },
+};
+for (const l of ["pt", "en"]) {
+  // A hit half made (R20) is a play in progress that says where the hit is landing.
+  const inProgress = TEXT[l].verdicts.in_progress;
+  const hitting = l === "pt" ? (v) => `Captura em andamento na casa ${v.point}` : (v) => `Hit in progress on point ${v.point}`;
+  Object.assign(TEXT[l].verdicts, CONVENTIONS_TEXT[l].verdicts,
+    { in_progress: (v, n) => (v.step === "hit" ? hitting(v) : inProgress(v, n)) });
+}
+Object.assign(COLOUR, { touch_move_ignored: () => "illegal", touch_move_no_penalty: () => "legal" });

@@ -13,10 +13,11 @@ import pytest
 from club import mosquitto
 from club.archive import match_summary
 from club.config import Broker, ClubConfig
-from club.director import Director, feed, wait_for
+from club.director import Director, wait_for
 from club.mosquitto import LocalBroker
 from club.pairing import Pairing
 from club.publisher import BoardPublisher
+from club.replay import feed
 from core.referee import Referee
 from kiosk.demo import DemoRunner
 from kiosk.journal import Journal
@@ -164,15 +165,15 @@ def behind(director: Director, boards: list[Any]) -> list[str]:
     out = []
     for board in boards:
         for m in board.journal.matches():
-            have = director.matches.get((CLUB, board.name, m["id"]))
+            have = director.intake.matches.get((CLUB, board.name, m["id"]))
             count = board.journal.count(m["id"])
             if have is None or have.next < count:
-                view = director.views.get((CLUB, board.name))
+                view = director.intake.views.get((CLUB, board.name))
                 out.append(f"{board.name} match {m['id']}: {have.next if have else None} of {count} events "
                            f"(pending {sorted(have.pending)[:5] if have else []}, spilled {have.spilled if have else None},"
                            f" referee {'kept' if have and have.ref else 'none'}); the board "
                            f"{'online' if view and view.online else 'offline'}, reported {view.journal if view else None}")
-    return out + ([f"director stats {director.stats}"] if out else [])
+    return out + ([f"director stats {director.intake.stats}"] if out else [])
 
 
 @pytest.fixture
@@ -183,12 +184,12 @@ def make_director(broker: LocalBroker, tmp_path: Path) -> Iterator[Any]:
         d = Director(Broker.parse(broker.url_for("director")), folder or tmp_path / "director", club=CLUB,
                      pairing=broker.pairing).start()
         made.append(d)
-        assert wait_for(d.connected.is_set, 10), "the director did not connect to the broker"
+        assert wait_for(d.intake.connected.is_set, 10), "the director did not connect to the broker"
         return d
 
     yield make
     for d in made:
-        if d.client is not None:
+        if d.intake.client is not None:
             d.close()
 
 

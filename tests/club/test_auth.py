@@ -16,10 +16,11 @@ import pytest
 from cli.main import main as gamao
 from club import mosquitto
 from club.auth import AuthError, ReplayGuard, open_signed, sign
-from club.config import Broker, make_client
+from club.broker_config import mosquitto_hash
+from club.config import Broker, make_client, read_credentials
 from club.director import Director, wait_for
 from club.mosquitto import LocalBroker, free_port
-from club.pairing import Pairing, mosquitto_hash, read_credentials
+from club.pairing import Pairing
 from tests.club.conftest import CLUB, Board, caught_up, check_director
 
 
@@ -100,7 +101,7 @@ def test_forgers_with_and_without_credentials_on_the_generated_broker(capsys, tm
                         club=CLUB).start()
     sniffer = forger = nobody = board = None
     try:
-        assert wait_for(director.connected.is_set, 10)
+        assert wait_for(director.intake.connected.is_set, 10)
         # mesa01 plays with the credentials file it was given
         cred = read_credentials(tmp_path / "mesa01.json")
         board = Board(broker, "mesa01", tmp_path / "mesa01", match="2pt", url=broker.url_for("mesa01"),
@@ -125,7 +126,7 @@ def test_forgers_with_and_without_credentials_on_the_generated_broker(capsys, tm
         for topic, payload in replays:
             forger.publish(topic, payload)                                # dropped by the broker (ACL)
             forger.publish(topic.replace("/mesa01/", "/mesa02/"), payload)  # signed for mesa01's topic
-        assert wait_for(lambda: director.refused["forged"] >= 40, 10), director.refused
+        assert wait_for(lambda: director.intake.refused["forged"] >= 40, 10), director.intake.refused
         check_director(director, [board])
         assert director.archive.matches() == [(CLUB, "mesa01", m["id"]) for m in board.journal.matches()]
         assert [b["board"] for b in director.boards()] == ["mesa01"]
@@ -160,7 +161,7 @@ def test_forged_and_replayed_events_are_refused_whatever_the_brokers_acl(tmp_pat
         sniffer = Client(Broker.parse(broker.url), "sniffer", f"gamao/{CLUB}/mesa01/#")
         forger = Client(Broker.parse(broker.url), "forger")
         try:
-            assert wait_for(director.connected.is_set, 10)
+            assert wait_for(director.intake.connected.is_set, 10)
             topic_of = lambda k: f"gamao/{CLUB}/mesa01/{k}"  # noqa: E731
             # forgeries first: before the board has said anything, they must not take index 0..4's place
             for topic, payload in _forgeries(topic_of, 1):
@@ -177,15 +178,15 @@ def test_forged_and_replayed_events_are_refused_whatever_the_brokers_acl(tmp_pat
             undo = [(t, p) for t, p in captured if b'"undo"' in p or b'"roll"' in p][:20]
             for topic, payload in undo:  # the audit's 40 forged undos, now as replays of real messages
                 forger.publish(topic, payload)
-            assert wait_for(lambda: director.refused["replayed"] >= 60 + len(undo), 10), str(director.refused)
-            assert director.refused["unsigned"] == 5 and director.refused["forged"] == 6
-            assert director.refused["unpaired"] == 30
+            assert wait_for(lambda: director.intake.refused["replayed"] >= 60 + len(undo), 10), str(director.intake.refused)
+            assert director.intake.refused["unsigned"] == 5 and director.intake.refused["forged"] == 6
+            assert director.intake.refused["unpaired"] == 30
             checked = check_director(director, [board])
             assert checked == board.journal.count()
             assert [b["board"] for b in director.boards()] == ["mesa01"]
             assert director.boards()[0]["players"] != {"light": "FORGED-Winner", "dark": "x"}
             assert all("FORGED" not in json.dumps(r) for r in director.results())
-            print(f"open broker: {checked} events equal to the journal; refused {director.refused}")
+            print(f"open broker: {checked} events equal to the journal; refused {director.intake.refused}")
         finally:
             sniffer.close()
             forger.close()

@@ -22,7 +22,7 @@ COMPARED = ("phase", "turn", "position", "match", "cube", "dice", "moves", "chou
 
 
 def _director_state(director: Director, board: str, match: int) -> dict[str, Any] | None:
-    m = director.matches.get((CLUB, board, match))
+    m = director.intake.matches.get((CLUB, board, match))
     return m.ref.public_state() if m is not None and m.ref is not None else None
 
 
@@ -47,9 +47,9 @@ def test_r29_the_director_agrees_with_the_board_during_a_chouette(broker, make_d
             assert match is not None
             count = service.journal.count(match)
             assert publisher.wait_idle(10)
-            assert wait_for(lambda: (m := director.matches.get((CLUB, "mesa01", match))) is not None  # noqa: B023
+            assert wait_for(lambda: (m := director.intake.matches.get((CLUB, "mesa01", match))) is not None  # noqa: B023
                             and m.next >= count, 10), "the director did not receive the board's events"  # noqa: B023
-            with director._lock:
+            with director.intake.lock:
                 seen = _director_state(director, "mesa01", match)
             board = service.state()
             assert seen is not None

@@ -43,7 +43,7 @@ def test_a_club_nights_corpus_matches_equal_their_journals_at_the_director(broke
         # R13: the match winner reached the length; every finished match is in the results table
         assert len(results) == len(over) and all(max(r["score"].values()) >= r["length"] for r in results)
         assert mat.status_code == 200 and mat.text == boards[0].service.export("1", "mat")
-        assert director.stats["duplicates"] >= 0 and director.stats["events"] == checked
+        assert director.intake.stats["duplicates"] >= 0 and director.intake.stats["events"] == checked
     finally:
         for b in boards:
             b.close()

@@ -40,7 +40,7 @@ def test_the_director_asks_a_board_again_for_what_it_never_received(broker, tmp_
         try:
             assert wait_for(lambda: caught_up(director, [board]), 30)
             assert check_director(director, [board]) == 133
-            assert director.stats["resend_requests"] >= 1 and board.publisher.stats["resend_requests"] >= 1
+            assert director.intake.stats["resend_requests"] >= 1 and board.publisher.stats["resend_requests"] >= 1
         finally:
             director.close()
     finally:
@@ -75,7 +75,7 @@ def test_verdicts_lost_by_a_killed_director_are_asked_for_again(broker, tmp_path
             match = board.journal.matches()[-1]["id"]
             assert wait_for(lambda: {5, 40} <= set(director.archive.verdict_indexes(CLUB, "mesa01", match)), 30)
             assert check_director(director, [board]) == 133
-            assert director.stats["resend_requests"] >= 1
+            assert director.intake.stats["resend_requests"] >= 1
         finally:
             director.close()
     finally:
@@ -222,16 +222,16 @@ def test_a_finished_match_counts_copies_that_came_ahead_of_a_gap(tmp_path: Path)
     gap is filled (it stopped at the first of them, and every later copy was a duplicate: stuck behind forever)."""
     director = Director(None, tmp_path / "director", club=CLUB)
     try:
-        view = director._view(CLUB, "mesa01")
+        view = director.intake._view(CLUB, "mesa01")
         view.match = 2
-        m = director._match_of((CLUB, "mesa01", 1))
+        m = director.intake._match_of((CLUB, "mesa01", 1))
         m.ref, m.result_saved, m.next = None, True, 10
         for index in (13, 14, 12):  # sent after the cut, ahead of the gap 10-11
-            director._on_event(view, 1, index, {"event": "board", "n": index})
+            director.intake._on_event(view, 1, index, {"event": "board", "n": index})
         assert m.next == 10
         for index in (10, 11, 12, 13, 14):  # the board resends from 10
-            director._on_event(view, 1, index, {"event": "board", "n": index})
-        assert m.next == 15 and director.stats["duplicates"] == 3
+            director.intake._on_event(view, 1, index, {"event": "board", "n": index})
+        assert m.next == 15 and director.intake.stats["duplicates"] == 3
     finally:
         director.archive.close()
 
@@ -242,9 +242,9 @@ def test_a_read_right_after_a_message_shows_it(tmp_path: Path) -> None:
     was a message ago (a club night's check read a score a game old: 4-2 for 8-2)."""
     director = Director(None, tmp_path / "director", club=CLUB)  # not started: nothing tells the listeners
     try:
-        director._take(CLUB, "mesa01", "events", {"match": 1, "index": 0, "event": STRICT})
+        director.intake._take(CLUB, "mesa01", "events", {"match": 1, "index": 0, "event": STRICT})
         assert [(b["length"], b["phase"]) for b in director.boards()] == [(3, "opening")]
-        director._take(CLUB, "mesa01", "events", {"match": 2, "index": 0, "event": {**STRICT, "length": 5}})
+        director.intake._take(CLUB, "mesa01", "events", {"match": 2, "index": 0, "event": {**STRICT, "length": 5}})
         assert [b["length"] for b in director.boards()] == [5]
         assert director.detail(CLUB, "mesa01")["match"] == 2
     finally:

@@ -51,7 +51,7 @@ def test_broker_killed_and_restarted_mid_match(broker, make_director, tmp_path: 
         checked = _finish(director, boards)
         assert checked == 2 * 356 + 2 * 133
         assert all(b.publisher.stats["connections"] >= 2 for b in boards)
-        print(f"broker crash: {checked} events checked; resend requests {director.stats['resend_requests']}")
+        print(f"broker crash: {checked} events checked; resend requests {director.intake.stats['resend_requests']}")
     finally:
         for b in boards:
             b.close()
@@ -150,8 +150,8 @@ def test_a_boards_network_cut_for_a_while(broker, make_director, tmp_path: Path)
         # the first connection's will again (late, or replayed by someone who kept it): refused, the board stays
         # online (every connection has its own will, and the board's states name the current one)
         assert cut.publisher.will != first_will
-        director._handle(cut.publisher.topic("state"), first_will)
-        assert director.boards()[0]["online"] is True and director.refused["replayed"] >= 1
+        director.intake._handle(cut.publisher.topic("state"), first_will)
+        assert director.boards()[0]["online"] is True and director.intake.refused["replayed"] >= 1
         print(f"network cut: {checked} events checked, {cut.publisher.stats['catch_up']} sent on catch-up")
     finally:
         for b in boards:

@@ -16,7 +16,8 @@ from websockets.sync.client import connect
 
 from club.auth import sign
 from club.config import Broker, make_client
-from club.director import MAX_EVENTS, Director, wait_for
+from club.director import Director, wait_for
+from club.intake import MAX_EVENTS
 from club.pairing import MAX_MESSAGE, Pairing
 from club.web import create_app
 from kiosk.pin import PinStore
@@ -71,8 +72,8 @@ def _event(key: bytes, board: str, seq: int, match: int, index: int, event: dict
 
 
 def _take(director: Director, topic: str, payload: bytes) -> None:
-    director._receive(topic, payload)  # what paho's thread does with a message from the broker
-    assert wait_for(lambda: director._inbox.empty(), 10)
+    director.intake._receive(topic, payload)  # what paho's thread does with a message from the broker
+    assert wait_for(lambda: director.intake._inbox.empty(), 10)
     time.sleep(0.05)
 
 
@@ -140,7 +141,7 @@ def test_a_retained_100000_match_state_and_20_mb_events_are_refused_and_counted(
     _take(director, *_state(key, "mesa01", 1, journal=journal))
     # a state that fits but still lists 9,000 matches: the director keeps the board's last three
     _take(director, *_state(key, "mesa01", 2, journal=journal[:9000]))
-    assert director.views[(CLUB, "mesa01")].journal == [(8997, 356), (8998, 356), (8999, 356)]
+    assert director.intake.views[(CLUB, "mesa01")].journal == [(8997, 356), (8998, 356), (8999, 356)]
     # five events of 20 MB: refused before they are parsed
     big = {"event": "board", "position": "x" * 20_000_000}
     for i in range(5):
@@ -160,10 +161,10 @@ def test_five_thousand_fake_boards_are_never_shown(served) -> None:
     _take(director, *_state(keys["mesa01"], "mesa01", 1))
     before = rss_mb()
     for i in range(5000):
-        director._receive(f"gamao/{CLUB}/fake{i:04d}/state", b'{"online": true, "journal": [[1, 356]]}')
+        director.intake._receive(f"gamao/{CLUB}/fake{i:04d}/state", b'{"online": true, "journal": [[1, 356]]}')
         # a forger who learned mesa02's name but not its key
-        director._receive(f"gamao/{CLUB}/mesa02/state", _state(b"k" * 32, "mesa02", i)[1])
-    assert wait_for(lambda: director.refused["unpaired"] + director.refused["forged"] == 10_000, 30)
+        director.intake._receive(f"gamao/{CLUB}/mesa02/state", _state(b"k" * 32, "mesa02", i)[1])
+    assert wait_for(lambda: director.intake.refused["unpaired"] + director.intake.refused["forged"] == 10_000, 30)
     t0 = time.perf_counter()
     boards = HTTP.get(f"{srv.url}/api/boards")
     took = time.perf_counter() - t0
@@ -193,7 +194,7 @@ def test_the_generated_broker_drops_oversized_messages(broker, make_director, tm
         finally:
             client.disconnect()
             client.loop_stop()
-        assert director.refused["too_large"] == 0  # it never reached the director
-        assert all(len(v.journal) <= 3 for v in director.views.values())
+        assert director.intake.refused["too_large"] == 0  # it never reached the director
+        assert all(len(v.journal) <= 3 for v in director.intake.views.values())
     finally:
         board.close()

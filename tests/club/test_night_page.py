@@ -10,7 +10,8 @@ import re
 import time
 from pathlib import Path
 
-from club.director import Director, _Match
+from club.director import Director
+from club.intake import BoardMatch
 from club.rating import change
 from club.web import create_app
 from core.referee import Referee
@@ -102,11 +103,11 @@ def test_the_clocks_show_when_the_boards_state_has_them(tmp_path: Path) -> None:
     chromium_or_skip()
     director = Director(None, tmp_path / "d", club=CLUB).start()
     try:
-        view = director._view(CLUB, "mesa01")
+        view = director.intake._view(CLUB, "mesa01")
         view.online, view.updated, view.match = True, time.time(), 1
         ref = ClockReferee()
         ref.feed({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bia"}})
-        director.matches[(CLUB, "mesa01", 1)] = _Match(ref)
+        director.intake.matches[(CLUB, "mesa01", 1)] = BoardMatch(ref)
         assert director.detail(CLUB, "mesa01")["state"]["clock"]["running"] == "dark"
         with BackgroundServer(create_app(director, PinStore(tmp_path / "pins"))) as srv, \
                 chromium_page(800, 480, locale="pt-BR") as page:

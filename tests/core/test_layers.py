@@ -280,3 +280,33 @@ def test_the_check_catches_a_module_that_names_a_game(tmp_path: Path) -> None:
     assert _names_a_game("core.referee.machine", path) == [
         "core.referee.machine:1 imports core.rules.variants ['RussianPosition']",
         "core.referee.machine:5 compares with 'plakoto'"]
+
+
+# ----- the floors above core: the web guard, then the edges (docs/LAYOUT.md) ---------------------------------------
+PROJECT = {"core", "webguard", "vision", "firmware_bridge", "engine", "club", "kiosk", "cli"}
+#: What each package outside core may import of the project besides itself (issue 35: one web guard, one floor
+#: down, that both the kiosk and the club import; an edge never imports another edge or the kiosk).
+FLOORS: dict[str, set[str]] = {
+    "webguard": {"core"},
+    "vision": {"core"},
+    "firmware_bridge": {"core"},
+    "engine": {"core"},
+    "club": {"core", "webguard"},
+}
+
+
+def _floor_violations(package: str, allowed: set[str]) -> list[str]:
+    bad = []
+    root = CORE.parent / package
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(path.relative_to(CORE.parent).with_suffix("").parts).removesuffix(".__init__")
+        for target in _imports(path, module, run_only=True):
+            top = target.split(".")[0]
+            if top in PROJECT and top != package and top not in allowed:
+                bad.append(f"{module} imports {target}: {package} imports {sorted(allowed)} at most")
+    return bad
+
+
+@pytest.mark.parametrize("package", sorted(FLOORS))
+def test_the_web_guard_and_the_edges_import_only_what_is_below_them(package: str) -> None:
+    assert _floor_violations(package, FLOORS[package]) == []

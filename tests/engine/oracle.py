@@ -29,6 +29,13 @@ from core.rules.matchid import MatchIdState
 from engine.gnubg import find_gnubg
 from tests.datasets import CORPUS
 
+
+# gnubg prints numbers in the machine's locale (a decimal comma under pt_BR): the oracle reads them in C's, as
+# engine/gnubg.py does.
+def _c_locale() -> dict[str, str]:
+    return {**os.environ, "LANG": "C", "LC_ALL": "C"}
+
+
 _SETUP = ("set threads 1\nset display off\nset player 0 human\nset player 1 human\nset automatic roll off\n"
           "set output mwc off\nset output digits 5\nset beavers 3\nnew game\n")
 
@@ -81,7 +88,7 @@ def corpus_turns(files: list[Path]) -> list[Turn]:
 
 def _run_text(commands: list[str], timeout: float = 600) -> str:
     proc = subprocess.run([find_gnubg(), "-t", "-q"], input=_SETUP + "\n".join(commands) + "\n",
-                          capture_output=True, text=True, timeout=timeout, cwd=tempfile.gettempdir())
+                          capture_output=True, text=True, timeout=timeout, cwd=tempfile.gettempdir(), env=_c_locale())
     return proc.stdout
 
 
@@ -183,5 +190,5 @@ def _run_script(commands: list[str], tmp: Path) -> dict[str, object]:
     script = tmp / "script.py"
     script.write_text(_ANALYSE % {"commands": commands, "out": str(out)})
     subprocess.run([find_gnubg(), "-t", "-q", "-p", str(script)], capture_output=True, timeout=600,
-                   cwd=tmp, env=dict(os.environ, LANG="C"))
+                   cwd=tmp, env=_c_locale())
     return json.loads(out.read_text())

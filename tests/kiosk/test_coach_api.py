@@ -131,7 +131,7 @@ def test_settings_take_the_marks_and_the_takeback_agreement(client) -> None:
 
 def test_the_coach_off_in_the_kiosk_settings_refuses(tmp_path: Path, referee: RefereeService) -> None:
     app = create_app(Settings(data_dir=tmp_path, language="en", coach=False), service=referee, coach_engine=fake_engine)
-    with TestClient(app) as c:
+    with TestClient(app, client=("127.0.0.1", 50000)) as c:  # the touch screen: no PIN asked
         assert c.get("/api/coach").status_code == 403
         assert "coach = false" in c.post("/api/coach/plays").json()["detail"]
 

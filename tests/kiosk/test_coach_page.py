@@ -217,12 +217,13 @@ def test_tournament_mode_hides_the_coach_and_refuses(live) -> None:
 
 
 def _gnubg_factory():  # type: ignore[no-untyped-def]
-    if not Path("/usr/games/gnubg").exists():
-        pytest.skip("GNU Backgammon is not installed at /usr/games/gnubg: apt install gnubg (./dev test does it)")
+    from engine.base import EngineUnavailable
+    from engine.gnubg import GnubgEngine, find_gnubg
+
     try:
-        from engine.gnubg import GnubgEngine  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        pytest.skip("engine/gnubg.py, the GNU Backgammon adapter, is not on this branch")
+        find_gnubg()  # wherever the machine has it (GAMAO_GNUBG, PATH, /usr/games)
+    except EngineUnavailable as exc:
+        pytest.skip(f"{exc} (./dev test installs it)")
     return lambda: GnubgEngine(plies=0)
 
 
@@ -245,6 +246,7 @@ def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
             referee.submit(board(after("24/21 6/5")))
             referee.submit({"event": "roll", "dice": [6, 4]})
             page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=30000)
+            # gnubg's labels, not its digits: 24/21 6/5 loses 0.24 at 0 ply, twice the blunder mark (0.12)
             assert page.get_attribute("[data-testid=rating]", "data-label") == "very_bad"
             assert page.inner_text("[data-testid=rating] .rating-head") == "24/21 6/5: a blunder."
             screenshot(page, "coach-en-rating-gnubg")

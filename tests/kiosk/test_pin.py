@@ -10,20 +10,20 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from kiosk import pin as pin_module
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.pin import PinStore, ask_first_pin, client_key, is_loopback
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.kiosk.fakes import FakeService
 from tests.pin_cost import PRODUCTION_SCRYPT, scrypt_cost
+from webguard import pin as pin_module
 
 UNDO = {"action": "undo"}
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _production_pin_hash() -> Iterator[None]:
-    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/pin_cost.py)."""
+    """webguard/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/pin_cost.py)."""
     yield from scrypt_cost(PRODUCTION_SCRYPT)
 
 
@@ -117,7 +117,7 @@ def test_the_console_sets_the_first_pin(tmp_path: Path) -> None:
     assert ask_first_pin(store, ask=lambda _prompt: next(answers), say=said.append)
     assert store.is_set() and any("4 to 12 digits" in s for s in said) and any("differ" in s for s in said)
     store.check("4321", "192.0.2.1")
-    # Stored as kiosk/pin.py's scrypt at its own cost (n 2^14, r 8: 16 MB), never the PIN itself.
+    # Stored as webguard/pin.py's scrypt at its own cost (n 2^14, r 8: 16 MB), never the PIN itself.
     record = json.loads(store.path.read_text())
     assert {k: record[k] for k in ("algorithm", "n", "r", "p")} == {"algorithm": "scrypt", **PRODUCTION_SCRYPT}
     assert PRODUCTION_SCRYPT == {"n": 2**14, "r": 8, "p": 1} and "4321" not in store.path.read_text()

@@ -1,6 +1,6 @@
 """The kiosk's PIN against 60 network addresses at once (issue 22): each in its own network namespace (root), guessing
 as fast as the kiosk answers. Wrong PINs checked are bounded by the shared limit for all remote clients together
-(kiosk/pin.py: REMOTE_BURST, then REMOTE_PER_HOUR), however many addresses try; and the owner's controls on the
+(webguard/pin.py: REMOTE_BURST, then REMOTE_PER_HOUR), however many addresses try; and the owner's controls on the
 kiosk's own screen (loopback) keep working throughout. bench/bench_pin_attack.py measures the rates and the
 owner's latency, before and after."""
 
@@ -13,18 +13,18 @@ import pytest
 
 from kiosk.config import Settings
 from kiosk.main import create_app
-from kiosk.pin import REMOTE_BURST, REMOTE_CHECKING, REMOTE_PER_HOUR
 from tests.kiosk import netns
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
 from tests.pin_cost import PRODUCTION_SCRYPT, scrypt_cost
+from webguard.pin import REMOTE_BURST, REMOTE_CHECKING, REMOTE_PER_HOUR
 
 SECONDS = 12.0
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _production_pin_hash() -> Iterator[None]:
-    """kiosk/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/pin_cost.py)."""
+    """webguard/pin.py's own scrypt cost here (the rest of the run hashes at a test cost: tests/pin_cost.py)."""
     yield from scrypt_cost(PRODUCTION_SCRYPT)
 
 

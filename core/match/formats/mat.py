@@ -13,10 +13,10 @@ number and leaves the rules to ``core.match.replay``. Lines it cannot read becom
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 
 from core.match.formats import MatchFileError
+from core.match.names import mat_name, one_line
 from core.match.record import (
     BEAVER,
     DOUBLE,
@@ -403,15 +403,6 @@ def _cell(action: Action) -> str:
     return ""
 
 
-def one_line(text: str) -> str:
-    """A name or header value as one line of a .mat file: control characters and line or paragraph
-    separators become spaces (a newline in a player's name would start a line the reader misreads)."""
-    if text.isprintable():
-        return text
-    return " ".join("".join(" " if unicodedata.category(ch)[0] in "CZ" and ch != " " else ch
-                            for ch in text).split())
-
-
 def write_mat(record: MatchRecord) -> str:
     """Write a replayed record in gnubg's dialect (``export match mat``): plays must be resolved."""
     out: list[str] = []
@@ -422,7 +413,7 @@ def write_mat(record: MatchRecord) -> str:
     out.append("")
     out.append(f" {record.length} point match")
     out.append("")
-    names = {side: one_line(name) for side, name in record.players.items()}
+    names = {side: mat_name(name) for side, name in record.players.items()}  # no ':' a reader could split on
     for game in record.games:
         out.append(f" Game {game.number}")
         left = f" {names[Side.LIGHT]} : {game.score[Side.LIGHT]}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from core.match.formats import MatchFileError
+from core.match.names import one_line
 from core.match.record import (
     BEAVER,
     DOUBLE,
@@ -270,7 +271,7 @@ def write_sgf(record: MatchRecord, app: str = "Gamao:0.1") -> str:
         root = (
             f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(app)}]"
             f"MI[length:{record.length}][game:{i}][ws:{game.score[Side.LIGHT]}][bs:{game.score[Side.DARK]}]"
-            f"PW[{_escape(record.players[Side.LIGHT])}]PB[{_escape(record.players[Side.DARK])}]"
+            f"PW[{_escape(one_line(record.players[Side.LIGHT]))}]PB[{_escape(one_line(record.players[Side.DARK]))}]"
         )
         if i == 0 and record.date:
             root += f"DT[{_escape(record.date)}]"

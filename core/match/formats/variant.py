@@ -45,6 +45,7 @@ import re
 from typing import Any
 
 from core.match.formats import MatchFileError
+from core.match.names import one_line
 from core.match.record import MOVE, Action, GameRecord, GameResult, MatchRecord, MatchRules
 from core.rules.notation import Play
 from core.rules.position import Side
@@ -298,7 +299,7 @@ def _default_settings(name: str) -> dict[str, object]:
 
 
 def _clean(text: str) -> str:
-    return text.replace('"', "'").replace("\n", " ")
+    return one_line(text).replace('"', "'")
 
 
 __all__ = ["CHAIN", "MAGIC", "VARIANT_GAMES", "check_plays", "is_variant_record", "read_variant", "settings_of_record",

@@ -43,7 +43,7 @@ class PlakotoGame(VariantGame):
                     v[base + p - 1] = 1
                     dists.pop(base + p - 1, None)
                     v[off] = max(0, v[off] - 1)
-        return obs if v == list(obs.vec) else Observation(tuple(v), dists, True)
+        return obs if v == list(obs.vec) else Observation(tuple(v), dists, True, obs.covered)
 
     def rule_fault(self, model: VariantTurnModel, boards: Boards, params: dict[str, Any]) -> Fault | None:
         pos, mover = model.pos, model.mover

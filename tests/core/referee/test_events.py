@@ -39,8 +39,8 @@ def test_roll_defaults_cocked() -> None:
     ({"event": "roll", "dice": [5, 9]}, 'event 4: "dice" must be two numbers from 1 to 6, got [5, 9]'),
     ({"event": "roll", "dice": [5]}, 'event 4: "dice" must be two numbers from 1 to 6, got [5]'),
     ({"event": "teleport"}, 'event 4: unknown event kind "teleport" (known: new_match, roll, board, cube, '
-                            'resign, resign_reply, button, tick, illegal_play_answer)'),
-    ({"dice": [1, 2]}, 'event 4: missing "event" (one of: new_match, roll, board, cube, resign, resign_reply, button, tick, illegal_play_answer)'),
+                            'resign, resign_reply, button, tick, illegal_play_answer, touch_move)'),
+    ({"dice": [1, 2]}, 'event 4: missing "event" (one of: new_match, roll, board, cube, resign, resign_reply, button, tick, illegal_play_answer, touch_move)'),
     ({"event": "cube", "action": "redouble", "side": "light"},
      'event 4: "action" must be one of double, take, drop, beaver, raccoon, got "redouble"'),
     ({"event": "cube", "action": "take", "side": "white"}, 'event 4: "side" must be "light" or "dark", got "white"'),
@@ -52,7 +52,7 @@ def test_roll_defaults_cocked() -> None:
     ({"event": "new_match", "length": 5, "rules": {"mode": "lenient"}},
      'event 4: "rules.mode" must be "casual" or "strict", got "lenient"'),
     ({"event": "new_match", "length": 5, "rules": {"doubling": True}},
-     'event 4: unknown rule "doubling" (known: crawford, jacoby, beavers, holland, cube_cap, mode, tournament, premature_roll, rule_set, illegal_play, point_out, coach, clock)'),
+     'event 4: unknown rule "doubling" (known: crawford, jacoby, beavers, holland, cube_cap, mode, tournament, premature_roll, rule_set, illegal_play, point_out, coach, clock, touch_move, steps, forgotten_checker, bar_first)'),
     ("roll 5 2", "event 4: an event must be a JSON object, got str"),
 ])
 def test_bad_events_are_named(event: object, error: str) -> None:

@@ -16,7 +16,7 @@ from core.referee import Referee
 from core.rules.position import Position, Side
 from tests.core.referee.confident_camera import Score, run_confident, run_many, spread
 from tests.core.referee.referee_streams import CORPUS, camera_tables, corpus_files
-from tests.core.referee.scenarios import at_position, bd, kinds, moved, roll
+from tests.core.referee.scenarios import START, at_position, bd, kinds, moved, roll
 from tests.soak import soak
 
 
@@ -229,6 +229,47 @@ def test_r23_a_checker_still_gone_is_called_on_the_next_board_the_camera_is_sure
     assert kinds(ref.feed(knocked(done))) == []  # said once
 
 
+def one_from_the_start() -> Position:
+    """The start, but one of dark's back checkers has come round to its 14-point; dark to roll."""
+    light = list(START.to_dict()["light"])  # type: ignore[call-overload]
+    dark = [0] * 24
+    dark[0], dark[10], dark[11], dark[16], dark[18] = 1, 1, 5, 3, 5  # physical 11 is dark's 14-point
+    return Position.from_physical(light, dark, turn=Side.DARK)
+
+
+#: Dark's 2-1 played 14/13/11 (one checker to its 11-point, physical 14, index 13); the camera misreads that
+#: point as empty (0.6 against 0.4): as read, the board is the start with one dark back checker borne off.
+LOOKS_LIKE_START = ("dark", 13, 0)
+
+
+def test_r01_r23_a_misread_play_one_checker_from_the_start_is_no_new_set_up_while_moving() -> None:
+    """R01, R23: the misread board is within one count of the start, but dark's play explains it better
+    (one doubtful count against one count the camera is sure of): no new set-up called, the play is read
+    and committed by the next roll (match12215328 under the harshest camera: a false new_setup_mid_game,
+    then a false unplayed die)."""
+    ref = at_position(one_from_the_start(), length=7)
+    assert kinds(ref.feed(roll(2, 1))) == ["roll"]
+    played = one_from_the_start().play((2, 1), "14/13/11")
+    out = ref.feed(camera(played, LOOKS_LIKE_START))
+    assert [(v["verdict"], v["candidates"][0]) for v in out] == [("uncertain", "14/13/11")]
+    out = ref.feed(roll(5, 1))
+    assert [(v["verdict"], v.get("play")) for v in out] == [("play", "14/13/11"), ("roll", None)]
+
+
+def test_r01_r23_a_misread_board_one_checker_from_the_start_is_no_new_set_up_between_turns() -> None:
+    """R01, R23: the same board misread between turns (the play committed by the end-turn button) is the
+    position as it stands, read one count off: no call. The board really set up again is still said."""
+    ref = at_position(one_from_the_start(), length=7)
+    ref.feed(roll(2, 1))
+    played = one_from_the_start().play((2, 1), "14/13/11")
+    ref.feed(camera(played))
+    assert [v["verdict"] for v in ref.feed({"event": "button", "name": "end_turn"})] == ["play"]
+    assert kinds(ref.feed(camera(played, LOOKS_LIKE_START))) == []
+    assert kinds(ref.feed(camera(played))) == []
+    out = ref.feed(camera(START))
+    assert [(v["verdict"], v.get("reason")) for v in out] == [("illegal", "new_setup_mid_game")]
+
+
 #: Corpus matches and seeds where the harshest camera once made the referee call falsely or lose a game
 #: (bench_referee_confident.py --harshest): a checker put back, then misread as still gone, called missing
 #: (the first four); a roll held on an open play in a bear-off that lost the boards seen while it waited, so
@@ -238,11 +279,14 @@ def test_r23_a_checker_still_gone_is_called_on_the_next_board_the_camera_is_sure
 #: (match7763666: 467 false flags); a wrong-side board after a held roll read as the mover's play
 #: (match3866247: 10 wrong plays, 2 false checker_missing); the end-turn button pressed while the roll before
 #: it waited on an unclear play committed the wrong side's turn and lost the roll (match1238642); a play
-#: guessed from a misread 1-point when the opponent danced, its count later called missing (match4204545).
+#: guessed from a misread 1-point when the opponent danced, its count later called missing (match4204545); a
+#: play one checker from the start misread as the start itself, called a new set-up mid-game, then an unplayed
+#: die, and the match derailed (match12215328: 130 wrong plays, a wrong final score).
 HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
                   ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
                   ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081),
-                  ("lasse/match1238642.txt", 3034), ("lasse/match4204545.txt", 3090)]
+                  ("lasse/match1238642.txt", 3034), ("lasse/match4204545.txt", 3090),
+                  ("lasse/match12215328.txt", 26)]
 
 
 @pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])

@@ -1,10 +1,5 @@
-"""The HTTP and WebSocket guards the director's app (club/web.py) and the kiosk's (kiosk/main.py) share.
+"""The request body's limit and the one shape of every refusal (the kiosk's app and the director's).
 
-They live here because both may import them: an edge such as `club` imports `core` at most and never the kiosk,
-while the kiosk may import the club (docs/LAYOUT.md).
-
-- `same_origin`: a WebSocket is opened only for a page of the host it was served from (its Origin), or for a
-  client that is not a browser page (no Origin).
 - `BodyLimit`: a body larger than `max_body` is refused with 413 before it is read (Content-Length) or as soon
   as it grows past the limit (chunked); a body that does not arrive within `timeout` seconds gets 408.
 - `error_body`: the one shape of every refusal, `{"detail": ..., "message": "one line naming the field"}`
@@ -16,25 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 BODY_TIMEOUT = 10.0
-
-
-def same_origin(origin: str | None, host: str | None) -> bool:
-    """True when there is no Origin (not a browser page) or it names the host the page was reached at; a
-    foreign page and ``null`` (a sandboxed or file page) are refused."""
-    if origin is None:
-        return True
-    if not host:
-        return False
-    try:
-        parts = urlsplit(origin)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
 
 
 def error_body(detail: Any, message: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,106 @@
+"""The broker's configuration the director writes for its paired boards (`gamao director broker-config`).
+
+``write_broker_config(pairing, OUT_DIR)`` writes ``mosquitto.conf``, its ``passwd`` (Mosquitto's own
+PBKDF2-SHA512 ``$7$`` hashes, as ``mosquitto_passwd`` makes them) and ``acl`` (the club fixed and the board as
+the user: a board writes only its own three topics and reads only its own ``resend``), with
+``max_packet_size``/``message_size_limit`` and TLS with a club CA made by ``openssl`` (``make_ca``)
+(docs/club.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import secrets
+import subprocess
+from pathlib import Path
+
+from club.config import NAME, PREFIX, ClubConfigError
+from club.pairing import DIRECTOR, MAX_MESSAGE, Pairing, write_private
+
+
+def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = 101) -> str:
+    """A password file entry's hash the way mosquitto_passwd (Mosquitto 2) writes it: ``$7$`` PBKDF2-SHA512."""
+    salt = salt if salt is not None else secrets.token_bytes(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, iterations)
+    return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def make_ca(folder: Path, host: str = "localhost", days: int = 30) -> tuple[Path, Path, Path]:
+    """A club CA and a server certificate for `host` signed by it: (ca.crt, server.crt, server.key)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
+    ext = folder / "san.cnf"
+    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\n")
+
+    def ssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", str(days), "-subj", "/CN=Gamao club CA",
+        "-keyout", str(ca_key), "-out", str(ca))
+    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={host}", "-keyout", str(key), "-out", str(csr))
+    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", str(days),
+        "-extfile", str(ext), "-out", str(crt))
+    return ca, crt, key
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClubConfigError(f"--listen must be HOST:PORT (e.g. 0.0.0.0:8883), not {text!r}")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def acl_text(pairing: Pairing) -> str:
+    clubs = pairing.clubs()
+    lines = ["# written by `gamao director broker-config`: the club fixed, the board as the user.",
+             "# The director reads every paired club and may ask any board to send a match again.",
+             f"user {DIRECTOR}"]
+    for club in clubs:
+        lines += [f"topic read {PREFIX}/{club}/+/state", f"topic read {PREFIX}/{club}/+/events",
+                  f"topic read {PREFIX}/{club}/+/verdicts", f"topic write {PREFIX}/{club}/+/resend",
+                  f"topic write {PREFIX}/{club}/+/command"]
+    lines.append("topic read $SYS/#")
+    for name, cred in sorted(pairing.boards().items()):
+        if not NAME.match(name) or not NAME.match(cred["club"]):
+            continue
+        t = f"{PREFIX}/{cred['club']}/{name}"
+        lines += ["", f"user {name}", f"topic write {t}/state", f"topic write {t}/events",
+                  f"topic write {t}/verdicts", f"topic read {t}/resend", f"topic read {t}/command"]
+    return "\n".join(lines) + "\n"
+
+
+def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.0:8883", tls: bool = True,
+                        tls_host: str | None = None) -> Path:
+    """Write OUT/mosquitto.conf, OUT/passwd, OUT/acl (and OUT/tls/ with a club CA when `tls` and none is there
+    yet). Returns the configuration's path."""
+    out = Path(out).resolve()
+    host, port = parse_listen(listen)
+    out.mkdir(parents=True, exist_ok=True)
+    director = pairing.director()
+    entries = [f"{director['username']}:{mosquitto_hash(director['password'])}"]
+    entries += [f"{c['username']}:{mosquitto_hash(c['password'])}" for _, c in sorted(pairing.boards().items())]
+    write_private(out / "passwd", "\n".join(entries) + "\n")
+    write_private(out / "acl", acl_text(pairing))
+    (out / "data").mkdir(exist_ok=True)
+    lines = ["# written by `gamao director broker-config` (docs/club.md); write it again after pairing a board,",
+             "# then reload the broker (SIGHUP re-reads the password file and the ACL).",
+             "per_listener_settings false",
+             f"listener {port} {host}"]
+    if tls:
+        folder = out / "tls"
+        ca, crt, key = folder / "ca.crt", folder / "server.crt", folder / "server.key"
+        if not (ca.is_file() and crt.is_file() and key.is_file()):
+            name = tls_host or (host if host not in ("0.0.0.0", "::") else "localhost")
+            make_ca(folder, name, days=3650)
+            os.chmod(key, 0o600)
+            (folder / "ca.key").chmod(0o600)
+        lines += [f"cafile {ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
+    lines += ["allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
+              f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
+              "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
+              "max_queued_messages 100000", "max_inflight_messages 100", "max_connections 1024"]
+    conf = out / "mosquitto.conf"
+    conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return conf

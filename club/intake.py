@@ -1,0 +1,468 @@
+"""The director's intake: the boards' messages taken in from the broker, authenticated, put in order and replayed.
+
+``Intake(broker, data_dir).start()`` subscribes to ``gamao/<club>/+/{state,events,verdicts}`` (QoS 1, a
+persistent session, so the broker keeps what arrives while the director is away). paho's thread only checks a
+message's size and queues it; the intake's worker authenticates it (a paired board's own, fresh, signed
+message: club/auth.py), archives each event once by (club, board, match, index) and feeds it, in index order,
+to the intake's own referee for that match: the grid, the results and the .mat files come from the same events
+as the board's journal. When a board's retained state says its journal holds more than the archive has in a
+row, and nothing has arrived for a moment, the intake asks that board to send the match again from the first
+missing index (topic ``.../resend``); duplicates are ignored.
+
+What it keeps (``views``: a BoardView per board, ``matches``: a BoardMatch per match, the archive, the counters)
+is what the page's views (club/director.py) read, under ``lock``; ``listen(callback)`` tells them when a board
+changed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from club.archive import FILE, Archive, match_summary
+from club.auth import AuthError, ReplayGuard, open_signed, payload_mac
+from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
+from club.pairing import MAX_MESSAGE, Pairing
+from club.replay import Referee, feed
+
+log = logging.getLogger(__name__)
+GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
+ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+Key = tuple[str, str, int]  # (club, board, match)
+# Bounds on what one (paired) board can make the director hold (docs/CONTRACTS.md, issue 22)
+MAX_MATCH_ID = 2**53         # journal match ids are small integers; SQLite keeps up to 2**63
+MAX_EVENTS = 20_000          # events per match (a 25-point match is about 3,000)
+MAX_PENDING = 2_000          # events kept in memory ahead of a gap (the rest wait in the archive)
+MAX_MATCHES = 1_000          # matches per board and night
+MAX_ALERTS = len(("dice_lost", "camera_bumped"))
+MAX_INBOX = 100_000          # messages waiting for the director's worker; beyond, dropped (resend fetches them)
+JOURNAL_LIST = 3             # matches a board's state lists (its last three)
+KNOWN_ALERTS = ("dice_lost", "camera_bumped")
+REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replayed", "malformed", "over_limit")
+NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
+LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
+
+
+@dataclass
+class BoardMatch:
+    """What the intake keeps of one match of a board: its referee, its place, what is ahead of a gap."""
+
+    ref: Referee | None
+    next: int = 0                                    # the first index not yet seen in a row
+    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
+    progress: float = 0.0                            # monotonic time of the last step forward
+    asked: float = 0.0
+    last_verdict: dict[str, Any] | None = None
+    result_saved: bool = False
+    #: indexes whose verdicts are archived beyond ``ruled_next`` (the first one missing): a verdicts copy is a
+    #: message of its own, acknowledged to the broker before it is stored, so a director killed in between
+    #: loses it; it is asked for again like a missing event
+    ruled: set[int] = field(default_factory=set)
+    ruled_next: int = 0
+    spilled: bool = False                            # events beyond MAX_PENDING wait in the archive only
+
+    def got_verdicts(self, index: int) -> None:
+        self.ruled.add(index)
+        while self.ruled_next in self.ruled:
+            self.ruled.discard(self.ruled_next)
+            self.ruled_next += 1
+
+
+@dataclass
+class BoardView:
+    """What the intake keeps of one board (the page's views read it under the intake's lock)."""
+
+    club: str
+    board: str
+    label: str | None = None
+    online: bool = False
+    updated: float | None = None
+    alerts: list[str] = field(default_factory=list)
+    journal: list[tuple[int, int]] = field(default_factory=list)   # (match, count) the board last reported
+    match: int | None = None
+    ruled: float | None = None                       # when the board ruled its last verdict (its clock)
+    received: float | None = None                    # when that verdict reached the director
+    moved: float | None = None                       # when the director last took in an event of this board
+    nmatches: int = 0                                # matches heard of (bounded by MAX_MATCHES)
+    changes: int = 0                                 # counts what changed the board (the views' caches follow it)
+
+
+
+
+class Intake:
+    def __init__(self, broker: Broker | None, data_dir: str | Path, club: str = "+",
+                 client_id: str | None = None, pairing: Pairing | None = None) -> None:
+        self.broker = broker
+        self.club = club
+        self.data_dir = Path(data_dir)
+        self.archive = Archive(self.data_dir / FILE)
+        #: the paired boards and their keys: only a paired board's signed messages are taken in (club/auth.py)
+        self.pairing = pairing if pairing is not None else Pairing(self.data_dir)
+        self.guards: dict[tuple[str, str], ReplayGuard] = {}
+        self.refused = dict.fromkeys(REFUSALS, 0)
+        self.refused_by: dict[str, int] = {}   # board name (as the topic says, paired or not) -> refusals; bounded
+        self._logged: dict[tuple[str, str], float] = {}
+        self.order: list[tuple[str, str]] = []  # the views' keys, sorted (made again when a board appears)
+        self.client_id = client_id or f"gamao-director-{'all' if club == '+' else club}"
+        self.client: Any = None
+        self.connected = threading.Event()
+        self.views: dict[tuple[str, str], BoardView] = {}
+        self.matches: dict[Key, BoardMatch] = {}
+        self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0}
+        # (received, seconds from a board's verdict to the director), for bench/bench_club.py
+        self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
+        self.results_version = 0
+        self._dirty: set[tuple[str, str]] = set()
+        self._listeners: list[Callable[[], object]] = []
+        self.lock = threading.RLock()   # the views read under it
+        self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue(MAX_INBOX)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="club-director", daemon=True)
+
+    # ----- life ---------------------------------------------------------------------------------------------
+    def start(self) -> Intake:
+        self._restore()
+        self._thread.start()
+        if self.broker is not None:
+            b = self.broker
+            self.client = make_client(self.client_id, b, clean=False)
+            self.client.on_connect = self._on_connect
+            self.client.on_disconnect = lambda *a: self.connected.clear()
+            self.client.on_message = lambda c, u, msg: self._receive(msg.topic, msg.payload)
+            self.client.connect_async(b.host, b.port, keepalive=b.keepalive)
+            self.client.loop_start()
+        return self
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.client = None
+        self._stop.set()
+        self._inbox.put(None)
+        self._thread.join(5)
+        self.archive.close()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("the broker refused the director: %s", reason)
+            return
+        for kind in ("state", "events", "verdicts"):
+            client.subscribe(f"{PREFIX}/{self.club}/+/{kind}", qos=1)
+        self.connected.set()
+
+    def _restore(self) -> None:
+        """After a restart: labels, results, and every match's place from the archive."""
+        labels = self.archive.labels()
+        done = {(r["club"], r["board"], r["match"]) for r in self.archive.results()}
+        latest: dict[tuple[str, str], int] = {}
+        for club, board, match in self.archive.matches():
+            latest[(club, board)] = max(latest.get((club, board), match), match)
+        for club, board, match in self.archive.matches():
+            view = self._view(club, board)
+            view.label = labels.get((club, board))
+            view.match = latest[(club, board)]
+            replay = (club, board, match) not in done or match == latest[(club, board)]
+            m = BoardMatch(Referee() if replay else None, result_saved=(club, board, match) in done)
+            indexes = self.archive.indexes(club, board, match)
+            for index in self.archive.verdict_indexes(club, board, match):
+                m.got_verdicts(index)
+            if replay:
+                for event in self.archive.events(club, board, match):
+                    m.last_verdict = self._last(feed(m.ref, event), m.last_verdict)  # type: ignore[arg-type]
+                    m.next += 1
+                # Copies that arrived after a gap wait for it (the gap is asked for again, see _ask_for_gaps).
+                m.pending = self.archive.events_after(club, board, match, m.next, MAX_PENDING + 1)
+                if len(m.pending) > MAX_PENDING:
+                    m.pending.pop(max(m.pending))
+                    m.spilled = True
+            else:
+                while m.next < len(indexes) and indexes[m.next] == m.next:
+                    m.next += 1
+            m.progress = time.monotonic()
+            self.matches[(club, board, match)] = m
+            view.nmatches += 1
+        for (club, board), label in labels.items():
+            self._view(club, board).label = label
+
+    # ----- messages (the director's worker thread) -----------------------------------------------------------
+    def _loop(self) -> None:
+        last_check = 0.0
+        while not self._stop.is_set():
+            try:
+                item = self._inbox.get(timeout=0.25)
+            except queue.Empty:
+                item = None
+            try:
+                if item is not None:
+                    self._handle(*item)
+                    drained = time.monotonic()
+                    # drain what is waiting before telling the page, but tell it at least every NOTIFY_EVERY s
+                    # while a backlog is taken in (the page shows the newest of each board)
+                    while time.monotonic() - drained < NOTIFY_EVERY:
+                        try:
+                            nxt = self._inbox.get_nowait()
+                        except queue.Empty:
+                            break
+                        if nxt is None:
+                            break
+                        self._handle(*nxt)
+                if self._dirty:
+                    self.notify()
+                if time.monotonic() - last_check > 0.5:
+                    last_check = time.monotonic()
+                    self._ask_for_gaps()
+            except Exception:  # a bad copy must not stop the director
+                log.exception("director")
+
+    def _view(self, club: str, board: str) -> BoardView:
+        view = self.views.get((club, board))
+        if view is None:
+            view = self.views[(club, board)] = BoardView(club, board)
+            self.order = sorted(self.views)
+        return view
+
+    # ----- what a board may say --------------------------------------------------------------------------------
+    def _receive(self, topic: str, payload: bytes) -> None:
+        """paho's thread: the size is checked before anything is kept; the worker does the rest."""
+        if len(payload) > MAX_MESSAGE:
+            self._refuse("too_large", topic, f"{len(payload)} bytes")
+            return
+        try:
+            self._inbox.put_nowait((topic, payload))
+        except queue.Full:
+            self._refuse("over_limit", topic, "the director's inbox is full")
+
+    def _refuse(self, reason: str, topic: str, detail: str = "") -> None:
+        """Count (and, at most every LOG_EVERY seconds per reason and board, log) a message not taken in."""
+        self.refused[reason] += 1
+        parts = topic.split("/")
+        who = parts[2][:40] if len(parts) > 2 else "?"
+        if who in self.refused_by or len(self.refused_by) < 1024:
+            self.refused_by[who] = self.refused_by.get(who, 0) + 1
+        now = time.monotonic()
+        if now - self._logged.get((reason, ""), -LOG_EVERY) >= LOG_EVERY:
+            if len(self._logged) > 4096:
+                self._logged.clear()
+            self._logged[(reason, "")] = now
+            log.warning("refused a message on %.120r: %s %s (%d %s so far)", topic, reason, detail,
+                        self.refused[reason], reason)
+
+    def _guard(self, club: str, board: str) -> ReplayGuard:
+        guard = self.guards.get((club, board))
+        if guard is None:
+            guard = self.guards[(club, board)] = self.archive.guard(club, board)
+        return guard
+
+    def _authentic(self, topic: str, payload: bytes) -> tuple[str, str, str, dict[str, Any]] | None:
+        """(club, board, kind, message) for a paired board's own, fresh, signed message; None (counted) otherwise."""
+        parsed = parse_topic(topic)
+        if parsed is None or not NAME.match(parsed[0]) or not NAME.match(parsed[1]) or parsed[2] not in KINDS:
+            self._refuse("bad_topic", topic)
+            return None
+        club, board, kind = parsed
+        if self.club not in ("+", club):
+            self._refuse("bad_topic", topic, f"not club {self.club}")
+            return None
+        key = self.pairing.key(club, board)
+        if key is None:
+            self.pairing.refresh()
+            key = self.pairing.key(club, board)
+        if key is None:
+            self._refuse("unpaired", topic, "(pair it: gamao director pair NAME)")
+            return None
+        try:
+            msg = open_signed(topic, payload, key)
+        except AuthError as exc:
+            self._refuse(exc.reason, topic)
+            return None
+        guard = self._guard(club, board)
+        if kind == "state":
+            online = msg.get("online") is True
+            fresh = guard.state(msg["seq"], payload_mac(payload), online)
+            if fresh is None:
+                self._refuse("replayed", topic, f"counter {msg['seq']}")
+                return None
+            if fresh == "new":
+                if online and isinstance(msg.get("will"), int):
+                    guard.will = msg["will"]
+                self.archive.save_guard(club, board, guard)
+        elif not guard.copy(msg["seq"]):
+            self._refuse("replayed", topic, f"counter {msg['seq']}")
+            return None
+        return club, board, kind, msg
+
+    def _handle(self, topic: str, payload: bytes) -> None:
+        got = self._authentic(topic, payload)
+        if got is None:
+            return
+        club, board, kind, msg = got
+        self.stats["messages"] += 1
+        with self.lock:
+            try:
+                self._take(club, board, kind, msg)
+            except (KeyError, TypeError, ValueError) as exc:
+                self._refuse("malformed", topic, str(exc)[:80])
+
+    @staticmethod
+    def _place(msg: dict[str, Any]) -> tuple[int, int]:
+        match, index = msg["match"], msg["index"]
+        for what, n, top in (("match", match, MAX_MATCH_ID), ("index", index, MAX_EVENTS)):
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < top:
+                raise ValueError(f"{what} must be an integer 0-{top - 1}")
+        return match, index
+
+    def _take(self, club: str, board: str, kind: str, msg: dict[str, Any]) -> None:
+        view = self._view(club, board)
+        if kind == "state":
+            view.updated = time.time()
+            view.online = msg.get("online") is True
+            if view.online:
+                alerts = msg.get("alerts") or []
+                view.alerts = [a for a in alerts if a in KNOWN_ALERTS][:MAX_ALERTS] if isinstance(alerts, list) else []
+                journal = msg.get("journal") or []
+                if not isinstance(journal, list):
+                    raise ValueError("journal must be a list")
+                view.journal = [(int(m), int(c)) for m, c in journal[-JOURNAL_LIST:]
+                                if 0 <= int(m) < MAX_MATCH_ID and 0 <= int(c) <= MAX_EVENTS]
+        elif kind == "events":
+            match, index = self._place(msg)
+            if not isinstance(msg.get("event"), dict):
+                raise ValueError("event must be an object")
+            if (club, board, match) not in self.matches and view.nmatches >= MAX_MATCHES:
+                self._refuse("over_limit", board_topic(club, board, kind), f"more than {MAX_MATCHES} matches")
+                return
+            view.updated = time.time()
+            self._on_event(view, match, index, msg["event"])
+        else:
+            match, index = self._place(msg)
+            verdicts = msg.get("verdicts") or []
+            if not isinstance(verdicts, list):
+                raise ValueError("verdicts must be a list")
+            if (club, board, match) not in self.matches and view.nmatches >= MAX_MATCHES:
+                self._refuse("over_limit", board_topic(club, board, kind), f"more than {MAX_MATCHES} matches")
+                return
+            view.updated = time.time()
+            self.stats["verdicts"] += 1
+            self.archive.add(club, board, match, index, None, verdicts)
+            self._match_of((club, board, match)).got_verdicts(index)
+            ruled = msg.get("ruled")
+            if isinstance(ruled, (int, float)) and not isinstance(ruled, bool) and verdicts:
+                view.ruled, view.received = float(ruled), time.time()
+                self.latencies.append((view.received, view.received - view.ruled))
+        self.changed(view)
+
+    def _on_event(self, view: BoardView, match: int, index: int, event: dict[str, Any]) -> None:
+        key = (view.club, view.board, match)
+        if not self.archive.add(view.club, view.board, match, index, event, None):
+            self.stats["duplicates"] += 1
+            return
+        self.stats["events"] += 1
+        view.moved = time.time()
+        m = self._match_of(key)
+        if view.match is None or match > view.match:
+            previous = self.matches.get((view.club, view.board, view.match)) if view.match is not None else None
+            view.match = match
+            if previous is not None and previous.result_saved:
+                previous.ref = None  # a finished match no longer shown: its archive is enough
+        if m.ref is None:  # an archived, finished match: keep the count only
+            # copies that came ahead of a gap are in the archive already: the count runs on through them (a
+            # resent copy of one of them is a duplicate and never comes here)
+            while index == m.next or self.archive.event(view.club, view.board, match, m.next) is not None:
+                m.next += 1
+            return
+        if index >= m.next and index - m.next < MAX_PENDING:
+            m.pending[index] = event
+        elif index > m.next:
+            m.spilled = True
+        self._advance(view, match, m)
+
+    def _advance(self, view: BoardView, match: int, m: BoardMatch) -> None:
+        assert m.ref is not None
+        while True:
+            event = m.pending.pop(m.next, None)
+            if event is None:
+                # an event that came while too far ahead waits in the archive, not in memory
+                event = self.archive.event(view.club, view.board, match, m.next) if m.spilled else None
+                if event is None:
+                    break
+            m.last_verdict = self._last(feed(m.ref, event), m.last_verdict)
+            m.next += 1
+            m.progress = time.monotonic()
+        if m.ref.phase == "match_over" and not m.result_saved:
+            self.archive.save_result(view.club, view.board, match, match_summary(m.ref), "finished")
+            m.result_saved = True
+            self.results_version += 1
+            if match != view.match:
+                m.ref = None
+
+    def _match_of(self, key: tuple[str, str, int]) -> BoardMatch:
+        """The match's record, a new one (its referee at the start) the first time anything of it comes."""
+        m = self.matches.get(key)
+        if m is None:
+            m = self.matches[key] = BoardMatch(Referee(), progress=time.monotonic())
+            self._view(key[0], key[1]).nmatches += 1
+        return m
+
+    @staticmethod
+    def _last(verdicts: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any] | None:
+        return verdicts[-1] if verdicts else previous
+
+    def _ask_for_gaps(self) -> None:
+        if self.client is None or not self.connected.is_set():
+            return
+        now = time.monotonic()
+        with self.lock:
+            for view in self.views.values():
+                if not view.online:
+                    continue
+                for match, count in view.journal:
+                    m = self.matches.get((view.club, view.board, match))
+                    have = min(m.next, m.ruled_next) if m is not None else 0
+                    if have >= count:
+                        continue
+                    if m is None:
+                        m = self._match_of((view.club, view.board, match))
+                    if now - m.progress < GAP_GRACE or now - m.asked < ASK_EVERY:
+                        continue
+                    m.asked = now
+                    self.stats["resend_requests"] += 1
+                    self.client.publish(board_topic(view.club, view.board, "resend"),
+                                        json.dumps({"match": match, "from": have}), qos=1)
+
+    # ----- telling the views -----------------------------------------------------------------------------
+    def listen(self, callback: Callable[[], object]) -> Callable[[], None]:
+        with self.lock:
+            self._listeners.append(callback)
+
+        def stop() -> None:
+            with self.lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+        return stop
+
+    def changed(self, view: BoardView) -> None:
+        """A message (or the owner) changed the board: its page hears of it at the next notice, and a read before
+        that makes the board's entry again (a cached entry from before the message would show, say, the score a
+        game ago)."""
+        view.changes += 1
+        self._dirty.add((view.club, view.board))
+
+    def notify(self) -> None:
+        with self.lock:
+            self._dirty.clear()
+            listeners = list(self._listeners)
+        for callback in listeners:
+            try:
+                callback()
+            except Exception:
+                log.exception("a director listener failed")
+

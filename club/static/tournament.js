@@ -1,0 +1,134 @@
+// The big screen of a tournament night (club/tournament_web.py): polls GET /api/tournaments/{name} every second.
+"use strict";
+const WORDS = {
+  pt: { playing: "Em jogo", next: "A seguir", standings: "Classificação", none: "Nenhuma partida em jogo.",
+        nonext: "Nenhuma partida à espera.", waitBoard: "aguarda mesa", table: "Mesa", points: "pontos",
+        point: "ponto", champion: "Campeão", player: "Jogador", wins: "V", losses: "D", round: "Rodada",
+        starting: "começando…", offline: "sem sinal", noTournament: "Nenhum torneio ainda.",
+        brackets: { main: "Chave principal", consolation: "Consolação", last_chance: "Última chance", final: "Final" },
+        formats: { double_elimination: "dupla eliminação", consolation: "com consolação", last_chance: "com última chance",
+                   progressive: "consolação progressiva", swiss: "suíço modificado", round_robin: "todos contra todos" } },
+  en: { playing: "In play", next: "Up next", standings: "Standings", none: "No match in play.",
+        nonext: "No match waiting.", waitBoard: "waits for a table", table: "Table", points: "points",
+        point: "point", champion: "Champion", player: "Player", wins: "W", losses: "L", round: "Round",
+        starting: "starting…", offline: "offline", noTournament: "No tournament yet.",
+        brackets: { main: "Main", consolation: "Consolation", last_chance: "Last chance", final: "Final" },
+        formats: { double_elimination: "double elimination", consolation: "with consolation",
+                   last_chance: "with last chance", progressive: "progressive consolation", swiss: "modified Swiss",
+                   round_robin: "round robin" } },
+};
+const params = new URLSearchParams(location.search);
+let lang = params.get("lang") === "en" ? "en" : (localStorage.getItem("gamao-lang") === "en" ? "en" : "pt");
+let name = params.get("name");
+let last = null;
+const $ = (id) => document.getElementById(id);
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
+function clock(sec) { if (sec == null) return ""; const s = Math.max(0, Math.round(sec)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }
+function pts(n) { const w = WORDS[lang]; return `${n} ${n === 1 ? w.point : w.points}`; }
+
+function card(m, tables) {
+  const w = WORDS[lang], live = m.live || {};
+  const c = el("div", "card" + (live.started ? "" : " waiting") + (live.online === false ? " offline" : ""));
+  const head = el("div", "table");
+  head.append(el("span", "", `${w.table} ${live.table || tables[m.board] || m.board}`), el("small", "", `${m.id} · ${pts(m.length)}`));
+  c.append(head);
+  for (const side of ["light", "dark"]) {
+    const row = el("div", "side");
+    row.append(el("span", "who", m[side]));
+    const clk = live.clock;
+    if (clk) row.append(el("span", "clock" + (clk.running === side ? " running" : ""), clock(clk[side])));
+    row.append(el("span", "pts", live.started && live.score ? String(live.score[side]) : ""));
+    c.append(row);
+  }
+  c.append(el("div", "info", live.online === false ? w.offline : (live.started ? "" : w.starting)));
+  return c;
+}
+
+function bracketBox(m) {
+  const b = el("div", "m " + (m.status || ""));
+  const sc = m.score ? m.score.split("-") : ["", ""];
+  const tags = [m.id, m.board || ""];
+  ["light", "dark"].forEach((side, k) => {
+    const won = m.winner && m.winner === m[side] ? " w" : "";
+    b.append(el("span", "id", tags[k]), el("span", "who" + won, m[side] || "—"), el("span", "pts" + won, sc[k] || ""));
+  });
+  return b;
+}
+
+// The brackets take the room left under the matches in play; a big field is scaled down to fit, never cut.
+function fit() {
+  const box = $("brackets"), room = box.parentElement;
+  box.style.transform = "";
+  const h = room.clientHeight, w = room.clientWidth;
+  const scale = Math.min(1, h / Math.max(1, box.scrollHeight), w / Math.max(1, box.scrollWidth));
+  box.style.transform = scale < 1 ? `scale(${scale})` : "";
+}
+
+function render(t) {
+  const w = WORDS[lang];
+  document.documentElement.lang = lang === "en" ? "en" : "pt-BR";
+  for (const a of document.querySelectorAll(".lang a")) a.classList.toggle("on", a.dataset.lang === lang);
+  $("playing-title").textContent = w.playing; $("next-title").textContent = w.next;
+  $("standings-title").textContent = w.standings;
+  if (!t) { $("title").textContent = w.noTournament; return; }
+  $("title").replaceChildren(document.createTextNode(t.name + " "), el("small", "", w.formats[t.format] || t.format));
+  const champ = $("champion"); champ.hidden = !t.champion; champ.textContent = t.champion ? `${w.champion}: ${t.champion}` : "";
+  const tables = t.tables || {};
+  const playing = t.matches.filter((m) => m.status === "playing");
+  $("playing").replaceChildren(...playing.map((m) => card(m, tables)));
+  $("noplaying").textContent = playing.length ? "" : w.none;
+  const ready = t.matches.filter((m) => m.status === "ready").sort((a, b) => a.round - b.round);
+  const free = (t.free_boards || []).map((b) => tables[b.board] || b.board);
+  $("next").replaceChildren(...ready.slice(0, 12).map((m, i) => {
+    const li = el("li");
+    li.append(document.createTextNode(`${m.light} x ${m.dark} · ${pts(m.length)} → `),
+              el("span", "where", i < free.length ? `${w.table} ${free[i]}` : w.waitBoard));
+    return li;
+  }));
+  $("nonext").textContent = ready.length ? "" : w.nonext;
+  const bands = {};
+  for (const m of t.matches) ((bands[m.bracket] ||= {})[m.round] ||= []).push(m);
+  $("brackets").replaceChildren(...Object.entries(bands).map(([br, rounds]) => {
+    const box = el("div", "bracket");
+    if (Object.keys(bands).length > 1 || !["swiss", "round_robin"].includes(t.format)) box.append(el("h3", "", w.brackets[br] || br));
+    const row = el("div", "rounds");
+    // a long Swiss or round robin: its last rounds, the ones being played
+    const keys = Object.keys(rounds).map(Number).sort((a, b) => a - b);
+    const shown = ["swiss", "round_robin"].includes(t.format) ? keys.slice(-4) : keys;
+    for (const r of shown) {
+      const col = el("div", "round");
+      col.append(el("div", "label", `${w.round} ${r}`), ...rounds[r].map(bracketBox));
+      row.append(col);
+    }
+    box.append(row);
+    return box;
+  }));
+  fit();
+  const head = $("standings").tHead.rows[0];
+  head.replaceChildren(el("th", "", w.player), el("th", "n", w.wins), el("th", "n", w.losses));
+  $("standings").tBodies[0].replaceChildren(...t.standings.map((r) => {
+    const tr = el("tr", r.player === t.champion ? "champ" : (r.withdrawn ? "out" : ""));
+    tr.append(el("td", "", r.player), el("td", "n", String(r.wins)), el("td", "n", String(r.losses)));
+    return tr;
+  }));
+}
+
+async function poll() {
+  try {
+    if (!name) {
+      const list = await (await fetch("/api/tournaments")).json();
+      name = list.tournaments.length ? list.tournaments[list.tournaments.length - 1] : null;
+    }
+    if (name) {
+      const r = await fetch(`/api/tournaments/${encodeURIComponent(name)}`);
+      if (r.ok) last = await r.json();
+    }
+    render(last);
+  } catch (e) { /* the director is restarting: keep the last picture */ }
+  setTimeout(poll, 1000);
+}
+for (const a of document.querySelectorAll(".lang a")) {
+  a.addEventListener("click", (ev) => { ev.preventDefault(); lang = a.dataset.lang; localStorage.setItem("gamao-lang", lang); render(last); });
+}
+window.addEventListener("resize", fit);
+poll();

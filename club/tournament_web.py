@@ -1,0 +1,113 @@
+"""The tournament night on the director's page (issue 39): the big screen and its API, beside club/web.py's.
+
+``add_routes(app, desk)`` adds, to the app ``club.web.create_app`` made:
+
+- ``GET /tournament`` (``?name=...``, ``&lang=en``): the big screen, for a projector or TV (1920x1080, usable at
+  1280x800): the brackets, the matches in play with their live scores and clocks, who plays next and where, the
+  standings. Read-only, like the grid.
+- ``GET /api/tournaments``: the tournaments' names; ``GET /api/tournaments/{name}``: one, as ``tournament show
+  --json`` gives it, with each match on a board's ``live`` score, phase and clock, the free boards and the tables.
+- ``GET /api/tournaments/{name}/bracket.svg``: the bracket as a picture.
+- ``POST /api/tournaments/{name}/assign`` ``{"match", "board", "club"}``: the director chooses the board (PIN).
+- ``POST /api/tournaments/{name}/result`` ``{"match", "winner", "score"}``: a result entered or corrected by hand
+  (PIN; logged in the journal with ``source: hand`` or ``director``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, HTTPException, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, Field
+
+from club.config import NAME
+from club.tournament_boards import Desk
+from club.web import STATIC
+from core.match.brackets import TournamentError
+from webguard.clients import client_host
+
+TournamentPath = Annotated[str, PathParam(min_length=1, max_length=60)]
+
+
+class AssignIn(BaseModel):
+    match: str = Field(max_length=16)
+    board: str = Field(max_length=40, pattern=NAME.pattern)
+    club: str = Field(max_length=40, pattern=NAME.pattern)
+
+
+class ResultIn(BaseModel):
+    match: str = Field(max_length=16)
+    winner: str = Field(max_length=40)
+    score: str = Field(max_length=9)
+
+
+def add_routes(app: FastAPI, desk: Desk) -> None:
+    pins = app.state.pins
+    app.state.desk = desk
+
+    def need_pin(pin: str | None, request: Request) -> None:
+        if not pins.is_set():
+            raise HTTPException(403, "the director's PIN is not set: start `gamao director` with --pin")
+        try:
+            pins.check(pin, client_host(request))
+        except Exception as exc:
+            status = getattr(exc, "status", None)
+            if status is None:
+                raise
+            retry = getattr(exc, "retry_after", None)
+            headers = {"Retry-After": str(int(retry) + 1)} if retry else None
+            raise HTTPException(status, str(exc), headers=headers) from None
+
+    def refused(exc: TournamentError) -> HTTPException:
+        text = str(exc)
+        return HTTPException(404 if text.startswith("no tournament") else 409, text)
+
+    @app.get("/tournament", include_in_schema=False)
+    def screen_page() -> FileResponse:
+        return FileResponse(STATIC / "tournament.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/tournaments", summary="The tournaments in the director's journal")
+    def tournaments() -> dict[str, Any]:
+        return {"tournaments": desk.journal.names()}
+
+    @app.get("/api/tournaments/{name}", summary="A tournament: matches (live on their boards), standings, champion")
+    def tournament(name: TournamentPath) -> dict[str, Any]:
+        try:
+            return desk.screen(name)
+        except TournamentError as exc:
+            raise refused(exc) from None
+
+    @app.get("/api/tournaments/{name}/bracket.svg", summary="The bracket as a picture")
+    def bracket(name: TournamentPath) -> Response:
+        from club.tournament_end import bracket_svg
+
+        try:
+            svg = bracket_svg(desk.journal.load(name))
+        except TournamentError as exc:
+            raise refused(exc) from None
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.post("/api/tournaments/{name}/assign", summary="Put a ready match on the board the director chooses (PIN)")
+    def assign(name: TournamentPath, body: AssignIn, request: Request,
+               x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        need_pin(x_gamao_pin, request)
+        try:
+            desk.assign(name, body.match, body.club, body.board)
+            return desk.screen(name)
+        except TournamentError as exc:
+            raise refused(exc) from None
+
+    @app.post("/api/tournaments/{name}/result", summary="Enter or correct a match's result by hand (PIN, logged)")
+    def result(name: TournamentPath, body: ResultIn, request: Request,
+               x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        need_pin(x_gamao_pin, request)
+        try:
+            t = desk.journal.load(name)
+            done = t.match(body.match)["status"] == "done"
+            desk.journal.apply(name, {"op": "result", "match": body.match, "winner": body.winner,
+                                      "score": body.score, "source": "director" if done else "hand"})
+            return desk.screen(name)
+        except TournamentError as exc:
+            raise refused(exc) from None

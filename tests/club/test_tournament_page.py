@@ -1,0 +1,114 @@
+"""The tournament's big screen (club/static/tournament.html) in real headless Chromium, at 1920x1080 and 1280x800,
+while an 8-player double elimination is played on 4 boards through a real Mosquitto: the matches in play with
+their live scores, who plays next and where, the brackets, the standings; the champion at the end. Screenshots
+in artifacts/screenshots/tournament-*.png. The night's end export (results, .mat archive, ratings, SVG) after.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from club.tournament import Journal
+from club.tournament_boards import Desk
+from club.tournament_end import export
+from club.tournament_web import add_routes
+from club.web import create_app
+from kiosk.server import BackgroundServer
+from tests.club.conftest import names, wait_for
+from tests.club.test_tournament_night import TableBoard
+from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.web import HTTP
+from webguard.pin import PinStore
+
+PLAYERS = ["Ana", "Bruno", "Carla", "Duda", "Eva", "Fábio", "Gil", "Hugo"]
+FITS = "document.documentElement.scrollWidth <= window.innerWidth && document.body.scrollHeight <= window.innerHeight"
+
+
+def live(url: str) -> list[dict[str, Any]]:
+    view = HTTP.get(f"{url}/api/tournaments/Quinta").json()
+    return [m for m in view["matches"] if m["status"] == "playing" and m["live"].get("started")
+            and sum(m["live"]["score"].values()) > 0]
+
+
+def test_the_big_screen_through_an_evening(broker: Any, make_director: Any, tmp_path: Path) -> None:
+    chromium_or_skip()
+    folder = tmp_path / "director"
+    director = make_director()
+    journal = Journal(folder)
+    desk = Desk(director, journal).start()
+    pins = PinStore(tmp_path / "pins")
+    pins.set("2468")
+    app = create_app(director, pins)
+    add_routes(app, desk)
+    boards = [TableBoard(broker, name, tmp_path / name) for name in names(4)]
+    for b in boards:
+        b.runner.speed = 25  # slow enough to see scores move, then fast to the end
+    try:
+        with BackgroundServer(app) as srv:
+            assert wait_for(lambda: len(desk.free_boards()) == 4, 20)
+            journal.create("Quinta", "double_elimination", PLAYERS, length=3, seed=4)
+            assert wait_for(lambda: len(live(srv.url)) >= 2, 90), "no two matches in play with a score"
+            with chromium_page(1920, 1080, locale="pt-BR") as page:
+                page.goto(srv.url + "/tournament")
+                page.wait_for_selector("#playing .card")
+                page.wait_for_function("document.querySelectorAll('#playing .card').length >= 2")
+                text = page.inner_text("body")
+                assert "Em jogo" in text and "Classificação" in text and "Chave principal" in text
+                assert "Mesa 1" in text or "Mesa 2" in text
+                assert page.locator("#standings tbody tr").count() == 8
+                assert page.evaluate(FITS)
+                screenshot(page, "tournament-1920x1080")
+                # the live score on a card is the board's own
+                m = live(srv.url)[0]
+                card = page.locator("#playing .card", has_text=m["light"]).first
+                assert m["dark"] in card.inner_text()
+            with chromium_page(1280, 800, locale="pt-BR") as page:
+                page.goto(srv.url + "/tournament?lang=en")
+                page.wait_for_selector("#playing .card")
+                assert "In play" in page.inner_text("body")
+                assert page.evaluate(FITS)
+                screenshot(page, "tournament-1280x800")
+            for b in boards:
+                b.runner.speed = 1e6
+            assert wait_for(lambda: journal.load("Quinta").view()["champion"] is not None, 180)
+            with chromium_page(1920, 1080, locale="pt-BR") as page:
+                page.goto(srv.url + "/tournament?name=Quinta")
+                page.wait_for_selector("#champion:not([hidden])")
+                champion = journal.load("Quinta").view()["champion"]
+                assert champion in page.inner_text("#champion")
+                assert page.locator(".m").count() == len(journal.load("Quinta").view()["matches"])
+                screenshot(page, "tournament-end-1920x1080")
+            svg = HTTP.get(f"{srv.url}/api/tournaments/Quinta/bracket.svg")
+            assert svg.status_code == 200 and svg.text.startswith("<svg") and champion in svg.text
+            # the director's hand: a correction needs the PIN, is logged
+            done = journal.load("Quinta").view()["matches"][0]
+            body = {"match": done["id"], "winner": done["winner"], "score": "9-0"}
+            assert HTTP.post(f"{srv.url}/api/tournaments/Quinta/result", json=body).status_code == 401
+            r = HTTP.post(f"{srv.url}/api/tournaments/Quinta/result", json=body, headers={"X-Gamao-PIN": "2468"})
+            assert r.status_code == 200, r.text
+            assert r.json()["corrections"][-1]["was"]["source"] == "board"
+            assert HTTP.get(f"{srv.url}/api/tournaments/Nope").status_code == 404
+        written = export(journal.load("Quinta"), folder, tmp_path / "out")
+    finally:
+        desk.close()
+        for b in boards:
+            b.close()
+    names_ = {p.name for p in written}
+    assert names_ == {"Quinta-results.json", "Quinta-results.csv", "Quinta-matches.zip", "Quinta-ratings.json",
+                      "Quinta-bracket.svg"}
+    with zipfile.ZipFile(tmp_path / "out" / "Quinta-matches.zip") as z:
+        mats = [n for n in z.namelist() if n.endswith(".mat")]
+        view = journal.load("Quinta").view()
+        assert len(mats) == len(view["matches"])  # every match was played on a board
+        text = z.read(mats[0]).decode()
+        assert "point match" in text and any(p in text for p in PLAYERS)
+    ratings = json.loads((tmp_path / "out" / "Quinta-ratings.json").read_text())
+    assert len(ratings["matches"]) == len(view["matches"])
+    for row in ratings["players"]:  # each player's change is the sum of their matches' (FIBS, club/rating.py)
+        mine = sum(m["winner_change"] if m["winner"] == row["player"] else m["loser_change"]
+                   for m in ratings["matches"] if row["player"] in (m["winner"], m["loser"]))
+        assert abs(row["after"] - row["before"] - mine) < 0.05 and abs(row["change"] - mine) < 0.05
+    journal.close()

@@ -1,0 +1,92 @@
+"""The PIN limiter is fair to the right PIN (issue 34, finding 6): one wrong PIN a minute from ever-new remote
+addresses keeps the shared bucket of all remote devices full, and before this every other remote device, right
+PIN included, was answered 429. A device that gave the right PIN before (a known device) is held only by its own
+counters now; an unknown one still waits while the bucket is full (it cannot be told from the attacker's next
+address without checking its PIN, which is the very guess the bucket bounds). The clock is the store's own, moved
+by hand; PINs hashed at the test cost (tests/pin_cost.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from webguard.pin import REMOTE_BURST, PinError, PinStore
+
+PIN = "2468"
+PHONE = "192.168.1.20"        # the director's (or a player's) phone that uses the PIN
+NEW_PHONE = "192.168.1.21"
+
+
+def _store(tmp_path: Path, now: list[float]) -> PinStore:
+    store = PinStore(tmp_path, max_failures=5, lockout_seconds=60, clock=lambda: now[0])
+    store.set(PIN)
+    return store
+
+
+def _status(store: PinStore, pin: str, client: str) -> int:
+    try:
+        store.check(pin, client)
+    except PinError as exc:
+        return exc.status
+    return 200
+
+
+def _attack(store: PinStore, now: list[float], minutes: int, first: int = 0) -> list[int]:
+    """Fill the shared bucket, then one wrong PIN a minute, each from a new address (10.0.x.y)."""
+    answers = []
+    for i in range(REMOTE_BURST):
+        answers.append(_status(store, f"{1000 + i}", f"10.0.0.{i + 1}"))
+    for m in range(minutes):
+        now[0] += 60
+        answers.append(_status(store, f"{5000 + m}", f"10.0.{1 + (first + m) // 250}.{1 + (first + m) % 250}"))
+    return answers
+
+
+def test_one_wrong_pin_a_minute_does_not_keep_a_device_that_uses_the_pin_at_429(tmp_path: Path) -> None:
+    now = [1000.0]
+    store = _store(tmp_path, now)
+    assert _status(store, PIN, PHONE) == 200  # the phone used the PIN earlier in the evening
+    answers = _attack(store, now, minutes=30)
+    assert answers.count(401) == REMOTE_BURST + 30 - answers.count(429)
+    served = []
+    for _ in range(30):  # the phone presses once a minute while the attack goes on
+        now[0] += 60
+        _attack(store, now, minutes=1, first=1000 + len(served))
+        served.append(_status(store, PIN, PHONE))
+    assert served == [200] * 30
+
+
+def test_the_shared_bucket_still_bounds_the_attackers_guesses(tmp_path: Path) -> None:
+    """Sixty minutes of one new address a minute: the guesses really checked stay within the bucket's rate."""
+    now = [1000.0]
+    store = _store(tmp_path, now)
+    answers = _attack(store, now, minutes=60)
+    checked = answers.count(401)
+    assert checked <= REMOTE_BURST + 60 + 1
+    assert _status(store, PIN, NEW_PHONE) == 429  # unknown: indistinguishable from the attacker's next address
+
+
+def test_a_known_device_that_guesses_loses_its_pass(tmp_path: Path) -> None:
+    now = [1000.0]
+    store = _store(tmp_path, now)
+    assert _status(store, PIN, PHONE) == 200
+    _attack(store, now, minutes=1)
+    statuses = []
+    for i in range(8):  # the known device now guesses: its own counters, then the shared bucket again
+        now[0] += 61
+        statuses.append(_status(store, f"{7000 + i}", PHONE))
+    assert statuses[:5] == [401] * 5
+    now[0] += 61  # past its own wait
+    _attack(store, now, minutes=0)  # the bucket full again
+    assert _status(store, PIN, PHONE) == 429
+
+
+@pytest.mark.parametrize(("hours", "expect"), [(11.0, 200), (13.0, 429)])
+def test_the_pass_lasts_twelve_hours_from_the_last_right_pin(tmp_path: Path, hours: float, expect: int) -> None:
+    now = [1000.0]
+    store = _store(tmp_path, now)
+    assert _status(store, PIN, PHONE) == 200
+    now[0] += hours * 3600
+    _attack(store, now, minutes=0)
+    assert _status(store, PIN, PHONE) == expect
