@@ -5,6 +5,13 @@ PBKDF2-SHA512 ``$7$`` hashes, as ``mosquitto_passwd`` makes them) and ``acl`` (t
 the user: a board writes only its own three topics and reads only its own ``resend``), with
 ``max_packet_size``/``message_size_limit`` and TLS with a club CA made by ``openssl`` (``make_ca``)
 (docs/club.md).
+
+Against one board's credentials (they sit in every board's club.json; issue 34): what the broker queues for a
+client (the director, away or slow) is bounded in bytes, not only in messages (``max_queued_bytes``,
+``max_inflight_bytes``): 3,000 messages of 255 kB took Mosquitto to 773 MB when only the count was bounded. A
+connection's client id is its user name (``use_username_as_clientid``): a board's credentials cannot claim the
+director's id, or another board's, and throw it off. Run as root, the files Mosquitto reads after it drops to
+its own user (``mosquitto``) are that user's: the password file, the ACL, the TLS key and the persistence folder.
 """
 
 from __future__ import annotations
@@ -12,12 +19,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import pwd
 import secrets
 import subprocess
 from pathlib import Path
 
 from club.config import NAME, PREFIX, ClubConfigError
 from club.pairing import DIRECTOR, MAX_MESSAGE, Pairing, write_private
+
+BROKER_USER = "mosquitto"          # the user Mosquitto drops to when started as root (its default `user`)
+MAX_QUEUED_BYTES = 32 * 2**20      # per client, beyond what is in flight: ~20,000 copies of a board (~1.5 kB);
+                                   # what is dropped beyond it the director asks the board for again (resend)
+MAX_INFLIGHT_BYTES = 4 * 2**20     # per client, sent and not yet acknowledged
+MAX_QUEUED_MESSAGES = 100_000
 
 
 def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = 101) -> str:
@@ -71,12 +85,41 @@ def acl_text(pairing: Pairing) -> str:
     return "\n".join(lines) + "\n"
 
 
+def broker_owner() -> tuple[int, int] | None:
+    """(uid, gid) the broker's files must belong to: Mosquitto's own user's when this runs as root (Mosquitto
+    started as root drops to it before it reads them); None otherwise (a broker started by this user stays it)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        user = pwd.getpwnam(BROKER_USER)
+    except KeyError:
+        raise ClubConfigError(f"running as root, but this machine has no user {BROKER_USER!r}, which Mosquitto "
+                              "drops to and which must own its password file and ACL: install Mosquitto first "
+                              "(apt-get install mosquitto), or run broker-config as the user who runs the broker"
+                              ) from None
+    return user.pw_uid, user.pw_gid
+
+
+def _hand_over(owner: tuple[int, int] | None, *paths: Path) -> None:
+    """The broker's files to the broker's user (root only), readable by it alone (a folder: usable by it alone)."""
+    if owner is None:
+        return
+    for path in paths:
+        if path.exists():
+            os.chown(path, *owner)
+            path.chmod(0o700 if path.is_dir() else 0o600)
+            if path.is_dir():
+                for inner in path.iterdir():
+                    os.chown(inner, *owner)
+
+
 def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.0:8883", tls: bool = True,
                         tls_host: str | None = None) -> Path:
     """Write OUT/mosquitto.conf, OUT/passwd, OUT/acl (and OUT/tls/ with a club CA when `tls` and none is there
-    yet). Returns the configuration's path."""
+    yet). Returns the configuration's path. Run as root, the files Mosquitto reads are its own user's."""
     out = Path(out).resolve()
     host, port = parse_listen(listen)
+    owner = broker_owner()
     out.mkdir(parents=True, exist_ok=True)
     director = pairing.director()
     entries = [f"{director['username']}:{mosquitto_hash(director['password'])}"]
@@ -97,10 +140,14 @@ def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.
             os.chmod(key, 0o600)
             (folder / "ca.key").chmod(0o600)
         lines += [f"cafile {ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
+        _hand_over(owner, key)
     lines += ["allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
+              "use_username_as_clientid true",
               f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
               "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
-              "max_queued_messages 100000", "max_inflight_messages 100", "max_connections 1024"]
+              f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
+              "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
+    _hand_over(owner, out / "passwd", out / "acl", out / "data")
     conf = out / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return conf

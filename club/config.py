@@ -14,6 +14,7 @@ published.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import ssl
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ import paho.mqtt.client as mqtt
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 KINDS = ("state", "events", "verdicts")
 PREFIX = "gamao"
+log = logging.getLogger(__name__)
 KEYS = ("broker", "club", "board", "username", "password", "ca_file", "keepalive", "key", "credentials")
 
 
@@ -159,6 +161,12 @@ def parse_topic(topic: str) -> tuple[str, str, str] | None:
     return parts[1], parts[2], parts[3]
 
 
+def _callback_failures(client: Any, userdata: Any, level: int, text: str) -> None:
+    """paho's own log, of which only a callback's exception is worth a line (paho goes on after it)."""
+    if text.startswith("Caught exception"):
+        log.error("an MQTT callback failed (the link goes on): %s", text[:300])
+
+
 def make_client(client_id: str, broker: Broker, clean: bool = True) -> Any:
     """A paho-mqtt 2.x client set up for this broker (credentials, TLS); not yet connected."""
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean,
@@ -167,6 +175,10 @@ def make_client(client_id: str, broker: Broker, clean: bool = True) -> Any:
         client.username_pw_set(broker.username, broker.password)
     if broker.tls:
         client.tls_set(ca_certs=broker.ca_file, cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    # A callback's exception is logged and the network thread goes on: nothing a message holds may end the link
+    # (issue 34: a resend of {"match": 1e999} raised OverflowError in the board's callback and killed its thread).
+    client.suppress_exceptions = True
+    client.on_log = _callback_failures
     client.reconnect_delay_set(min_delay=1, max_delay=4)
     client.max_inflight_messages_set(100)
     client.max_queued_messages_set(0)

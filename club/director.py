@@ -153,7 +153,7 @@ class Director:
             return {"connected": intake.connected.is_set(), "paired": len(intake.pairing.boards()),
                     "boards": len(intake.views), "stats": dict(intake.stats), "refused": dict(intake.refused),
                     "refused_total": sum(intake.refused.values()),
-                    "refused_by": [{"board": b, "count": n} for b, n in top]}
+                    "refused_by": [{"board": b, "count": n} for b, n in top], "link": dict(intake.link)}
 
     def results(self) -> list[dict[str, Any]]:
         return self.archive.results()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
 import threading
 import time
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from club.archive import FILE, Archive, match_summary
-from club.auth import AuthError, ReplayGuard, open_signed, payload_mac
+from club.auth import AuthError, ReplayGuard, open_signed, payload_mac, sign
 from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
 from club.pairing import MAX_MESSAGE, Pairing
 from club.replay import Referee, feed
@@ -44,10 +45,15 @@ MAX_PENDING = 2_000          # events kept in memory ahead of a gap (the rest wa
 MAX_MATCHES = 1_000          # matches per board and night
 MAX_ALERTS = len(("dice_lost", "camera_bumped"))
 MAX_INBOX = 100_000          # messages waiting for the director's worker; beyond, dropped (resend fetches them)
+MAX_INBOX_BYTES = 64 * 2**20  # bytes waiting for the worker, all boards together (issue 34: a flood of 255 kB)
+MAX_BOARD_WAITING = 16 * 2**20  # bytes of one board (by its topic) waiting: a flood waits behind no other board
+MAX_COPY = 72 * 1024         # bytes of an events or verdicts copy: the kiosk journals no event over 64 kB (its body
+                             # limit); a state may take the broker's whole MAX_MESSAGE
 JOURNAL_LIST = 3             # matches a board's state lists (its last three)
 KNOWN_ALERTS = ("dice_lost", "camera_bumped")
 REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replayed", "malformed", "over_limit")
 NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
+COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
 
 
@@ -124,6 +130,15 @@ class Intake:
         self._listeners: list[Callable[[], object]] = []
         self.lock = threading.RLock()   # the views read under it
         self._inbox: queue.Queue[tuple[str, bytes] | None] = queue.Queue(MAX_INBOX)
+        self._waiting: dict[str, int] = {}     # bytes in the inbox by the board its topic names
+        self._waiting_total = 0
+        self._waiting_lock = threading.Lock()
+        #: the director's own link to the broker: connections, disconnections nobody asked for, and sessions the
+        #: broker no longer had when the director came back (another client took its session with a clean one)
+        self.link = {"connections": 0, "disconnections": 0, "sessions_lost": 0, "refused": 0}
+        self._had_session = False
+        self._seq = self._reserved = -1            # the director's command counter (_command_seq)
+        self._closing = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="club-director", daemon=True)
 
@@ -135,13 +150,14 @@ class Intake:
             b = self.broker
             self.client = make_client(self.client_id, b, clean=False)
             self.client.on_connect = self._on_connect
-            self.client.on_disconnect = lambda *a: self.connected.clear()
+            self.client.on_disconnect = self._on_disconnect
             self.client.on_message = lambda c, u, msg: self._receive(msg.topic, msg.payload)
             self.client.connect_async(b.host, b.port, keepalive=b.keepalive)
             self.client.loop_start()
         return self
 
     def close(self) -> None:
+        self._closing = True
         if self.client is not None:
             self.client.disconnect()
             self.client.loop_stop()
@@ -153,11 +169,28 @@ class Intake:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
+            self.link["refused"] += 1
             log.warning("the broker refused the director: %s", reason)
             return
+        self.link["connections"] += 1
+        if self._had_session and not flags.session_present:
+            # The broker kept the director's session (clean_session false) and has it no more: another client
+            # connected as the director and replaced it, or the broker lost its state. What came meanwhile is
+            # asked for again (the boards' retained states say how far each journal is).
+            self.link["sessions_lost"] += 1
+            log.warning("the broker no longer had the director's session (connection %d): another client with the "
+                        "director's broker user took it, or the broker lost its state; asking the boards again for "
+                        "what is missing", self.link["connections"])
+        self._had_session = True
         for kind in ("state", "events", "verdicts"):
             client.subscribe(f"{PREFIX}/{self.club}/+/{kind}", qos=1)
         self.connected.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        self.connected.clear()
+        if not self._closing:
+            self.link["disconnections"] += 1
+            log.warning("the director lost the broker (%s); connecting again", reason)
 
     def _restore(self) -> None:
         """After a restart: labels, results, and every match's place from the archive."""
@@ -203,6 +236,7 @@ class Intake:
                 item = None
             try:
                 if item is not None:
+                    self._taken(*item)
                     self._handle(*item)
                     drained = time.monotonic()
                     # drain what is waiting before telling the page, but tell it at least every NOTIFY_EVERY s
@@ -214,6 +248,7 @@ class Intake:
                             break
                         if nxt is None:
                             break
+                        self._taken(*nxt)
                         self._handle(*nxt)
                 if self._dirty:
                     self.notify()
@@ -232,14 +267,45 @@ class Intake:
 
     # ----- what a board may say --------------------------------------------------------------------------------
     def _receive(self, topic: str, payload: bytes) -> None:
-        """paho's thread: the size is checked before anything is kept; the worker does the rest."""
-        if len(payload) > MAX_MESSAGE:
-            self._refuse("too_large", topic, f"{len(payload)} bytes")
+        """paho's thread: the size is checked, and what waits for the worker bounded in bytes (each board's and all
+        together), before anything is kept; the worker does the rest. Nothing is parsed here."""
+        size = len(payload)
+        if size > MAX_MESSAGE or (size > MAX_COPY and topic.endswith(("/events", "/verdicts"))):
+            self._refuse("too_large", topic, f"{size} bytes")
+            return
+        who = self._who(topic)
+        with self._waiting_lock:
+            mine = self._waiting.get(who, 0)
+            if mine + size > MAX_BOARD_WAITING or self._waiting_total + size > MAX_INBOX_BYTES:
+                full = True
+            else:
+                full = False
+                self._waiting[who] = mine + size
+                self._waiting_total += size
+        if full:
+            self._refuse("over_limit", topic, "the director's inbox holds enough of this board's messages")
             return
         try:
             self._inbox.put_nowait((topic, payload))
         except queue.Full:
+            self._taken(topic, payload)
             self._refuse("over_limit", topic, "the director's inbox is full")
+
+    @staticmethod
+    def _who(topic: str) -> str:
+        parts = topic.split("/", 3)
+        return parts[2][:40] if len(parts) > 2 else "?"
+
+    def _taken(self, topic: str, payload: bytes) -> None:
+        """A message left the inbox: its bytes no longer count against its board."""
+        who = self._who(topic)
+        with self._waiting_lock:
+            left = self._waiting.get(who, 0) - len(payload)
+            if left > 0:
+                self._waiting[who] = left
+            else:
+                self._waiting.pop(who, None)
+            self._waiting_total -= len(payload)
 
     def _refuse(self, reason: str, topic: str, detail: str = "") -> None:
         """Count (and, at most every LOG_EVERY seconds per reason and board, log) a message not taken in."""
@@ -309,7 +375,7 @@ class Intake:
         with self.lock:
             try:
                 self._take(club, board, kind, msg)
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, OverflowError) as exc:  # e.g. int(1e999) in a journal list
                 self._refuse("malformed", topic, str(exc)[:80])
 
     @staticmethod
@@ -355,7 +421,7 @@ class Intake:
             self.archive.add(club, board, match, index, None, verdicts)
             self._match_of((club, board, match)).got_verdicts(index)
             ruled = msg.get("ruled")
-            if isinstance(ruled, (int, float)) and not isinstance(ruled, bool) and verdicts:
+            if isinstance(ruled, (int, float)) and not isinstance(ruled, bool) and math.isfinite(ruled) and verdicts:
                 view.ruled, view.received = float(ruled), time.time()
                 self.latencies.append((view.received, view.received - view.ruled))
         self.changed(view)
@@ -433,10 +499,27 @@ class Intake:
                         m = self._match_of((view.club, view.board, match))
                     if now - m.progress < GAP_GRACE or now - m.asked < ASK_EVERY:
                         continue
+                    key = self.pairing.key(view.club, view.board)
+                    if key is None:  # unpaired since: it obeys nothing the director cannot sign
+                        continue
                     m.asked = now
                     self.stats["resend_requests"] += 1
-                    self.client.publish(board_topic(view.club, view.board, "resend"),
-                                        json.dumps({"match": match, "from": have}), qos=1)
+                    topic = board_topic(view.club, view.board, "resend")
+                    body = json.dumps({"match": match, "from": have, "seq": self._command_seq()},
+                                      separators=(",", ":")).encode()
+                    self.client.publish(topic, sign(topic, body, key), qos=1)
+
+    def _command_seq(self) -> int:
+        """The next counter of the director's commands (club/auth.py's ``seq``): it only goes up, across restarts
+        (reserved COMMAND_BLOCK at a time in the archive; a fresh archive starts from the clock in milliseconds),
+        so a board refuses a command it has obeyed before, or an older one, as a replay."""
+        if self._seq + 1 >= self._reserved:
+            if self._reserved < 0:
+                self._seq = max(int(self.archive.setting("command_seq", 0)), int(time.time() * 1000)) - 1
+            self._reserved = self._seq + 1 + COMMAND_BLOCK
+            self.archive.set_setting("command_seq", self._reserved)
+        self._seq += 1
+        return self._seq
 
     # ----- telling the views -----------------------------------------------------------------------------
     def listen(self, callback: Callable[[], object]) -> Callable[[], None]:

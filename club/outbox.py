@@ -34,6 +34,8 @@ SCHEMA = "CREATE TABLE IF NOT EXISTS marks (match INTEGER PRIMARY KEY, acked INT
 # restarts (a crash skips the rest of a block) without a write per message.
 COUNTER = "CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY CHECK (id = 0), reserved INTEGER NOT NULL)"
 BLOCK = 4096
+# The newest director command the board obeyed (club/publisher.py): a command whose counter is not above it is a replay.
+COMMANDS = "CREATE TABLE IF NOT EXISTS commands (id INTEGER PRIMARY KEY CHECK (id = 0), seq INTEGER NOT NULL)"
 
 
 class Outbox:
@@ -42,6 +44,7 @@ class Outbox:
         self._db = open_db(self.path)  # synchronous=NORMAL: a lost mark only means a copy is sent twice
         self._db.execute(SCHEMA)
         self._db.execute(COUNTER)
+        self._db.execute(COMMANDS)
         self._lock = threading.Lock()
         self._seq = -1
         self._reserved = -1
@@ -60,6 +63,21 @@ class Outbox:
                                  (self._reserved, self._reserved))
             self._seq += 1
             return self._seq
+
+    def command_seq(self) -> int:
+        """The counter of the newest director command obeyed, -1 for none."""
+        with self._lock:
+            row = self._db.execute("SELECT seq FROM commands WHERE id = 0").fetchone()
+        return -1 if row is None else int(row[0])
+
+    def obeyed(self, seq: int) -> bool:
+        """Record a command's counter; False (nothing recorded) when it is not above the newest obeyed (a replay)."""
+        with self._lock:
+            row = self._db.execute("SELECT seq FROM commands WHERE id = 0").fetchone()
+            if row is not None and seq <= int(row[0]):
+                return False
+            self._db.execute("INSERT INTO commands VALUES (0, ?) ON CONFLICT(id) DO UPDATE SET seq = ?", (seq, seq))
+            return True
 
     def acked(self, match: int) -> int:
         """The highest index of `match` the broker acknowledged, -1 for none."""

@@ -22,13 +22,16 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from club.auth import sign
+from club.auth import AuthError, open_signed, sign
 from club.config import ClubConfig, board_topic, make_client
 from club.outbox import FILE, Outbox
 from club.replay import Referee, feed
 
 log = logging.getLogger(__name__)
 HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
+LOG_EVERY = 10.0  # seconds: one log line for refused director commands at most this often
+MAX_MATCH_ID = 2**53
+MAX_INDEX = 20_000  # the director's bound on a match's events (club/intake.py MAX_EVENTS)
 ALERTS = ("dice_lost", "camera_bumped")  # hardware trouble a human must see to (with the referee's own calls)
 
 
@@ -59,7 +62,9 @@ class BoardPublisher:
         self.client: Any = None
         self.connected = threading.Event()
         self.alerts: set[str] = set()
-        self.stats = {"published": 0, "acked": 0, "catch_up": 0, "resend_requests": 0, "connections": 0}
+        self.stats = {"published": 0, "acked": 0, "catch_up": 0, "resend_requests": 0, "connections": 0,
+                      "refused_commands": 0}
+        self._refusal_logged = -LOG_EVERY
         self._live: deque[tuple[int, int, dict[str, Any], list[dict[str, Any]], float]] = deque()
         self._next: dict[int, int] = {}       # match -> next index to publish on this connection
         self._inflight: deque[_Sent] = deque()
@@ -201,6 +206,10 @@ class BoardPublisher:
             self.client.subscribe(self.topic("command"), qos=1)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        """A director command: ``.../command`` goes to its listeners (club/commands.py checks them); ``resend`` is
+        obeyed only when signed with the board's key for this topic, newer than the last one obeyed, not retained
+        (the director never retains one), and in bounds. Whatever a message holds, it is refused or obeyed here and
+        never raises into paho's thread."""
         if msg.topic == self.topic("command"):
             for listener in self._commands:
                 try:
@@ -209,13 +218,39 @@ class BoardPublisher:
                     log.exception("club: a command listener failed")
             return
         try:
-            ask = json.loads(msg.payload)
-            self._rewinds.append((int(ask["match"]), max(0, int(ask["from"]))))
-        except (ValueError, KeyError, TypeError):
-            log.warning("club: ignoring a resend request that is not {\"match\", \"from\"}: %r", msg.payload[:80])
-            return
+            why = self._command(msg.topic, msg.payload, bool(msg.retain))
+        except Exception:  # never the link's end (paho suppresses too, see club.config.make_client)
+            log.exception("club: a director command")
+            why = "malformed"
+        if why is not None:
+            self.stats["refused_commands"] += 1
+            now = time.monotonic()
+            if now - self._refusal_logged >= LOG_EVERY:
+                self._refusal_logged = now
+                log.warning("club: refused a director command (%s): %r (%d refused so far)", why, msg.payload[:80],
+                            self.stats["refused_commands"])
+
+    def _command(self, topic: str, payload: bytes, retained: bool) -> str | None:
+        """None when the command was taken; otherwise why not."""
+        if retained:
+            return "retained"
+        if self.config.key is None:
+            return "unpaired"  # nothing to check it with: a board obeys nothing it cannot verify
+        try:
+            ask = open_signed(topic, payload, self.config.key)
+        except AuthError as exc:
+            return exc.reason
+        match, start = ask.get("match"), ask.get("from")
+        for n, top in ((match, MAX_MATCH_ID), (start, MAX_INDEX)):
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < top:
+                return "malformed"
+        if not self.outbox.obeyed(ask["seq"]):
+            return "replayed"
+        assert isinstance(match, int) and isinstance(start, int)
+        self._rewinds.append((match, start))
         self.stats["resend_requests"] += 1
         self._wake.set()
+        return None
 
     # ----- the sender ---------------------------------------------------------------------------------------
     def _loop(self) -> None:

@@ -28,6 +28,10 @@ from typing import Any
 from club.archive import FILE, Archive
 from club.rating import START, change
 from core.match.brackets import Tournament
+from core.match.formats.mat import write_mat
+from core.match.formats.variant import is_variant_record, write_variant
+from core.referee.record import to_match_record
+from core.referee.table import TableReferee
 
 BOX_W, BOX_H, GAP_X, GAP_Y, BAND_GAP = 230, 46, 36, 10, 40
 TITLES = {"main": "Chave principal", "consolation": "Consolação", "last_chance": "Última chance", "final": "Final"}
@@ -68,11 +72,6 @@ def rating_changes(t: Tournament) -> dict[str, Any]:
 
 
 def _mat(archive: Archive, club: str, board: str, match: int) -> str | None:
-    from core.match.formats.mat import write_mat
-    from core.match.formats.variant import is_variant_record, write_variant
-    from core.referee.record import to_match_record
-    from core.referee.table import TableReferee
-
     ref = TableReferee()
     seen = 0
     for event in archive.events(club, board, match):

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from club.config import NAME
 from club.tournament_boards import Desk
+from club.tournament_end import bracket_svg
 from club.web import STATIC
 from core.match.brackets import TournamentError
 from webguard.clients import client_host
@@ -81,8 +82,6 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
 
     @app.get("/api/tournaments/{name}/bracket.svg", summary="The bracket as a picture")
     def bracket(name: TournamentPath) -> Response:
-        from club.tournament_end import bracket_svg
-
         try:
             svg = bracket_svg(desk.journal.load(name))
         except TournamentError as exc:

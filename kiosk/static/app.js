@@ -152,10 +152,12 @@ function renderNotices() {
     const p = document.createElement("p");
     p.className = `notice ${n.kind}`;
     p.dataset.kind = n.kind;
-    p.textContent = `⚠ ${n.message?.[lang] || n.message?.pt || n.kind}`;
+    // the director's call to this table (issue 39) is news, not trouble
+    p.textContent = `${n.kind === "tournament_call" ? "" : "⚠ "}${n.message?.[lang] || n.message?.pt || n.kind}`;
     return p;
   }));
   box.hidden = !notices.length;
+  box.classList.toggle("call", notices.length > 0 && notices.every((n) => n.kind === "tournament_call"));
 }
 
 // What the drawn board marks: an illegal play's points and checker, or else the last play.

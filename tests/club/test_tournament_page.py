@@ -112,3 +112,50 @@ def test_the_big_screen_through_an_evening(broker: Any, make_director: Any, tmp_
                    for m in ratings["matches"] if row["player"] in (m["winner"], m["loser"]))
         assert abs(row["after"] - row["before"] - mine) < 0.05 and abs(row["change"] - mine) < 0.05
     journal.close()
+
+
+def test_the_big_screen_fits_a_16_player_double_elimination_and_a_12_player_swiss(tmp_path: Path) -> None:
+    """Big fields entered by hand (no boards): every match on the screen, nothing cut or scrolled, at both sizes."""
+    import random
+
+    from club.director import Director
+
+    chromium_or_skip()
+    folder = tmp_path / "director"
+    director = Director(None, folder).start()
+    journal = Journal(folder)
+    desk = Desk(director, journal, auto=False).start()
+    app = create_app(director, PinStore(tmp_path / "pins"))
+    add_routes(app, desk)
+    rng = random.Random(5)
+    sixteen = [f"Jogador {i:02d}" for i in range(1, 17)]
+    for name, fmt, players, played in (("DE16", "double_elimination", sixteen, 20),
+                                       ("Suíço", "swiss", sixteen[:12], 24)):
+        journal.create(name, fmt, players, seed=2)
+        for _ in range(played):
+            m = journal.load(name).ready()[0]
+            journal.apply(name, {"op": "result", "match": m["id"], "winner": rng.choice([m["light"], m["dark"]]),
+                                 "score": f"{m['length']}-{rng.randrange(m['length'])}"})
+    try:
+        with BackgroundServer(app) as srv:
+            for name, size in (("DE16", (1920, 1080)), ("DE16", (1280, 800)), ("Suíço", (1920, 1080))):
+                with chromium_page(*size, locale="pt-BR") as page:
+                    page.goto(f"{srv.url}/tournament?name={name}")
+                    page.wait_for_selector("#standings tbody tr")
+                    page.wait_for_function("document.querySelectorAll('.m').length > 0")
+                    assert page.evaluate(FITS)
+                    # the brackets scaled to the room left, never past it
+                    inside = page.evaluate("""() => { const b = document.getElementById('brackets').getBoundingClientRect();
+                        const r = document.querySelector('.brackets').getBoundingClientRect();
+                        return b.bottom <= r.bottom + 1 && b.right <= r.right + 1; }""")
+                    assert inside
+                    view = journal.load(name).view()
+                    want = len(view["matches"]) if name == "DE16" else \
+                        len([m for m in view["matches"] if m["round"] > max(m["round"] for m in view["matches"]) - 4])
+                    assert page.locator(".m").count() == want
+                    assert page.locator("#standings tbody tr").count() == len(view["standings"])
+                    screenshot(page, f"tournament-{'de16' if name == 'DE16' else 'swiss12'}-{size[0]}x{size[1]}")
+    finally:
+        desk.close()
+        journal.close()
+        director.close()
