@@ -214,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
                 runner.done.clear()
                 runner.start()
             time.sleep(0.2)
+        # The pages get the match's end before the server stops (a loaded machine's last push came too late).
+        time.sleep(1.0)
     except KeyboardInterrupt:
         pass
     finally:

@@ -88,8 +88,10 @@ export function openControls(dialog, t, state, info, lang = "pt", chouette = nul
     return;
   }
   const rows = actionsNow(t, state);
-  for (const items of rows) {
-    dialog.append(row(...items.map(([label, path, body, confirm, testid]) => (confirm
+  // The actions flow in one wrapping row (issue 37: at the readable size a row each left the new-match form below
+  // the 800x480 screen); actionsNow keeps them in their groups' order.
+  if (rows.length) {
+    dialog.append(row(...rows.flat().map(([label, path, body, confirm, testid]) => (confirm
       ? confirmed(t, label, act(path, body), testid) : button(label, act(path, body), testid)))));
   }
   if (!rows.length) {
@@ -139,14 +141,14 @@ export function openControls(dialog, t, state, info, lang = "pt", chouette = nul
     return act("/api/match", body)();
   }, "new-match");
   const label = (text, input) => { const l = document.createElement("label"); l.append(`${text} `, input); return l; };
-  form.append(row(game, label(t.lengthLbl, length)), row(label(ct.ruleSet, ruleSet)), row(label(ct.clockLbl, clock)),
-              row(names.light, names.dark), row(start));
+  // Three rows at 800x480 (the game, its length and the names; the rules; the clock and the start).
+  form.append(row(game, label(t.lengthLbl, length), names.light, names.dark), row(label(ct.ruleSet, ruleSet)),
+              row(label(ct.clockLbl, clock), start));
   // A chouette (three players or more) starts from here too: the toolbar's button shows only during one.
-  if (chouette && !state?.variant) {
-    form.append(row(button(t.newChouette, () => { dialog.close(); chouette(); }, "new-chouette")));
-  }
-  const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; }, "new-match-open");
-  dialog.append(row(opener), form);
+  const more = chouette && !state?.variant ? [button(t.newChouette, () => { dialog.close(); chouette(); }, "new-chouette")] : [];
+  const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; for (const m of more) m.hidden = true; },
+                        "new-match-open");
+  dialog.append(row(opener, ...more), form);
   dialog.showModal();
   pin.focus();
 }

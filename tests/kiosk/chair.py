@@ -37,13 +37,15 @@ PORTUGUESE = ("jogada", "jogadas", "peça", "peças", "casa", "casas", "dados", 
 CHAIR_JS = """(o) => {
   const floor = o.floor, bad = [], seen = new Set();
   const lang = document.documentElement.lang || "";
+  // One style and one answer per element in a run (the walks run this at every render: it must stay cheap).
+  const styles = new Map(), hidden = new Map();
+  const style = (x) => { let st = styles.get(x); if (!st) { st = getComputedStyle(x); styles.set(x, st); } return st; };
   const hiddenEl = (e) => {
-    for (let x = e; x && x.nodeType === 1; x = x.parentElement) {
-      if (x.hidden || (x.tagName === "DIALOG" && !x.open)) return true;
-      const st = getComputedStyle(x);
-      if (st.display === "none" || st.visibility === "hidden" || Number(st.opacity) === 0) return true;
-    }
-    return false;
+    if (hidden.has(e)) return hidden.get(e);
+    const h = e.checkVisibility ? !e.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })
+      : (e.hidden || style(e).display === "none" || style(e).visibility === "hidden");
+    hidden.set(e, h);
+    return h;
   };
   const vw = innerWidth, vh = innerHeight;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -59,7 +61,7 @@ CHAIR_JS = """(o) => {
     if (r.bottom <= 0 || r.top >= vh) continue;
     let clip = false;
     for (let x = e.parentElement; x && x !== document.body; x = x.parentElement) {
-      const st = getComputedStyle(x);
+      const st = style(x);
       if (st.overflowY !== "visible" && st.overflowY !== "clip" || st.overflowX !== "visible") {
         const b = x.getBoundingClientRect();
         if (r.bottom <= b.top + 1 || r.top >= b.bottom - 1) { clip = true; break; }
@@ -68,7 +70,7 @@ CHAIR_JS = """(o) => {
     if (clip) continue;
     // The language switch names the other language ("English" on the Portuguese page): by design.
     if (!e.closest("#lang")) texts.push(o.names.reduce((t, name) => t.split(name).join(" "), s));
-    let px = parseFloat(getComputedStyle(e).fontSize);
+    let px = parseFloat(style(e).fontSize);
     if (e instanceof SVGElement) { const m = e.getScreenCTM(); px *= m ? Math.hypot(m.a, m.b) : 1; }
     const what = `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : e.className && typeof e.className === "string" ? "." + e.className.split(" ")[0] : ""}`;
     if (px < floor - 0.25) {
@@ -76,7 +78,7 @@ CHAIR_JS = """(o) => {
       if (!seen.has(key)) { seen.add(key); bad.push(`"${s.slice(0, 30)}" (${what}) is ${px.toFixed(1)} px, under ${floor}`); }
     }
     if (r.right > vw + 1 || r.left < -1) bad.push(`"${s.slice(0, 30)}" (${what}) runs off the screen`);
-    const st = getComputedStyle(e);
+    const st = style(e);
     if (st.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth + 1) bad.push(`"${s.slice(0, 30)}" (${what}) is cut (…)`);
     if (/[\\u{1F000}-\\u{1FAFF}]/u.test(s)) bad.push(`emoji in "${s.slice(0, 30)}" (no emoji font on the appliance)`);
   }

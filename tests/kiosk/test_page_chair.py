@@ -357,7 +357,7 @@ def test_10_a_timed_one_point_match_is_labelled_plainly(live: Any) -> None:
         page.click("#controls [data-testid=new-match-open]")
         shoot(page, "10b")
         labels = page.locator("#controls [data-testid=new-match-rule-set] option").all_inner_texts()
-        assert any("2 min por ponto" in x for x in labels), labels
+        assert any("2 min/ponto + 12 s" in x for x in labels), labels
         assert page.locator("#controls [data-testid=new-match-clock]").count() == 1
 
 

@@ -55,6 +55,10 @@ CHECKER = """((english) => {
   };
   const words = new RegExp(`\\\\b(${english.join("|")})\\\\b`, "i");
   function check() {
+    // Each verdict's findings are kept once: a render of a verdict already seen is counted, not checked again (the
+    // chair's checks walk every text of the page; at every render they held the page back under load).
+    const key0 = `${document.getElementById("banner").dataset.verdict}: ${document.getElementById("verdict-head").textContent}`;
+    if (key0 in seen.verdicts) { seen.renders += 1; return; }
     const vw = innerWidth, vh = innerHeight, bad = [];
     const inside = (r) => r.left >= -1 && r.top >= -1 && r.right <= vw + 1 && r.bottom <= vh + 1;
     for (const e of document.querySelectorAll("button, a, select, input")) {
@@ -260,7 +264,7 @@ def test_the_walks_checker_would_catch_what_it_looks_for(browser: Any, tmp_path:
         assert "BUTTON tiny: 20 px tall" in text and "rule code R24" in text and 'English word "Light"' in text
         assert "board covered by DIV#cover" in text
         # issue 37: the size floor, a code in a sentence, a colon with nothing after it
-        assert '"Bruno ganha 1 ponto (time_out):" (div) is 12.0 px, under 18' in text, text
+        assert '"Bruno ganha 1 ponto (time_out)" (div) is 12.0 px, under 18' in text, text
         assert 'code "time_out"' in text and "ends in a colon with nothing after it" in text, text
 
 
@@ -282,7 +286,6 @@ def test_every_dialog_and_pane_has_48_px_targets_at_800x480(browser: Any, tmp_pa
         page.wait_for_function("Number(document.body.dataset.renders) > 0")
         # A chouette starts from Controle's new-match form (the toolbar's button shows during one only).
         page.click("[data-testid=controls-btn]")
-        page.click("#controls [data-testid=new-match-open]")
         page.click("#controls [data-testid=new-chouette]")
         page.wait_for_selector("#chouette-dialog[open]")
         assert page.evaluate(TARGETS, "#chouette-dialog") == []
