@@ -341,6 +341,9 @@ export function render() {
   renderToolbar();
   renderSummary();
   renderRules();
+  // The newest move in view once everything below it is laid out (the coach's "wait" or the clock's answer, drawn
+  // after the list, can make it shorter).
+  $("move-list").scrollTop = $("move-list").scrollHeight;
   window.__gamao.renders += 1;
   window.__gamao.lastRenderAt = performance.timeOrigin + performance.now();
   const n = window.__gamao.renders;
@@ -399,6 +402,8 @@ async function start() {
   }
   // The coach's news (the tutor's warning, GNU Backgammon's instruction) changes what the banner says.
   document.addEventListener("gamao:coach", () => { if (state) { renderVerdict(); renderToolbar(); } });
+  // Whatever changes the list's height later (the coach's news on its own socket), the newest move stays in view.
+  new ResizeObserver(() => { $("move-list").scrollTop = $("move-list").scrollHeight; }).observe($("move-list"));
   $("chouette-btn").addEventListener("click", () => openChouette($("chouette-dialog"), () => state, lang));
   startConventions($("board"));
   render();
