@@ -49,23 +49,22 @@ def _table(stats: dict[str, Any], title: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from core.match.dicestats import dice_stats
-    from kiosk.dicelog import DiceLogError, read_rolls
+    from kiosk.dicelog import DiceLogError, iter_rolls
 
     if args.day is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.day):
         return fail("dice-stats", f"--day {args.day!r}: give a date as YYYY-MM-DD")
+    # One roll at a time from the file into the counts: memory does not grow with the file (issue 34, finding 10).
+    chosen = (r for r in iter_rolls(args.path)
+              if (args.day is None or r.get("day") == args.day)
+              and (args.match is None or r.get("match") == args.match)
+              and (args.unit is None or r.get("unit") == args.unit))
     try:
-        rolls = read_rolls(args.path)
+        stats = dice_stats(chosen)
     except DiceLogError as exc:
         return fail("dice-stats", str(exc))
     except OSError as exc:
         return fail("dice-stats", f"{args.path}: cannot read it: {exc.strerror or exc}")
-    chosen = [r for r in rolls
-              if (args.day is None or r.get("day") == args.day)
-              and (args.match is None or r.get("match") == args.match)
-              and (args.unit is None or r.get("unit") == args.unit)]
-    try:
-        stats = dice_stats(chosen)
-    except ValueError as exc:
+    except (ValueError, TypeError, RecursionError, MemoryError) as exc:  # never a traceback, whatever the file
         return fail("dice-stats", f"{args.path}: {exc}")
     if args.json:
         print(json.dumps(stats))

@@ -77,7 +77,7 @@ def _pair(args: argparse.Namespace) -> int:
 
 
 def _broker_config(args: argparse.Namespace) -> int:
-    from club.broker_config import write_broker_config
+    from club.broker_config import BROKER_USER, broker_owner, closed_to, write_broker_config
     from club.config import ClubConfigError
     from club.pairing import Pairing
 
@@ -91,6 +91,11 @@ def _broker_config(args: argparse.Namespace) -> int:
         return fail("director broker-config", f"cannot write {args.out_dir}: {exc}")
     print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
           "or reload a running one (SIGHUP)")
+    closed = closed_to(broker_owner(), conf.parent)
+    if closed is not None:
+        print(f"gamao director broker-config: warning: Mosquitto drops to the user {BROKER_USER!r}, who cannot reach "
+              f"{closed} (closed to it), so it cannot open these files there: write them where it can (e.g. "
+              f"/etc/mosquitto/gamao), or copy the folder there keeping its owners (cp -a)", file=sys.stderr)
     return 0
 
 

@@ -47,14 +47,18 @@ def add_parser(actions: Any) -> None:
     length.add_argument("--bracket", default="main")
     length.add_argument("--length", type=int, required=True, dest="new_length")
     length.add_argument("--from-round", type=int, default=1)
+    unassign = sub.add_parser("unassign", help="take a match off its board (a board that broke down): the desk "
+                                                "sends it to a free board again")
+    unassign.add_argument("tname", metavar="NAME")
+    unassign.add_argument("match", metavar="MATCH_ID")
     show = sub.add_parser("show", help="the tournament: matches, standings, champion")
     show.add_argument("tname", metavar="NAME", nargs="?", help="(without: the list of tournaments)")
     export = sub.add_parser("export", help="the night's end: results, every .mat in one zip, ratings, bracket SVG")
     export.add_argument("tname", metavar="NAME")
     export.add_argument("out_dir", metavar="OUT_DIR")
-    for p in (create, result, enter, withdraw, length, show, export):
+    for p in (create, result, enter, withdraw, length, unassign, show, export):
         p.add_argument("--json", action="store_true", dest="tjson", help="print one JSON object")
-    for p in (result, withdraw, length):
+    for p in (result, withdraw, length, unassign):
         p.add_argument("--pin", dest="tpin", help=f"the director's PIN, where one is set (or ${PIN_ENV})")
 
 
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace, data: Path) -> int:
         elif what == "enter":
             t = journal.apply(args.tname, {"op": "enter", "player": args.player})
         else:
-            if what in ("result", "withdraw", "length"):
+            if what in ("result", "withdraw", "length", "unassign"):
                 why = _check_pin(data, args.tpin)
                 if why is not None:
                     return fail(f"director tournament {what}", why, 1)
@@ -139,6 +143,8 @@ def run(args: argparse.Namespace, data: Path) -> int:
                                                "score": args.score, "source": source})
             elif what == "withdraw":
                 t = journal.apply(args.tname, {"op": "withdraw", "player": args.player})
+            elif what == "unassign":
+                t = journal.apply(args.tname, {"op": "unassign", "match": args.match})
             elif what == "length":
                 t = journal.apply(args.tname, {"op": "length", "bracket": args.bracket, "length": args.new_length,
                                                "from_round": args.from_round})

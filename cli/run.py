@@ -93,5 +93,12 @@ def open_service(settings: Settings) -> RefereeService:
     from kiosk.service import RefereeService
 
     service = RefereeService(settings.data_dir / JOURNAL)
-    start_publisher(settings, service)  # nothing without a [club] table (docs/club.md)
+    publisher = start_publisher(settings, service)  # nothing without a [club] table (docs/club.md)
+    if publisher is not None:
+        from kiosk.tournament_board import TournamentBoard
+
+        # the director's tournament calls (issue 39): the board takes only what its paired key verifies
+        board = TournamentBoard(service, publisher, settings.data_dir).start()
+        service.at_close(board.close)
+        service.tournament_board = board  # type: ignore[attr-defined]  # the app's voice says the calls
     return service

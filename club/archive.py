@@ -206,7 +206,7 @@ class Archive:
     def matches(self) -> list[tuple[str, str, int]]:
         """Every (club, board, match) the archive holds events of."""
         with self._lock:
-            return [tuple(r) for r in self._db.execute(  # type: ignore[misc]
+            return [(str(c), str(b), int(m)) for c, b, m in self._db.execute(
                 "SELECT DISTINCT club, board, match FROM events ORDER BY club, board, match")]
 
     def verdict_indexes(self, club: str, board: str, match: int) -> list[int]:

@@ -21,6 +21,7 @@ import hashlib
 import os
 import pwd
 import secrets
+import stat
 import subprocess
 from pathlib import Path
 
@@ -98,6 +99,24 @@ def broker_owner() -> tuple[int, int] | None:
                               "(apt-get install mosquitto), or run broker-config as the user who runs the broker"
                               ) from None
     return user.pw_uid, user.pw_gid
+
+
+def closed_to(owner: tuple[int, int] | None, folder: Path) -> Path | None:
+    """The first folder on the way to `folder` that the broker's user cannot pass (root's home, a pytest folder):
+    Mosquitto, having dropped to that user, cannot open the files below it whoever owns them. None when it can,
+    or when this does not run as root."""
+    if owner is None:
+        return None
+    uid, gid = owner
+    for step in [*reversed(folder.parents), folder]:
+        try:
+            st = step.stat()
+        except OSError:
+            return step
+        bit = stat.S_IXUSR if st.st_uid == uid else stat.S_IXGRP if st.st_gid == gid else stat.S_IXOTH
+        if not st.st_mode & bit:
+            return step
+    return None
 
 
 def _hand_over(owner: tuple[int, int] | None, *paths: Path) -> None:

@@ -1,26 +1,26 @@
 """The director's commands to a board, signed: ``gamao/<club>/<board>/command`` (issue 39: "start this match").
 
-A command is a JSON object signed like a board's own messages (club/auth.py) with the key the board was paired
-with (only the director and that board hold it), over the topic, so a command for one board cannot be moved to
-another's. It carries ``seq``, a counter that only goes up (the director keeps its last per board in its
-tournament journal), and ``issued`` (the director's clock). A board takes a command only if it is signed with
-its key, its counter is above the last it took (kept on the board's disk, so a replay after a restart is refused
-too), it was issued less than ``MAX_AGE`` seconds ago by the board's clock (a command queued for hours is
-stale), and it is one it knows, with fields in bounds. Anything else is refused, counted and logged, never
-obeyed, and never stops the board's link.
+The same mechanism as the director's ``resend`` (issue 34, finding 5; club/intake.py, club/publisher.py): a JSON
+object signed like a board's own messages (club/auth.py) with the key the board was paired with (only the
+director and that board hold it), over the topic, so a command for one board cannot be moved to another's; its
+``seq`` is the director's one command counter (``Intake._command_seq``: it only goes up, across restarts), and
+the board obeys a command only above the last one it obeyed, resend or start alike (``Outbox.obeyed``, on the
+board's disk, so a replay after a restart is refused too). A start command also carries ``issued`` (the
+director's clock): the board refuses one issued more than ``MAX_AGE`` seconds ago by its clock (queued for
+hours), and one it does not know or whose fields are out of bounds. Anything refused is counted and logged,
+never obeyed, and never stops the board's link.
 
     {"command": "start_match", "tournament": "Quinta", "match": "M1-3", "table": "Mesa 3",
-     "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": null, "seq": 17,
+     "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": null, "attempt": 1, "seq": 17,
      "issued": 1764380000.5, "mac": "<64 hex>"}
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from club.auth import AuthError, open_signed, sign
@@ -33,7 +33,6 @@ MAX_AGE = 600.0            # seconds: an older command is stale (a board that wa
 MAX_AHEAD = 120.0          # seconds: a command "issued" this far in the board's future is refused (clocks apart)
 COMMANDS = ("start_match",)
 RULE_SETS = (None, "casual", "tournament_usbgf", "tournament_ukbgf", "lesson")
-LAST_FILE = "club_commands.json"
 
 
 def topic(club: str, board: str) -> str:
@@ -53,10 +52,12 @@ def check_start(msg: dict[str, Any]) -> dict[str, Any]:
         out = {"command": "start_match", "tournament": str(msg["tournament"])[:60], "match": str(msg["match"])[:16],
                "table": str(msg["table"])[:40],
                "players": {"light": check_name(players["light"]), "dark": check_name(players["dark"])},
-               "length": msg["length"], "rule_set": msg.get("rule_set")}
+               "length": msg["length"], "rule_set": msg.get("rule_set"), "attempt": msg.get("attempt", 1)}
     except (KeyError, TypeError, TournamentError):
         raise AuthError("malformed") from None
     if not isinstance(out["length"], int) or isinstance(out["length"], bool) or not 1 <= out["length"] <= MAX_LENGTH:
+        raise AuthError("malformed")
+    if not isinstance(out["attempt"], int) or isinstance(out["attempt"], bool) or not 0 <= out["attempt"] < 10_000:
         raise AuthError("malformed")
     if out["rule_set"] not in RULE_SETS or any(ord(c) < 32 for c in out["table"] + out["tournament"] + out["match"]):
         raise AuthError("malformed")
@@ -65,18 +66,14 @@ def check_start(msg: dict[str, Any]) -> dict[str, Any]:
 
 class CommandGate:
     """A board's side: which commands it takes. ``take(topic, payload)`` -> the checked command, or AuthError
-    with the reason (too_large, unsigned, forged, malformed, replayed, stale, unknown); the counter of the last
-    command taken is kept in ``data_dir/club_commands.json``."""
+    with the reason (too_large, unsigned, forged, malformed, replayed, stale, unknown). ``obeyed(seq)`` is the
+    board's command counter (club/outbox.py ``Outbox.obeyed``: records it, False when not above the last)."""
 
-    def __init__(self, club: str, board: str, key: bytes | None, data_dir: str | Path) -> None:
+    def __init__(self, club: str, board: str, key: bytes | None, obeyed: Callable[[int], bool]) -> None:
         self.club, self.board, self.key = club, board, key
-        self.path = Path(data_dir) / LAST_FILE
+        self.obeyed = obeyed
         self.refused: dict[str, int] = {}
         self._lock = threading.Lock()
-        try:
-            self.last = int(json.loads(self.path.read_text(encoding="utf-8"))["seq"])
-        except (OSError, ValueError, KeyError, TypeError):
-            self.last = -1
 
     def _refuse(self, reason: str) -> AuthError:
         self.refused[reason] = self.refused.get(reason, 0) + 1
@@ -104,13 +101,6 @@ class CommandGate:
         except AuthError as exc:
             raise self._refuse(exc.reason) from None
         with self._lock:
-            if msg["seq"] <= self.last:
+            if not self.obeyed(msg["seq"]):
                 raise self._refuse("replayed")
-            self.last = msg["seq"]
-            tmp = self.path.with_suffix(".tmp")
-            try:
-                tmp.write_text(json.dumps({"seq": self.last}), encoding="utf-8")
-                os.replace(tmp, self.path)
-            except OSError:  # a full disk: the counter is still kept in memory until the board restarts
-                pass
         return {**cmd, "seq": msg["seq"]}

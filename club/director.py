@@ -17,7 +17,7 @@ from typing import Any
 
 from club.archive import Archive, match_summary
 from club.config import Broker
-from club.intake import MAX_MATCH_ID, BoardMatch, BoardView, Intake
+from club.intake import MAX_MATCH_ID, BoardMatch, BoardView, Intake, for_director
 from club.pairing import Pairing
 from club.replay import Referee, replay
 from core.match.dicestats import dice_stats  # the tournament issue's dice statistics (issue 21)
@@ -48,7 +48,6 @@ def attention(ref: Referee, alerts: list[str]) -> list[str]:
     return reasons + [a for a in alerts if a not in reasons]
 
 
-
 class Director:
     """The intake and the page's views over it (the views only read what the intake keeps)."""
 
@@ -58,6 +57,9 @@ class Director:
         self.archive: Archive = self.intake.archive
         self.refused_pages = 0      # /ws connections from another site's page (club/web.py counts them)
         self._cache: dict[tuple[str, str], tuple[int, dict[str, Any], dict[str, Any]]] = {}
+        # the first listener: the boards that changed are made again on the intake's thread when it tells of them,
+        # before the pages hear of it, so that a page's read finds them made (constant time per board)
+        self.intake.listen(self._remake_changed)
 
     def start(self) -> Director:
         self.intake.start()
@@ -80,6 +82,13 @@ class Director:
 
     def _public(self, m: BoardMatch | None) -> dict[str, Any] | None:
         return m.ref.public_state() if m is not None and m.ref is not None else None
+
+    def _remake_changed(self) -> None:
+        with self.intake.lock:
+            for view in self.intake.views.values():
+                made = self._cache.get((view.club, view.board))
+                if made is None or made[0] != view.changes:
+                    self._made(view)
 
     def _made(self, view: BoardView) -> tuple[int, dict[str, Any], dict[str, Any]]:
         """The board's /api/boards entry and its detail, made once per change of the board (reads between two
@@ -116,6 +125,8 @@ class Director:
         st = self._public(m)
         keys = ("position", "turn", "dice", "cube", "pips", "verdicts", "match", *(("moves",) if moves else ()))
         state = {k: st[k] for k in keys if k in st} if st else None
+        if state is not None and "verdicts" in state:  # the players' own hints stay at the board (issue 36)
+            state["verdicts"] = [v for v in state["verdicts"] if for_director(v)]
         if state is not None and st is not None and st.get("clock") is not None:
             state["clock"] = st["clock"]  # the tournament clock (issue 21), when the board's referee has one
         return {"board": view.board, "club": view.club, "online": self._online(view),

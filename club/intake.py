@@ -37,6 +37,7 @@ from club.replay import Referee, feed
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+STALE = 5.0          # seconds a board's current match may stand still before the director asks it for more
 Key = tuple[str, str, int]  # (club, board, match)
 # Bounds on what one (paired) board can make the director hold (docs/CONTRACTS.md, issue 22)
 MAX_MATCH_ID = 2**53         # journal match ids are small integers; SQLite keeps up to 2**63
@@ -55,6 +56,12 @@ REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replaye
 NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
 COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
+
+
+def for_director(verdict: dict[str, Any]) -> bool:
+    """A verdict the director sees: addressed to everyone (no ``to``) or to the director (issue 21's ``to``)."""
+    to = verdict.get("to")
+    return not isinstance(to, list) or "director" in to
 
 
 @dataclass
@@ -101,9 +108,10 @@ class BoardView:
     changes: int = 0                                 # counts what changed the board (the views' caches follow it)
 
 
-
-
 class Intake:
+    """The boards' messages in: the broker client (paho's thread sizes and queues them), the worker that
+    authenticates, archives, replays and asks for gaps, and what it keeps for the views."""
+
     def __init__(self, broker: Broker | None, data_dir: str | Path, club: str = "+",
                  client_id: str | None = None, pairing: Pairing | None = None) -> None:
         self.broker = broker
@@ -190,7 +198,11 @@ class Intake:
         self.connected.clear()
         if not self._closing:
             self.link["disconnections"] += 1
-            log.warning("the director lost the broker (%s); connecting again", reason)
+            now = time.monotonic()
+            if now - self._logged.get(("disconnected", ""), -LOG_EVERY) >= LOG_EVERY:  # one line per 10 s at most
+                self._logged[("disconnected", "")] = now
+                log.warning("the director lost the broker (%s; %d times so far); connecting again", reason,
+                            self.link["disconnections"])
 
     def _restore(self) -> None:
         """After a restart: labels, results, and every match's place from the archive."""
@@ -250,6 +262,9 @@ class Intake:
                             break
                         self._taken(*nxt)
                         self._handle(*nxt)
+                        # a moment for the page's threads between two messages of a backlog: without it they wait
+                        # for Python's switch interval (5 ms) at each of a request's turns
+                        time.sleep(0)
                 if self._dirty:
                     self.notify()
                 if time.monotonic() - last_check > 0.5:
@@ -480,9 +495,15 @@ class Intake:
 
     @staticmethod
     def _last(verdicts: list[dict[str, Any]], previous: dict[str, Any] | None) -> dict[str, Any] | None:
-        return verdicts[-1] if verdicts else previous
+        # A verdict addressed to the players alone (issue 36: a hint while the turn is open) is not the director's.
+        shown = [v for v in verdicts if for_director(v)]
+        return shown[-1] if shown else previous
 
     def _ask_for_gaps(self) -> None:
+        """Ask each online board for what the director lacks: of the matches its state lists (their counts), and of
+        a current match that stopped moving before its end (STALE seconds): the broker may have dropped the board's
+        last messages, its state among them, for a director that was away or slow beyond its queue's bound (issue
+        34); a board with nothing more sends nothing."""
         if self.client is None or not self.connected.is_set():
             return
         now = time.monotonic()
@@ -499,15 +520,23 @@ class Intake:
                         m = self._match_of((view.club, view.board, match))
                     if now - m.progress < GAP_GRACE or now - m.asked < ASK_EVERY:
                         continue
-                    key = self.pairing.key(view.club, view.board)
-                    if key is None:  # unpaired since: it obeys nothing the director cannot sign
-                        continue
-                    m.asked = now
-                    self.stats["resend_requests"] += 1
-                    topic = board_topic(view.club, view.board, "resend")
-                    body = json.dumps({"match": match, "from": have, "seq": self._command_seq()},
-                                      separators=(",", ":")).encode()
-                    self.client.publish(topic, sign(topic, body, key), qos=1)
+                    self._resend(view, match, m, have, now)
+                current = self.matches.get((view.club, view.board, view.match)) if view.match is not None else None
+                if (current is not None and current.ref is not None and current.ref.phase != "match_over"
+                        and now - current.progress >= STALE and now - current.asked >= STALE):
+                    assert view.match is not None
+                    self._resend(view, view.match, current, min(current.next, current.ruled_next), now)
+
+    def _resend(self, view: BoardView, match: int, m: BoardMatch, start: int, now: float) -> None:
+        """Ask the board to send `match` again from `start`, signed with its key (club/auth.py)."""
+        key = self.pairing.key(view.club, view.board)
+        if key is None:  # unpaired since: it obeys nothing the director cannot sign
+            return
+        m.asked = now
+        self.stats["resend_requests"] += 1
+        topic = board_topic(view.club, view.board, "resend")
+        body = json.dumps({"match": match, "from": start, "seq": self._command_seq()}, separators=(",", ":")).encode()
+        self.client.publish(topic, sign(topic, body, key), qos=1)
 
     def _command_seq(self) -> int:
         """The next counter of the director's commands (club/auth.py's ``seq``): it only goes up, across restarts

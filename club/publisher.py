@@ -210,7 +210,7 @@ class BoardPublisher:
         obeyed only when signed with the board's key for this topic, newer than the last one obeyed, not retained
         (the director never retains one), and in bounds. Whatever a message holds, it is refused or obeyed here and
         never raises into paho's thread."""
-        if msg.topic == self.topic("command"):
+        if msg.topic == self.topic("command") and not msg.retain:  # a retained one: refused below, as a resend
             for listener in self._commands:
                 try:
                     listener(msg.topic, bytes(msg.payload))
@@ -339,12 +339,21 @@ class BoardPublisher:
     def _settle(self) -> None:
         """Mark what the broker acknowledged, in order: a mark never skips an unacknowledged event."""
         last: dict[int, int] = {}
-        while self._inflight and all(i.is_published() for i in self._inflight[0].infos):
+        while self._inflight and all(_acked(i) for i in self._inflight[0].infos):
             sent = self._inflight.popleft()
             last[sent.match] = sent.index
             self.stats["acked"] += 1
         for match, index in last.items():
             self.outbox.mark(match, index)
+
+
+def _acked(info: Any) -> bool:
+    """The broker acknowledged the message; False also when the connection it went out on is gone (paho raises
+    then: the catch-up after the next connection sends it again), which is no failure of the board's."""
+    try:
+        return bool(info.is_published())
+    except RuntimeError:
+        return False
 
 
 def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:

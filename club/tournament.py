@@ -28,8 +28,6 @@ from core.match.brackets import MAX_OPS, Tournament, TournamentError
 FILE = "tournament.sqlite"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (name TEXT PRIMARY KEY, folded TEXT UNIQUE NOT NULL, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS counters (club TEXT NOT NULL, board TEXT NOT NULL, seq INTEGER NOT NULL,
-                                     PRIMARY KEY (club, board));
 CREATE TABLE IF NOT EXISTS ops (tournament TEXT NOT NULL, seq INTEGER NOT NULL, op TEXT NOT NULL, at REAL NOT NULL,
                                 PRIMARY KEY (tournament, seq));
 """
@@ -128,15 +126,6 @@ class Journal:
                 raise
             self._cache[real] = (len(t.ops), t)
             return t
-
-    def next_seq(self, club: str, board: str) -> int:
-        """The counter of the director's next command to a board: above every one before, across restarts (and
-        above the clock in milliseconds, so a journal started again still goes on above the board's last)."""
-        with self._write() as db:
-            row = db.execute("SELECT seq FROM counters WHERE club = ? AND board = ?", (club, board)).fetchone()
-            seq = max(int(row[0]) + 1 if row else 0, int(time.time() * 1000))
-            db.execute("INSERT OR REPLACE INTO counters VALUES (?, ?, ?)", (club, board, seq))
-            return seq
 
     def log(self, name: str) -> list[dict[str, Any]]:
         """Every operation, in order (the corrections' log among them)."""

@@ -143,8 +143,12 @@ class Desk:
             pass
         body = {"command": "start_match", "tournament": t.name, "match": mid, "table": table_of(board, label),
                 "players": {"light": m["light"], "dark": m["dark"]}, "length": m["length"],
-                "rule_set": t.view().get("rule_set") or self.rule_set}
-        payload = signed_command(club, board, key, body, self.journal.next_seq(club, board))
+                "rule_set": t.view().get("rule_set") or self.rule_set,
+                # the match's n-th assignment: taken off a board and sent again, even to the same board, it starts
+                "attempt": sum(1 for op in t.ops if op.get("op") == "assign" and op.get("match") == mid)}
+        with self._intake.lock:  # the director's one command counter, the resend's too (club/intake.py)
+            seq = self._intake._command_seq()
+        payload = signed_command(club, board, key, body, seq)
         client.publish(topic(club, board), payload, qos=1)
         self.sent[(t.name, mid)] = time.monotonic()
         self.stats["commands"] += 1
@@ -191,7 +195,7 @@ class Desk:
         a = t.assignment(mid)
         m = t.match(mid)
         club, board = a.get("club") or "", a["board"]
-        found, result = self._found(club, board, int(a.get("after") if a.get("after") is not None else -1),
+        found, result = self._found(club, board, (int(a["after"]) if a.get("after") is not None else -1),
                                     m["light"], m["dark"], results)
         if result is not None and result.get("winner") in ("light", "dark"):
             score = result["score"]

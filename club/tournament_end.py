@@ -52,7 +52,7 @@ def rating_changes(t: Tournament) -> dict[str, Any]:
     seen: set[str] = set()
     for op in t.ops:
         mid = op.get("match")
-        if op.get("op") != "result" or mid not in done or mid in seen:
+        if op.get("op") != "result" or mid is None or mid not in done or mid in seen:
             continue
         seen.add(mid)
         m = done[mid]
@@ -65,7 +65,7 @@ def rating_changes(t: Tournament) -> dict[str, Any]:
         experience[loser] += m["length"]
         rows.append({"match": mid, "winner": winner, "loser": loser, "winner_change": round(dw, 2),
                      "loser_change": round(dl, 2)})
-    players = [{"player": p, "before": round(before[p], 2), "after": round(ratings[p], 2),
+    players: list[dict[str, Any]] = [{"player": p, "before": round(before[p], 2), "after": round(ratings[p], 2),
                 "change": round(ratings[p] - before[p], 2)} for p in t.s.players]
     players.sort(key=lambda r: -r["change"])
     return {"players": players, "matches": rows}

@@ -9,6 +9,8 @@
   --json`` gives it, with each match on a board's ``live`` score, phase and clock, the free boards and the tables.
 - ``GET /api/tournaments/{name}/bracket.svg``: the bracket as a picture.
 - ``POST /api/tournaments/{name}/assign`` ``{"match", "board", "club"}``: the director chooses the board (PIN).
+- ``POST /api/tournaments/{name}/unassign`` ``{"match"}``: take a match off its board (PIN); the desk sends it to a
+  free board again (the old board's partial match is not counted).
 - ``POST /api/tournaments/{name}/result`` ``{"match", "winner", "score"}``: a result entered or corrected by hand
   (PIN; logged in the journal with ``source: hand`` or ``director``).
 """
@@ -28,6 +30,7 @@ from club.tournament_end import bracket_svg
 from club.web import STATIC
 from core.match.brackets import TournamentError
 from webguard.clients import client_host
+from webguard.pin import check_http
 
 TournamentPath = Annotated[str, PathParam(min_length=1, max_length=60)]
 
@@ -36,6 +39,10 @@ class AssignIn(BaseModel):
     match: str = Field(max_length=16)
     board: str = Field(max_length=40, pattern=NAME.pattern)
     club: str = Field(max_length=40, pattern=NAME.pattern)
+
+
+class MatchIn(BaseModel):
+    match: str = Field(max_length=16)
 
 
 class ResultIn(BaseModel):
@@ -49,17 +56,8 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
     app.state.desk = desk
 
     def need_pin(pin: str | None, request: Request) -> None:
-        if not pins.is_set():
-            raise HTTPException(403, "the director's PIN is not set: start `gamao director` with --pin")
-        try:
-            pins.check(pin, client_host(request))
-        except Exception as exc:
-            status = getattr(exc, "status", None)
-            if status is None:
-                raise
-            retry = getattr(exc, "retry_after", None)
-            headers = {"Retry-After": str(int(retry) + 1)} if retry else None
-            raise HTTPException(status, str(exc), headers=headers) from None
+        # per client; the director's own screen is never locked (webguard/pin.py)
+        check_http(pins, pin, client_host(request), unset="the director's PIN is not set: start `gamao director` with --pin")
 
     def refused(exc: TournamentError) -> HTTPException:
         text = str(exc)
@@ -94,6 +92,16 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
         need_pin(x_gamao_pin, request)
         try:
             desk.assign(name, body.match, body.club, body.board)
+            return desk.screen(name)
+        except TournamentError as exc:
+            raise refused(exc) from None
+
+    @app.post("/api/tournaments/{name}/unassign", summary="Take a match off its board (PIN): sent to a free board again")
+    def unassign(name: TournamentPath, body: MatchIn, request: Request,
+                 x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        need_pin(x_gamao_pin, request)
+        try:
+            desk.journal.apply(name, {"op": "unassign", "match": body.match})
             return desk.screen(name)
         except TournamentError as exc:
             raise refused(exc) from None

@@ -24,6 +24,7 @@ from club.director import MAX_MATCH_ID, Director
 from webguard.body import BodyLimit
 from webguard.clients import client_host
 from webguard.origin import OriginGuard, same_origin
+from webguard.pin import check_http
 
 STATIC = Path(__file__).with_name("static")
 KIOSK_STATIC = Path(__file__).resolve().parents[1] / "kiosk" / "static"
@@ -82,17 +83,8 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
 
     def need_pin(pin: str | None, request: Request) -> None:
-        if not pins.is_set():
-            raise HTTPException(403, "the director's PIN is not set: start `gamao director` with --pin")
-        try:
-            pins.check(pin, client_host(request))  # per client; the director's own screen is never locked
-        except Exception as exc:
-            status = getattr(exc, "status", None)
-            if status is None:
-                raise
-            retry = getattr(exc, "retry_after", None)
-            headers = {"Retry-After": str(int(retry) + 1)} if retry else None
-            raise HTTPException(status, str(exc), headers=headers) from None
+        # per client; the director's own screen is never locked (webguard/pin.py)
+        check_http(pins, pin, client_host(request), unset="the director's PIN is not set: start `gamao director` with --pin")
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

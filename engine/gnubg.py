@@ -30,6 +30,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import IO
 
 from core.rules.matchid import MatchIdState
 from core.rules.position import Position, Side, check_dice
@@ -47,6 +48,7 @@ INSTALL_HINT = ("GNU Backgammon is not installed: install it with 'sudo apt inst
                 "(Debian and Raspberry Pi OS, amd64 and arm64), then try again")
 WORKER = Path(__file__).with_name("gnubg_worker.py")
 MAX_PLIES = 4
+CLOSE_WAIT = 0.5  # seconds close() waits for a request to end before killing gnubg under it
 START_TIMEOUT = 30.0  # loading the neural nets and bear-off databases; a Pi 4 needs about a second
 
 
@@ -103,7 +105,7 @@ class GnubgEngine:
         self._proc: subprocess.Popen[bytes] | None = None
         self._answers: int | None = None  # our end of the answer pipe
         self._buffer = b""
-        self._stderr: tempfile._TemporaryFileWrapper[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
         self._thresholds: Thresholds | None = None
         self.version = ""
         self.starts = 0  # how many gnubg processes this engine started (restarts show here)
@@ -134,7 +136,9 @@ class GnubgEngine:
         self._buffer = b""
         self.starts += 1
         hello = self._exchange({"op": "hello"}, max(START_TIMEOUT, self.timeout))
-        self._thresholds = Thresholds(*(float(x) for x in hello["thresholds"]))
+        marks = hello["thresholds"]
+        assert isinstance(marks, list), hello
+        self._thresholds = Thresholds(*(float(x) for x in marks))
         self.version = str(hello.get("version", ""))
 
     def start(self) -> None:
@@ -303,7 +307,20 @@ class GnubgEngine:
         return CubeAdvice(action=action, equities=equities)
 
     def close(self) -> None:
-        with self._lock:
+        """Quit gnubg. When a request holds the engine (gnubg stopped with SIGSTOP, or hung), its process is
+        killed under it at once, so the request fails now and close() never waits for its time-out (issue 34,
+        finding 8: one DELETE /api/versus took 83 s while gnubg was stopped)."""
+        self._closed = True
+        if not self._lock.acquire(timeout=CLOSE_WAIT):
+            proc = self._proc
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)  # a stopped process dies of SIGKILL too
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
+            if not self._lock.acquire(timeout=5.0):  # the request sees the pipe close and stops the process itself
+                return
+        try:
             self._closed = True
             if self._proc is not None and self._proc.poll() is None and self._proc.stdin is not None:
                 try:
@@ -313,6 +330,8 @@ class GnubgEngine:
                 except (OSError, subprocess.TimeoutExpired):
                     pass
             self._stop()
+        finally:
+            self._lock.release()
 
     def __enter__(self) -> GnubgEngine:
         return self

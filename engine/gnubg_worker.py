@@ -17,18 +17,21 @@ Requests (``op``):
 Errors: ``{"ok": false, "error": "..."}``.
 """
 
+from __future__ import annotations  # gnubg may embed a Python older than ours
+
 import json
 import os
 import re
 import sys
 import tempfile
+from typing import Any
 
-import gnubg  # type: ignore[import-not-found]  # gnubg's embedded module
+import gnubg  # gnubg's embedded module (pyproject.toml: mypy ignores its missing types)
 
 _ANSWER = os.fdopen(int(os.environ["GAMAO_ANSWER_FD"]), "w", buffering=1)
 
 
-def capture(command):
+def capture(command: str) -> str:
     """Run a gnubg command and return what it printed (gnubg prints to the C-level fd 1)."""
     sys.stdout.flush()
     saved = os.dup(1)
@@ -44,7 +47,7 @@ def capture(command):
         return tmp.read().decode("utf-8", "replace")
 
 
-def setup():
+def setup() -> None:
     for command in ("set threads 1", "set sound enable off", "set display off", "set player 0 human",
                     "set player 1 human", "set automatic roll off", "set automatic game off",
                     "set output mwc off", "set output digits 5", "new game"):
@@ -54,15 +57,15 @@ def setup():
         capture(f"set evaluation movefilter {ply} 0 -1 0 0")
 
 
-def thresholds():
+def thresholds() -> list[float]:
     text = capture("show analysis")
-    found = {}
+    found: dict[str, float] = {}
     for value, name in re.findall(r"([-+]?\d+\.\d+)\s+(doubtful|bad|very bad)\b", text):
         found.setdefault(name, abs(float(value)))
     return [found["doubtful"], found["bad"], found["very bad"]]
 
 
-def apply_move(board, pairs):
+def apply_move(board: Any, pairs: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The board (opponent, mover) after the mover plays ``pairs`` ((from, to), 25 = bar, 0 = off)."""
     opp, me = list(board[0]), list(board[1])
     for src, dst in pairs:
@@ -76,10 +79,10 @@ def apply_move(board, pairs):
     return (tuple(opp), tuple(me))
 
 
-_DEPTH = {}  # the depth last set per kind: setting it again flushes gnubg's evaluation cache (~10 ms)
+_DEPTH: dict[str, int] = {}  # the depth last set per kind: setting it again flushes gnubg's evaluation cache (~10 ms)
 
 
-def set_position(gnubgid, plies, kind):
+def set_position(gnubgid: str, plies: int, kind: str) -> None:
     if _DEPTH.get(kind) != int(plies):
         capture(f"set evaluation {kind} evaluation plies {int(plies)}")
         capture(f"set evaluation {kind} evaluation prune on")
@@ -90,7 +93,7 @@ def set_position(gnubgid, plies, kind):
         raise ValueError(f"gnubg did not take the position {gnubgid}: {text.strip()[:200]}")
 
 
-def hint(gnubgid, plies):
+def hint(gnubgid: str, plies: int) -> dict[str, Any]:
     set_position(gnubgid, plies, "chequerplay")
     board = gnubg.board()
     found = gnubg.hint(10000)
@@ -107,7 +110,7 @@ _CUBE_LINE = re.compile(r"^\s*\d\.\s+(No double|No redouble|Double, pass|Redoubl
                         r"Redouble, take|Double, beaver|Redouble, beaver)\s+([-+]?\d+\.\d+)", re.M)
 
 
-def cube(gnubgid, plies):
+def cube(gnubgid: str, plies: int) -> dict[str, Any]:
     set_position(gnubgid, plies, "cubedecision")
     text = capture("hint")
     answer = {"ok": True, "text": text}
@@ -122,7 +125,7 @@ def cube(gnubgid, plies):
     return answer
 
 
-def main():
+def main() -> None:
     setup()
     for line in sys.stdin:
         if not line.strip():

@@ -29,14 +29,17 @@ CALIBRATION = "calibration.json"
 
 
 def overlay(pipeline: Any, corners: Any, last: dict[str, Any] | None, size: tuple[int, int],
-            markers: dict[str, Any]) -> dict[str, Any]:
-    """What the calibration page draws: the field corners and each point's detected count, in image pixels."""
+            markers: dict[str, Any], learning: Any = None) -> dict[str, Any]:
+    """What the calibration page draws: the field corners and each point's detected count, in image pixels;
+    what was learnt about this board and how sure the last reading is, point by point (``learnt``, issue 33)."""
     import cv2
     import numpy as np
 
     from vision.geometry import columns_to_points
 
     out: dict[str, Any] = {"width": size[0], "height": size[1], "corners": None, "points": [], "markers": markers}
+    if learning is not None:
+        out["learnt"] = learning.summary(pipeline, last)
     if pipeline is None or corners is None:
         return out
     layout = pipeline.reader.layout
@@ -47,10 +50,36 @@ def overlay(pipeline: Any, corners: Any, last: dict[str, Any] | None, size: tupl
             x, yy = cv2.perspectiveTransform(np.array([[[layout.column_x(j), y]]], np.float32), back)[0][0]
             light = last["light"][p - 1] if last else 0
             dark = last["dark"][p - 1] if last else 0
+            learnt = out["learnt"]["points"][p - 1] if "learnt" in out else {}
             out["points"].append({"point": p, "x": round(float(x), 1), "y": round(float(yy), 1),
-                                  "side": "light" if light else ("dark" if dark else None), "count": light or dark})
+                                  "side": "light" if light else ("dark" if dark else None), "count": light or dark,
+                                  "sure": learnt.get("sure"), "level": learnt.get("level")})
     out["corners"] = [[round(float(a), 1), round(float(b), 1)] for a, b in corners]
     return out
+
+
+def learn_board(pipeline: Any, learning: Any, frame: Any, corners: Any, board: str) -> dict[str, Any]:
+    """What the calibration page's "learn" does (issue 33): the board event read after learning ``board`` from
+    ``frame``; ValueError with a plain sentence when there is nothing to learn from."""
+    from vision.learning import LearnError
+
+    if pipeline is None or learning is None or frame is None:
+        raise LearnError("A câmera ainda não mandou nenhuma imagem.", "The camera has not delivered a frame yet.")
+    if corners is None:
+        raise LearnError("O tabuleiro não foi encontrado: toque nos seus quatro cantos primeiro.",
+                         "The board is not found: tap its four corners first.")
+    return learning.learn(pipeline, pipeline.reader.canonical(frame, corners), board)
+
+
+def keep_learnt(pipeline: Any, old: Any, same_view: bool = True) -> Any:
+    """A new pipeline that reads with what the old one learnt about this board (for the whole match): the
+    checker colours always; the empty points' look only from the same view (new corners warp them anew)."""
+    colours = old.reader.colours if old is not None else None
+    if colours is not None:
+        from vision.detect import ColourModel
+
+        pipeline.reader.colours = colours if same_view else ColourModel(colours.light, colours.dark)
+    return pipeline
 
 
 def camera_spec(settings: Settings) -> str | None:
@@ -85,6 +114,8 @@ class CameraLoop:
         self._stop = threading.Event()
         self.pipeline: Any = None
         self.corners: Any = self._load_corners()
+        self._frame: Any = None  # the latest frame shown to the calibration page (what "learn" learns from)
+        self.learning: Any = None  # vision.learning.BoardLearning: what this board looks like (issue 33)
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def _load_corners(self) -> Any:
@@ -110,7 +141,7 @@ class CameraLoop:
         while not self._stop.is_set():
             try:
                 source = open_source(self.spec, self.controls)
-                self.pipeline = Pipeline(corners=self.corners)
+                self.pipeline = keep_learnt(Pipeline(corners=self.corners), self.pipeline)
                 previous = None
                 bumped = False
                 shown = 0.0
@@ -121,6 +152,10 @@ class CameraLoop:
                         self._show(frame)
                         shown = time.monotonic()
                     event = self.pipeline.process(frame, t)
+                    if event is not None and event["stable"] and self._wants_start(event):
+                        # the owner showed the empty board first: the checker colours come from the start now
+                        event = learn_board(self.pipeline, self.learning, frame, self.corners
+                                            if self.corners is not None else self.pipeline.registrar.last, "start")
                     if self.alert is not None and self.pipeline.bumped != bumped:
                         bumped = self.pipeline.bumped  # on until the corners are set again (a new pipeline)
                         self.alert("camera_bumped", bumped)
@@ -148,6 +183,7 @@ class CameraLoop:
             with self._lock:
                 self._jpeg = buf.tobytes()
                 self._size = (int(frame.shape[1]), int(frame.shape[0]))
+                self._frame = frame
 
     # ---- CalibrationSource ----------------------------------------------------------------------------------
     def frame_jpeg(self) -> bytes | None:
@@ -163,7 +199,35 @@ class CameraLoop:
         found = "clicked corners" if self.corners is not None else "ArUco markers"
         return overlay(pipeline, corners, last, size,
                        {"found": [], "missing": [], "note": f"board found by {found}" if corners is not None
-                        else "board not found: click its four corners"})
+                        else "board not found: click its four corners"}, self._learning(pipeline))
+
+    def _wants_start(self, event: dict[str, Any]) -> bool:
+        """The checker colours are not learnt yet but the empty points are (the pipeline learns the colours by
+        itself only when it has learnt nothing), and the board shows the start."""
+        from vision.pipeline import is_start
+
+        colours = self.pipeline.reader.colours
+        return (colours is not None and (colours.light is None or colours.dark is None) and self.learning is not None
+                and is_start(event, self.pipeline.start))
+
+    def _learning(self, pipeline: Any) -> Any:
+        if self.learning is None and pipeline is not None:
+            from vision.learning import BoardLearning
+
+            self.learning = BoardLearning(pipeline.light_home)
+        return self.learning
+
+    def learn(self, board: str) -> dict[str, Any]:
+        """Learn this board from the latest frame, which shows ``board`` ("start" or "empty"); the new overlay.
+        ValueError (vision.learning.LearnError, with words in pt and en) when it cannot."""
+        pipeline = self.pipeline
+        with self._lock:
+            frame = self._frame
+        corners = self.corners if self.corners is not None else (pipeline.registrar.last if pipeline is not None else None)
+        event = learn_board(pipeline, self._learning(pipeline), frame, corners, board)
+        with self._lock:
+            self._last = event
+        return self.overlay()
 
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
         import numpy as np
@@ -179,7 +243,7 @@ class CameraLoop:
         tmp.write_text(json.dumps({"corners": arr.tolist()}))
         os.replace(tmp, self.path)
         self.corners = arr
-        self.pipeline = Pipeline(corners=arr)
+        self.pipeline = keep_learnt(Pipeline(corners=arr), self.pipeline, same_view=False)
         return self.overlay()
 
 

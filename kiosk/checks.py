@@ -526,8 +526,10 @@ def check_coach(settings: Settings) -> Check:
 
 
 def check_club(settings: Settings, timeout: float = 5.0) -> Check:
-    """One connection to the club's broker with this board's credentials (a client id of its own, so a running
-    kiosk's session is not taken over); nothing is published or subscribed."""
+    """One connection to the club's broker with this board's credentials; nothing is published or subscribed. Its
+    client id is its own, but the club's broker (`gamao director broker-config`) gives every connection its user's
+    name as id (issue 34), so on it a running kiosk's connection is taken for the moment of the check and comes
+    back at once (its outbox keeps what it had not sent)."""
     import threading
 
     from club.config import ClubConfig, make_client

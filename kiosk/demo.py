@@ -85,7 +85,9 @@ class SimulatedCamera:
         self.t = 0.0
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
+        self._image: Any = None  # the latest frame (what the calibration page's "learn" learns from)
         self._last: dict[str, Any] | None = None
+        self.learning: Any = None  # vision.learning.BoardLearning (issue 33), made with the pipeline
         self.boards = self.misread = 0
 
     def _render(self, event: dict[str, Any], hand: bool) -> Any:
@@ -132,6 +134,7 @@ class SimulatedCamera:
         if ok:
             with self._lock:
                 self._jpeg = buf.tobytes()
+                self._image = image
 
     def see(self, truth: dict[str, Any], hand: bool, setup: bool = False) -> tuple[dict[str, Any] | None, bool]:
         """The board event vision reports for this board; (event, read_correctly).
@@ -154,10 +157,9 @@ class SimulatedCamera:
             return event, True
         self.boards += 1
         right = _reads_right(event, truth)
-        if right:
-            with self._lock:
-                self._last = event
-        else:
+        with self._lock:
+            self._last = event  # the calibration page shows what was read, right or not, and how sure
+        if not right:
             self.misread += 1
         return event, right
 
@@ -173,7 +175,30 @@ class SimulatedCamera:
             last = self._last
         return overlay(self.pipeline, self.corners, last, self.opts.size,
                        {"found": [], "missing": [],
-                        "note": "simulated camera: corners come from the renderer, no markers to check"})
+                        "note": "simulated camera: corners come from the renderer, no markers to check"},
+                       self._learning())
+
+    def _learning(self) -> Any:
+        if self.learning is None and self.pipeline is not None:
+            from vision.learning import BoardLearning
+
+            self.learning = BoardLearning(self.pipeline.light_home, self.start)
+        return self.learning
+
+    def learn(self, board: str) -> dict[str, Any]:
+        """Learn this board from the latest frame, which shows ``board`` ("start" or "empty"); the new overlay."""
+        from kiosk.appliance import learn_board
+
+        with self._lock:
+            image = self._image
+        event = learn_board(self.pipeline, self._learning(), image, self.corners, board)
+        with self._lock:
+            self._last = event
+        return self.overlay()
+
+    def show(self, truth: dict[str, Any]) -> None:
+        """Put this board in front of the camera (the owner's set-up, before a match: the empty board, the start)."""
+        self._show(self._render(truth, hand=False))
 
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
         import numpy as np

@@ -6,7 +6,6 @@ any object with these methods. Everything the routers need from the rest of the 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Annotated, Any, Protocol, runtime_checkable
 
@@ -15,7 +14,7 @@ from fastapi.security import APIKeyHeader
 
 from kiosk.config import Settings
 from webguard.clients import client_host, is_loopback
-from webguard.pin import PinError, PinStore
+from webguard.pin import PinStore, check_http
 
 State = dict[str, Any]
 Unsubscribe = Callable[[], None]
@@ -46,15 +45,19 @@ class CalibrationSource(Protocol):
 
     - `frame_jpeg()`: the latest camera frame as JPEG bytes, or None before the first frame.
     - `overlay()`: {"width", "height", "corners": [[x, y] x4] | None,
-                    "points": [{"point": n, "x", "y", "side", "count"}],
+                    "points": [{"point": n, "x", "y", "side", "count", "sure", "level"}],
+                    "learnt": {"from", "light", "dark", "points": [{"point", "empty", "sure", "level"}]} (issue 33),
                     "markers": {"found": [...], "missing": [...], "note": optional text instead of the check}}
     - `set_corners(corners)`: store four clicked corners (image pixels, order: top-left, top-right,
       bottom-right, bottom-left) and return the new overlay; ValueError if they cannot make a board.
+    - `learn(board)`: learn this board from the latest frame, which shows `board` ("start" or "empty"), and
+      return the new overlay; ValueError (with `message` {"pt", "en"} where it has one) if it cannot.
     """
 
     def frame_jpeg(self) -> bytes | None: ...
     def overlay(self) -> dict[str, Any]: ...
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]: ...
+    def learn(self, board: str) -> dict[str, Any]: ...
 
 
 pin_header = APIKeyHeader(name="X-Gamao-PIN", auto_error=False,
@@ -92,13 +95,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 def check_pin(pins: PinStore, pin: str | None, request: Request) -> None:
     """The PIN check for this request's client, as an HTTPException (401, or 429 with Retry-After)."""
-    try:
-        pins.check(pin, client_host(request))
-    except PinError as exc:
-        headers = {"WWW-Authenticate": "X-Gamao-PIN"}
-        if exc.retry_after is not None:
-            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))  # waiting that long is enough
-        raise HTTPException(exc.status, exc.message, headers=headers) from None
+    check_http(pins, pin, client_host(request))
 
 
 def require_pin_off_screen(pin: PinHeader, pins: PinsDep, request: Request) -> None:

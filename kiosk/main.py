@@ -83,6 +83,9 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
                 from kiosk.voice import Voice
 
                 app.state.voice = Voice(settings.table_language).listen(app.state.service)
+        board = getattr(app.state.service, "tournament_board", None)  # a club board's tournament calls (issue 39)
+        if board is not None and getattr(app.state, "voice", None) is not None:
+            board.voice = app.state.voice
         coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
                              enabled=settings.coach).start()
         app.state.coach = coach
@@ -95,8 +98,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             coach.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
-                versus.close()
-                versus.brain.engine.close()
+                versus.stop()
             if appliance is not None:
                 appliance.close()
                 if getattr(app.state, "voice", None) is not None:

@@ -314,6 +314,13 @@ class CalibrationIn(Strict):
                        Field(min_length=4, max_length=4)]
 
 
+class LearnIn(Strict):
+    """The calibration page's "learn this board" (issue 33): the board the camera shows now."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"board": "start"}, {"board": "empty"}]})
+    board: Literal["start", "empty"]
+
+
 class ControlOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"verdicts": [{"at": 3, "verdict": "cube_offered"}]}]})
     verdicts: list[VerdictOut]

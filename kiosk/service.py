@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import copy
 import gc
+import json
 import logging
+import math
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -37,6 +40,13 @@ from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
 State = dict[str, Any]
+_RESERVE_EN = ("the disk is full: the game goes on being recorded in the room kept for this, for a while. Free "
+               "some space (or use a bigger card)")
+_RESERVE_PT = ("o disco está cheio: o jogo continua sendo gravado no espaço reservado para isso, por um tempo. "
+               "Libere espaço (ou use um cartão maior)")
+CLOCK_FILE = "clock.json"  # the running clock's time, beside the journal (issue 34, finding 7)
+CLOCK_BEAT = 1.0           # seconds between two writes of it while a clock runs
+
 _WRITE_FAILED_PT = {
     "disk_full": "O evento não foi registrado: o disco está cheio. Libere espaço (ou use um cartão maior); o que já "
                  "foi registrado continua salvo e a gravação volta sozinha.",
@@ -58,6 +68,8 @@ class RefereeService:
         else:
             self.journal, self.health = open_journal(journal)
         on_disk = self.journal.path != ":memory:"
+        if on_disk:
+            self.journal.keep_reserve()  # room for the presses when the disk fills (kiosk/journal.py)
         self.archive_dir: Path | None = Path(archive) if archive else (
             Path(self.journal.path).parent / ARCHIVE if on_disk else None)
         self._lock = threading.RLock()
@@ -73,13 +85,28 @@ class RefereeService:
         self.referee, _ = self._replay(self._match)
         # The clock's time (issue 21): events of a timed match get "t", seconds that only go forward. It goes on
         # from the last event's t after a restart, so the time the kiosk was off is nobody's.
+        # The running player's time up to the crash is his (issue 34, finding 7): while a clock runs, its time is
+        # written every CLOCK_BEAT seconds beside the journal (clock.json), and a restart goes on from the later of
+        # the last event's t and that beat. Before, the time since the last event (25 s of dark's turn) was lost.
         self._monotonic = monotonic
+        self._beat_path = Path(self.journal.path).parent / CLOCK_FILE if on_disk else None
         clock = self._clock()
         last = clock.now if clock is not None else None
+        beat = self._read_beat() if clock is not None and clock.running is not None else None
+        resumed = beat is not None and (last is None or beat > last)
+        if resumed:
+            last = beat
         self._t0, self._m0 = (last if last is not None else time.time()), monotonic()
         self._ticks = ticks
         self._closed = False
         self._timer: threading.Timer | None = None
+        self._beat_stop = threading.Event()
+        self._beat_thread: threading.Thread | None = None
+        if self._beat_path is not None:
+            self._beat_thread = threading.Thread(target=self._beat, name="clock-beat", daemon=True)
+            self._beat_thread.start()
+        if resumed:
+            self.tick()  # the record (and the screen) move on to the time the kiosk went down
         self._arm_tick()
         if self.health is not None and not self.health.healthy:
             self._report_health(self.health)
@@ -249,6 +276,11 @@ class RefereeService:
                 verdicts = []
             else:
                 self._clear_notice("write_failed")
+                if self.journal.on_reserve:
+                    if not any(n["kind"] == "disk_reserve" for n in self._notices):
+                        self._notice("disk_reserve", _RESERVE_EN, _RESERVE_PT)
+                else:
+                    self._clear_notice("disk_reserve")
                 phase = self.referee.phase
                 if match != self._match:
                     # A new match (or the first event ever, which opened a default one): start from its events.
@@ -297,6 +329,40 @@ class RefereeService:
     def now(self) -> float:
         """The clock's time now: seconds, going on from the last timed event's ``t``."""
         return self._t0 + (self._monotonic() - self._m0)
+
+    def _read_beat(self) -> float | None:
+        """The clock's time last written beside the journal for the current match, or None."""
+        if self._beat_path is None:
+            return None
+        try:
+            beat = json.loads(self._beat_path.read_text(encoding="utf-8"))
+            if beat.get("match") == self._match and isinstance(beat.get("t"), int | float) \
+                    and math.isfinite(beat["t"]):
+                return float(beat["t"])
+        except (OSError, ValueError, AttributeError):
+            pass
+        return None
+
+    def _beat(self) -> None:
+        """While a clock runs, write its time beside the journal every CLOCK_BEAT seconds (atomically; a full disk
+        only skips a beat). A crash then loses at most one beat of the running player's own time."""
+        while not self._beat_stop.wait(CLOCK_BEAT):
+            self._write_beat()
+
+    def _write_beat(self) -> None:
+        if self._beat_path is None:
+            return
+        with self._lock:
+            clock = self._clock()
+            if clock is None or clock.running is None or clock.flag is not None:
+                return
+            line = json.dumps({"match": self._match, "t": round(self.now(), 3)})
+        tmp = self._beat_path.with_name(CLOCK_FILE + ".tmp")
+        try:
+            tmp.write_text(line, encoding="utf-8")
+            os.replace(tmp, self._beat_path)
+        except OSError:
+            pass  # disk full: the journal's own notice says so; the last beat written stays
 
     @property
     def current_match(self) -> int | None:
@@ -423,6 +489,10 @@ class RefereeService:
 
     def close(self) -> None:
         self._ticks, self._closed = False, True
+        self._beat_stop.set()
+        if self._beat_thread is not None:
+            self._beat_thread.join(timeout=2)
+            self._write_beat()  # a shutdown, like a crash, leaves the running player's time his
         if self._timer is not None:
             self._timer.cancel()
         self.journal.mark()

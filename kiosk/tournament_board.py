@@ -71,7 +71,8 @@ class TournamentBoard:
         self.voice = voice
         self.play = play
         self.say = say or (lambda text: None)
-        self.gate = CommandGate(cfg.club, cfg.board, cfg.key, data_dir)
+        # the board's one command counter, the resend's too (club/outbox.py): a replay of either is refused
+        self.gate = CommandGate(cfg.club, cfg.board, cfg.key, publisher.outbox.obeyed)
         self.path = Path(data_dir) / STARTED_FILE
         self.started: list[list[str]] = self._load()
         self.stats = {"started": 0, "again": 0, "busy": 0, "refused": 0}
@@ -83,7 +84,7 @@ class TournamentBoard:
     def _load(self) -> list[list[str]]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return [[str(a), str(b)] for a, b in data["started"]][-KEEP_STARTED:]
+            return [[str(x) for x in k] for k in data["started"] if isinstance(k, list)][-KEEP_STARTED:]
         except (OSError, ValueError, KeyError, TypeError):
             return []
 
@@ -137,7 +138,7 @@ class TournamentBoard:
     # ----- the command ---------------------------------------------------------------------------------------
     def take(self, cmd: dict[str, Any]) -> str:
         """Carry out a verified start_match: "started", "again" (started before) or "busy"."""
-        key = [cmd["tournament"], cmd["match"]]
+        key = [cmd["tournament"], cmd["match"], str(cmd.get("attempt", 1))]
         if key in self.started:
             self.stats["again"] += 1
             return "again"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 import zlib
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +35,10 @@ from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)
 State = dict[str, Any]
+ENGINE_TIMEOUT = 60.0     # seconds one decision may take (grandmaster, 3 plies, on a Pi 4: a few seconds)
+RETRY_FIRST, RETRY_MOST = 2.0, 30.0  # a failed decision is tried again after 2 s, then 4, 8, ... up to 30 s
+PROBLEM = {"pt": "GNU Backgammon não respondeu; tentando de novo.",
+           "en": "GNU Backgammon did not answer; trying again."}
 
 # gnubg's predefined players (its "Settings > Players" levels): depth in plies and evaluation noise.
 LEVELS: dict[str, tuple[int, float]] = {
@@ -66,19 +71,20 @@ def default_speaker() -> Callable[[str], None] | None:
 class Brain:
     """gnubg's decisions at a named level: its checker play and its cube actions."""
 
-    def __init__(self, engine: Engine, level: str, seed: int = 0) -> None:
+    def __init__(self, engine: Engine, level: str, seed: int = 0, timeout: float = ENGINE_TIMEOUT) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
         self.engine = engine
         self.level = level
         self.plies, self.noise = LEVELS[level]
         self.seed = seed
+        self.timeout = timeout
 
     def play(self, position_id: str, dice: tuple[int, int], match_id: str | None) -> RankedPlay | None:
         """The level's play (None: no legal play, R25). Without noise the engine's best at the level's depth;
         with noise, gnubg's way: each play's equity plus a normal draw of the noise's size (the same for the
         same position and roll: deterministic noise)."""
-        ranked = self.engine.rank_plays(position_id, dice, match_id, plies=self.plies, timeout=120)
+        ranked = self.engine.rank_plays(position_id, dice, match_id, plies=self.plies, timeout=self.timeout)
         if not ranked:
             return None
         if not self.noise:
@@ -88,7 +94,7 @@ class Brain:
 
     def doubles(self, position_id: str, match_id: str | None) -> bool:
         try:
-            advice = self.engine.cube_advice(position_id, match_id, plies=self.plies, timeout=120)
+            advice = self.engine.cube_advice(position_id, match_id, plies=self.plies, timeout=self.timeout)
         except ValueError:
             return False
         return advice.action in ("double_take", "double_pass")
@@ -96,7 +102,7 @@ class Brain:
     def takes(self, doubler_position_id: str, match_id: str | None) -> bool:
         """Whether to take the double of the player on roll in ``doubler_position_id``."""
         try:
-            advice = self.engine.cube_advice(doubler_position_id, match_id, plies=self.plies, timeout=120)
+            advice = self.engine.cube_advice(doubler_position_id, match_id, plies=self.plies, timeout=self.timeout)
         except ValueError:
             return True
         answer = should_take(advice.equities)
@@ -167,6 +173,11 @@ class Versus:
         self._done: set[tuple[Any, ...]] = set()  # decisions already made (cube, plays)
         self.instruction: dict[str, Any] | None = None
         self.correction: dict[str, str] | None = None
+        # The engine failed (killed, stopped, timed out): told on the page, the decision tried again (finding 8).
+        self.problem: dict[str, str] | None = None
+        self.failures = 0
+        self._retry_at: float | None = None
+        self._last: State | None = None
         self.plays: list[dict[str, Any]] = []  # every play the engine chose: position, dice, match id, play
         self._subs: Subscribers[[dict[str, Any]]] = Subscribers(log, "a versus subscriber")
         self._unsubscribe: Callable[[], None] | None = None
@@ -179,14 +190,30 @@ class Versus:
         self._on_state(self.service.state())
         return self
 
-    def close(self) -> None:
+    def close(self, wait: float = 5.0) -> None:
+        """Stop following the match. A decision the engine is still working on is left to the engine's own
+        close (which ends its process); this waits at most `wait` seconds for the thread."""
         if self._unsubscribe is not None:
             self._unsubscribe()
         with self._lock:
             self._stop = True
             self._wake.notify_all()
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=wait)
+
+    def stop(self) -> None:
+        """End the match against the engine at once (DELETE /api/versus, a new match, the kiosk's end): the
+        engine's process is ended first, so a decision waiting on a stopped or hung gnubg returns now."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        with self._lock:
+            self._stop = True
+            self._wake.notify_all()
+        try:
+            self.brain.engine.close()
+        except Exception:
+            log.exception("closing GNU Backgammon failed")
+        self.close(wait=2.0)
 
     def subscribe(self, callback: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         return self._subs.add(callback)
@@ -194,12 +221,7 @@ class Versus:
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             return {"side": self.side.value, "level": self.brain.level, "name": self.name,
-                    "instruction": self.instruction, "correction": self.correction}
-
-    def idle(self, timeout: float = 60.0) -> bool:
-        """Wait until every state pushed so far has been acted on (True), or the timeout passes."""
-        with self._lock:
-            return self._wake.wait_for(lambda: not self._inbox and not self._busy, timeout)
+                    "instruction": self.instruction, "correction": self.correction, "problem": self.problem}
 
     def _on_state(self, state: State) -> None:
         with self._lock:
@@ -209,16 +231,33 @@ class Versus:
     def _run(self) -> None:
         while True:
             with self._lock:
-                self._wake.wait_for(lambda: self._stop or bool(self._inbox))
+                def ready() -> bool:
+                    due = self._retry_at is not None and time.monotonic() >= self._retry_at
+                    return self._stop or bool(self._inbox) or due
+                while not ready():
+                    left = None if self._retry_at is None else max(0.0, self._retry_at - time.monotonic())
+                    self._wake.wait(left)
                 if self._stop:
                     return
-                while len(self._inbox) > 1:  # only the newest state matters
-                    self._inbox.popleft()
-                state = self._inbox.popleft()
+                if self._inbox:
+                    while len(self._inbox) > 1:  # only the newest state matters
+                        self._inbox.popleft()
+                    state = self._inbox.popleft()
+                else:  # the retry of a decision the engine failed
+                    assert self._last is not None
+                    state = self._last
+                self._retry_at = None
+                self._last = state
                 self._busy = True
             try:
                 self._act(state)
-            except (EngineError, ValueError):
+                if self.problem is not None:
+                    with self._lock:
+                        self.problem, self.failures = None, 0
+                    self._changed()
+            except EngineError as exc:
+                self._failed(exc)
+            except ValueError:
                 log.exception("GNU Backgammon could not decide")
             except Exception:
                 log.exception("the versus module failed on a state")
@@ -226,6 +265,27 @@ class Versus:
                 with self._lock:
                     self._busy = False
                     self._wake.notify_all()
+
+    def _failed(self, exc: Exception) -> None:
+        """The engine failed on a decision: say so on the page (once), and try the newest state again later
+        (the engine restarts its process on the next request)."""
+        with self._lock:
+            if self._stop:
+                return
+            self.failures += 1
+            delay = min(RETRY_MOST, RETRY_FIRST * 2 ** (self.failures - 1))
+            self._retry_at = time.monotonic() + delay
+            first = self.problem is None
+            self.problem = dict(PROBLEM)
+        log.warning("GNU Backgammon failed (%s); trying again in %.0f s", exc, delay)
+        if first:
+            self._tell(PROBLEM["pt"], PROBLEM["en"])
+        self._changed()
+
+    def idle(self, timeout: float = 60.0) -> bool:
+        """Wait until every state pushed so far has been acted on (True), or the timeout passes."""
+        with self._lock:
+            return self._wake.wait_for(lambda: not self._inbox and not self._busy, timeout)
 
     def _tell(self, pt: str, en: str) -> None:
         self.say(en)
@@ -254,16 +314,17 @@ class Versus:
         if phase == "awaiting_roll" and turn == me and self._may_double(state):
             key = ("double", pid, mid, state.get("match", {}).get("game"))
             if key not in self._done:
+                doubles = self.brain.doubles(pid, mid)  # an EngineError leaves the key open: tried again
                 self._done.add(key)
-                if self.brain.doubles(pid, mid):
+                if doubles:
                     self._tell("GNU Backgammon dobra.", "GNU Backgammon doubles.")
                     self.service.submit({"event": "cube", "action": "double", "side": me})
             return
         if phase == "cube_offered" and cube.get("offered_by") not in (None, me):
             key = ("answer", pid, mid, cube.get("value"))
             if key not in self._done:
-                self._done.add(key)
                 take = self.brain.takes(pid, mid)
+                self._done.add(key)
                 self._tell("GNU Backgammon aceita." if take else "GNU Backgammon recusa.",
                            "GNU Backgammon takes." if take else "GNU Backgammon passes.")
                 self.service.submit({"event": "cube", "action": "take" if take else "drop", "side": me})
@@ -273,8 +334,8 @@ class Versus:
             before = Position.from_position_id(pid, turn=self.side)
             key = ("play", pid, mid, dice, state.get("match", {}).get("game"))
             if key not in self._done:
-                self._done.add(key)
                 chosen = self.brain.play(pid, (int(dice[0]), int(dice[1])), mid)
+                self._done.add(key)
                 self.plays.append({"position_id": pid, "match_id": mid, "dice": list(dice),
                                    "play": chosen.play if chosen else None})
                 with self._lock:

@@ -1,7 +1,8 @@
 """The referee heard: spoken calls in Brazilian Portuguese (or English) through Debian's ``espeak-ng``.
 
 Players look at the board, not at the screen, so the verdicts that need them are also said aloud: an illegal
-play, a die left unplayed, a cocked die, a double offered, taken or dropped, a game's and a match's end.
+play, a die left unplayed, a cocked die, a double offered, taken or dropped, a game's and a match's end, an object
+to take off the board before a roll counts.
 
 ``Voice`` never blocks the referee: ``say`` puts the call on a small queue and returns; one worker thread runs
 ``espeak-ng`` as a separate process for each call, one after the other. Where ``espeak-ng`` is missing the voice
@@ -57,6 +58,12 @@ PHRASES: dict[str, tuple[str, str]] = {
     # for the clock (another part of the kiosk): spoken warnings
     "time_low": ("{name}, restam {seconds} segundos.", "{name}, {seconds} seconds left."),
     "time_up": ("{name}, o tempo acabou.", "{name}, time is up."),
+    # the table's conventions (issue 36, core/referee/conventions.py)
+    "bar_first": ("{name}, entre primeiro a peça do bar.", "{name}, enter the checker on the bar first."),
+    "off_board": ("Peça fora do tabuleiro: sem penalidade, ponha no lugar.", "A checker is off the board: no penalty, put it back."),
+    "touch_move": ("Peça tocada, {name}: jogue uma peça da casa {point}.", "Touch-move, {name}: play a checker from point {point}."),
+    # an object on the field when a roll came (issue 33): core/messages.py's words up to the colon
+    "point_covered": ("{words}.", "{words}."),
 }
 HOW = {"pt": {"single": "simples", "gammon": "gamão", "backgammon": "gamão triplo", "drop": "dobra recusada",
               "resign": "por desistência", "mother": "mãe presa"},
@@ -110,6 +117,16 @@ def calls_for(verdicts: list[dict[str, Any]], players: Mapping[str, str], langua
             one, many = POINTS[lang]
             out.append(("game_over", {"name": name(v.get("winner")), "points": one if n == 1 else many.format(n=n),
                                       "how": HOW[lang].get(v.get("how", "single"), v.get("how", ""))}))
+        elif kind == "uncertain" and v.get("reason") == "point_covered":  # "Tire o copo da casa 15"
+            words = str((v.get("message") or {}).get(lang, "")).split(":")[0]
+            if words:
+                out.append(("point_covered", {"words": words}))
+        elif kind == "bar_first_hint":  # issue 36: the conventions' own calls
+            out.append(("bar_first", {"name": name(v.get("side"))}))
+        elif kind == "checker_off_board":
+            out.append(("off_board", {}))
+        elif kind == "touch_move_upheld":
+            out.append(("touch_move", {"name": name(v.get("side")), "point": v.get("point", "")}))
         elif kind == "clock_warning":  # issue 21: one minute, then ten seconds left
             out.append(("time_low", {"name": name(v.get("side")), "seconds": v.get("level", "")}))
         elif kind == "time_out":

@@ -4,6 +4,7 @@
 ``--store-durations`` writes tests/durations.json from the run: how long each slow test took, which the
 scheduler below uses to start the longest work first (so one worker is not left with an hour's tail).
 The control PIN is hashed at a test cost outside the PIN's own tests (``pin_hash_at_test_cost`` below).
+The machine's language is not the tests': ``neutral_language`` below.
 """
 
 from __future__ import annotations
@@ -21,6 +22,20 @@ import pytest
 
 from tests import datasets
 from tests.pin_cost import TEST_SCRYPT, scrypt_cost
+
+
+def neutral_language(environ: Any = os.environ) -> None:
+    """The kiosk and `gamao run` speak the system's language when none is configured (kiosk/config.py
+    system_language: LC_ALL, LC_MESSAGES, LANG): a developer with LANG=pt_BR.UTF-8 got Portuguese where the
+    tests expect the default English (tests/kiosk/test_run_check.py failed). The run, and every process it
+    starts, gets the C locale in UTF-8 whatever the machine's; the tests of the language's choice set their own
+    (monkeypatch). gnubg's numbers are read in the C locale anyway (engine/gnubg.py)."""
+    for key in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        environ.pop(key, None)
+    environ["LANG"] = "C.UTF-8"
+
+
+neutral_language()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

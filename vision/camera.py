@@ -46,7 +46,7 @@ class CaptureSource:
 
     def __init__(self, device: int | str, width: int | None = None, height: int | None = None) -> None:
         self.is_file = isinstance(device, str)
-        if self.is_file and not Path(device).is_file():
+        if isinstance(device, str) and not Path(device).is_file():
             raise CameraError(f"no video file {device}")
         self.cap = cv2.VideoCapture(device)
         if not self.cap.isOpened():
@@ -77,7 +77,7 @@ class PiCameraSource:
 
     def __init__(self, width: int = 1280, height: int = 720, controls: CameraControls | None = None) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise CameraError("picamera2 is not installed: on Raspberry Pi OS `sudo apt install python3-picamera2` "
                               "(hardware/pi/install.sh does it)") from exc

@@ -15,8 +15,9 @@ or split into two clusters within the image.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -152,7 +153,7 @@ class Detector:
         rad = np.abs(a * self.cos + b * self.sin)
         tan = np.abs(b * self.cos - a * self.sin)
         ok = (rad > self.cfg.edge_strength * scale) & (rad > self.cfg.radial_over_tangential * tan)
-        return ok.any(axis=2)
+        return np.asarray(ok.any(axis=2))
 
     def _best(self, score: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         score = score - self.shift_cost[None, :]
@@ -187,7 +188,8 @@ class Detector:
             start = (bg.light, bg.dark)
         start_light, start_dark = start
         lab = canonical
-        light, dark = [], []
+        light: list[np.ndarray] = []
+        dark: list[np.ndarray] = []
         for c, point in enumerate(top_points + bottom_points):
             nl, nd = start_light[point - 1], start_dark[point - 1]
             k = np.arange(min(nl + nd, 3), dtype=np.float32)
@@ -328,7 +330,8 @@ class Detector:
             out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
         return out
 
-    def _colour_assigner(self, p: np.ndarray, cols: np.ndarray, colours: ColourModel | None):
+    def _colour_assigner(self, p: np.ndarray, cols: np.ndarray,
+                         colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:
         seen = p[:, :-1] > 0.5
         contiguous = np.cumprod(seen, axis=1).astype(bool)
         per_col = np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
@@ -376,7 +379,7 @@ class Detector:
         floor = cfg.bar_threshold - 4 * cfg.bar_softness
         found: list[tuple[float, float, str]] = []  # (y, chance, side) of every round enough peak
         peaks = [i for i in np.argsort(-s) if s[i] > floor]
-        colours = self.disc_colours(lab, bx[peaks], by[peaks]) if peaks else []
+        colours = self.disc_colours(lab, bx[peaks], by[peaks]) if peaks else np.empty((0, 3), np.float32)
         for i, colour in zip(peaks, colours, strict=True):
             p_round = 1.0 / (1.0 + np.exp(-(float(s[i]) - cfg.bar_threshold) / cfg.bar_softness))
             found.append((float(by[i]), min(p_round, self._checker_colour_chance(colour, model)),
@@ -445,7 +448,9 @@ def two_colours(x: np.ndarray, split: float) -> ColourModel:
         return ColourModel(None, None)
     if len(x) >= 2:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        _, labels, _ = cv2.kmeans((x * CHROMA_WEIGHT).astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        # bestLabels None (OpenCV makes them): its typing stubs, which change between releases, ask an array
+        kmeans: Any = cv2.kmeans
+        _, labels, _ = kmeans((x * CHROMA_WEIGHT).astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
         labels = labels.ravel()
         if (labels == 0).any() and (labels == 1).any():
             meds = [np.median(x[labels == i], axis=0) for i in range(2)]

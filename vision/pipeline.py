@@ -132,7 +132,7 @@ class Pipeline:
 
     def events(self, frames: Iterable[tuple[np.ndarray, float]]) -> Iterator[dict]:
         """Board events only when something changes: stability flips or the stable counts differ."""
-        previous: dict | None = None
+        previous: tuple | None = None
         for frame, t in frames:
             ev = self.process(frame, t)
             if ev is None:

@@ -42,7 +42,7 @@ def find_marker_corners(image: np.ndarray, cfg: RegistrationConfig,
                     seen[int(i)] = c.reshape(4, 2) / scale
         if len(seen) == 4:
             if scale != 1.0:
-                pts = np.concatenate([seen[i] for i in cfg.marker_ids]).astype(np.float32)
+                pts: np.ndarray = np.concatenate([seen[i] for i in cfg.marker_ids]).astype(np.float32)
                 crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
                 pts = cv2.cornerSubPix(grey, pts.reshape(-1, 1, 2), (3, 3), (-1, -1), crit).reshape(-1, 4, 2)
                 seen = {i: pts[k] for k, i in enumerate(cfg.marker_ids)}

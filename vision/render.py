@@ -118,7 +118,7 @@ def _draw_board(scene: Scene, o: Options, style: tuple, checkers: tuple,
     img[:] = frame_c
     x0, y0 = frame, frame
     img[y0:y0 + int(fh), x0:x0 + int(fw)] = field_c
-    grain = rng.normal(0, texture, (h, w // 4 + 1)).astype(np.float32)
+    grain: np.ndarray = rng.normal(0, texture, (h, w // 4 + 1)).astype(np.float32)
     grain = cv2.resize(cv2.GaussianBlur(grain, (0, 0), 1.5), (w, h))  # streaks, like wood or felt nap
     img += grain[:, :, None]
     # bar
@@ -336,7 +336,7 @@ def _camera(flat: np.ndarray, quad: np.ndarray, o: Options, seed: int,
 def _hand(img: np.ndarray, corners: np.ndarray, rng: np.random.Generator, offset: float) -> None:
     """A skin-coloured forearm and hand reaching in from the near edge, over the board."""
     tone = rng.uniform(0.6, 1.1)  # darker and lighter skin, same hue
-    skin = _jitter(tuple(int(v * tone) for v in (120, 160, 215)), rng, 8)
+    skin = _jitter((int(120 * tone), int(160 * tone), int(215 * tone)), rng, 8)
     bl, br, tl = corners[3], corners[2], corners[0]
     along = rng.uniform(0.15, 0.85) + offset
     start = bl + (br - bl) * along + (bl - tl) * 0.35

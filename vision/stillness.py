@@ -64,6 +64,7 @@ class Stillness:
         if self.ref is None:
             self.ref, self.ref_skin = grey, skin
         changed = _largest_channel(np.abs(grey - self.ref)) > cfg.diff_threshold
+        assert self.ref_skin is not None  # set with ref
         new_skin = self._hand_skin(skin & ~self.ref_skin & changed, image.shape[:2])
         arm = _arm_from_edge(changed, cfg.arm_area_fraction) or \
             _crosses_frame(changed, cfg.frame_band, cfg.frame_crossing)
@@ -133,7 +134,7 @@ def _crosses_frame(changed: np.ndarray, band: float, width: float) -> bool:
     k = max(1, int(round(band * h)))
     need = max(2, int(round(width * w)))
     for rows in (changed[:k], changed[-k:]):
-        cols = rows.any(axis=0).astype(np.int8)
+        cols = np.asarray(rows.any(axis=0), np.int8)
         run = best = 0
         for v in cols:
             run = run + 1 if v else 0

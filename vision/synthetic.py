@@ -20,7 +20,7 @@ def random_scene(rng: np.random.Generator, max_per_point: int = 6) -> Scene:
             p = int(rng.integers(24))
             if other[p] or counts[p] >= max_per_point:
                 continue
-            k = int(min(left, rng.integers(1, 4), max_per_point - counts[p]))
+            k = min(left, int(rng.integers(1, 4)), max_per_point - counts[p])
             counts[p] += k
             left -= k
     return Scene(light, dark, bar, off)

@@ -14,7 +14,8 @@ FORWARDED = ("x-forwarded-for", "forwarded", "x-real-ip")
 
 
 class _Peer(Protocol):
-    host: str
+    @property
+    def host(self) -> str: ...  # read-only: Starlette's Address is a named tuple
 
 
 class _Request(Protocol):

@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import os
 import secrets
 import threading
@@ -45,6 +46,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from fastapi import HTTPException
 
 from webguard.clients import client_key, is_loopback
 
@@ -233,3 +236,18 @@ class PinStore:
         with self._lock:
             entry = self._clients.get(client_key(client))
             return entry.failures if entry is not None and not is_loopback(client) else 0
+
+
+def check_http(pins: PinStore, pin: str | None, client: str | None, unset: str | None = None) -> None:
+    """The PIN check as the servers answer it: when no PIN is set, 403 `unset` if given (the director: its PIN is
+    set at its console) else the store's 401; then 401 (no or wrong PIN) or 429 with Retry-After (this device
+    must wait), with WWW-Authenticate naming the header. The kiosk's and the director's routes call this."""
+    if unset is not None and not pins.is_set():
+        raise HTTPException(403, unset)
+    try:
+        pins.check(pin, client)
+    except PinError as exc:
+        headers = {"WWW-Authenticate": "X-Gamao-PIN"}
+        if exc.retry_after is not None:
+            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))  # waiting that long is enough
+        raise HTTPException(exc.status, exc.message, headers=headers) from None

@@ -26,7 +26,7 @@ const T = {
       experience: "experiência" },
     closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} mensagens recusadas`,
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
-    askPin: "PIN do diretor:", publicScreen: "tela pública", moves: "Lances", clock: "relógio", dice: "dados",
+    askPin: "PIN do diretor:", publicScreen: "tela pública", tournament: "torneio", moves: "Lances", clock: "relógio", dice: "dados",
     rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar",
   },
   en: {
@@ -44,7 +44,7 @@ const T = {
       experience: "experience" },
     closed: "closed", none: "no finished match yet", refused: (n) => `${n} messages refused`,
     delay: (s) => `public screen delay: ${s} s`, setDelay: "change", askDelay: "Seconds the public screen runs behind (0 to 3600):",
-    askPin: "Director's PIN:", publicScreen: "public screen", moves: "Moves", clock: "clock", dice: "dice",
+    askPin: "Director's PIN:", publicScreen: "public screen", tournament: "tournament", moves: "Moves", clock: "clock", dice: "dice",
     rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back",
   },
 }[LANG];
@@ -187,6 +187,8 @@ function labels() {
   $("ratings").tHead.rows[0].replaceChildren(...["name", "rating", "experience", "played"].map((k) => text("th", "", T.scols[k])));
   $("setdelay").textContent = T.setDelay;
   $("publiclink").textContent = T.publicScreen; $("publiclink").href = `/?public=1&lang=${LANG}`;
+  const tl = $("tournamentlink");  // the tournament night's big screen (club/tournament_web.py)
+  if (tl) { tl.textContent = T.tournament; tl.href = `/tournament?lang=${LANG}`; }
   document.body.classList.toggle("public", PUBLIC);
   $("setdelay").addEventListener("click", async () => {
     const seconds = prompt(T.askDelay, String(delay)); if (seconds == null) return;

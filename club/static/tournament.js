@@ -5,6 +5,8 @@ const WORDS = {
         nonext: "Nenhuma partida à espera.", waitBoard: "aguarda mesa", table: "Mesa", points: "pontos",
         point: "ponto", champion: "Campeão", player: "Jogador", wins: "V", losses: "D", round: "Rodada",
         starting: "começando…", offline: "sem sinal", noTournament: "Nenhum torneio ainda.",
+        assign: "Enviar para a mesa", unassign: "Tirar da mesa", result: "Gravar resultado", close: "Fechar",
+        askPin: "PIN do diretor:", winner: "vencedor",
         brackets: { main: "Chave principal", consolation: "Consolação", last_chance: "Última chance", final: "Final" },
         formats: { double_elimination: "dupla eliminação", consolation: "com consolação", last_chance: "com última chance",
                    progressive: "consolação progressiva", swiss: "suíço modificado", round_robin: "todos contra todos" } },
@@ -12,6 +14,8 @@ const WORDS = {
         nonext: "No match waiting.", waitBoard: "waits for a table", table: "Table", points: "points",
         point: "point", champion: "Champion", player: "Player", wins: "W", losses: "L", round: "Round",
         starting: "starting…", offline: "offline", noTournament: "No tournament yet.",
+        assign: "Send to the table", unassign: "Take off the table", result: "Save the result", close: "Close",
+        askPin: "Director's PIN:", winner: "winner",
         brackets: { main: "Main", consolation: "Consolation", last_chance: "Last chance", final: "Final" },
         formats: { double_elimination: "double elimination", consolation: "with consolation",
                    last_chance: "with last chance", progressive: "progressive consolation", swiss: "modified Swiss",
@@ -46,6 +50,8 @@ function card(m, tables) {
 
 function bracketBox(m) {
   const b = el("div", "m " + (m.status || ""));
+  b.dataset.id = m.id;
+  if (CONTROL) b.addEventListener("click", () => openControl(m.id));
   const sc = m.score ? m.score.split("-") : ["", ""];
   const tags = [m.id, m.board || ""];
   ["light", "dark"].forEach((side, k) => {
@@ -129,6 +135,44 @@ async function poll() {
 }
 for (const a of document.querySelectorAll(".lang a")) {
   a.addEventListener("click", (ev) => { ev.preventDefault(); lang = a.dataset.lang; localStorage.setItem("gamao-lang", lang); render(last); });
+}
+// ----- ?control=1: the director assigns, takes off and enters results by hand (the PIN; club/tournament_web.py)
+const CONTROL = params.get("control") === "1";
+let chosen = null;
+async function act(path, body) {
+  for (let tries = 0; tries < 3; tries++) {
+    let pin = sessionStorage.getItem("gamao-director-pin");
+    if (!pin) { pin = prompt(WORDS[lang].askPin) || ""; sessionStorage.setItem("gamao-director-pin", pin); }
+    const r = await fetch(`/api/tournaments/${encodeURIComponent(name)}/${path}`, {method: "POST",
+      headers: {"Content-Type": "application/json", "X-Gamao-PIN": pin}, body: JSON.stringify(body)});
+    if (r.status === 401) { sessionStorage.removeItem("gamao-director-pin"); continue; }
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { $("control-error").textContent = data.message || `${r.status}`; return; }
+    last = data; render(last); $("control").close(); return;
+  }
+}
+function openControl(id) {
+  const m = last && last.matches.find((x) => x.id === id);
+  if (!m) return;
+  chosen = m;
+  const w = WORDS[lang];
+  $("control-title").textContent = `${m.id}: ${m.light || "—"} x ${m.dark || "—"}`;
+  $("control-error").textContent = "";
+  $("control-board").hidden = m.status !== "ready" || !(last.free_boards || []).length;
+  $("board-choice").replaceChildren(...(last.free_boards || []).map((b) => {
+    const o = el("option", "", `${w.table} ${(last.tables || {})[b.board] || b.board}`); o.value = `${b.club}/${b.board}`; return o; }));
+  $("control-off").hidden = m.status !== "playing";
+  $("winner-choice").replaceChildren(...["light", "dark"].filter((s) => m[s]).map((s) => {
+    const o = el("option", "", m[s]); o.value = m[s]; return o; }));
+  $("score").value = m.score || "";
+  for (const [id, key] of [["do-assign", "assign"], ["do-unassign", "unassign"], ["do-result", "result"], ["do-close", "close"]]) $(id).textContent = w[key];
+  $("control").showModal();
+}
+if (CONTROL) {
+  document.body.classList.add("control");
+  $("do-assign").addEventListener("click", () => { const [club, board] = $("board-choice").value.split("/"); act("assign", {match: chosen.id, club, board}); });
+  $("do-unassign").addEventListener("click", () => act("unassign", {match: chosen.id}));
+  $("do-result").addEventListener("click", () => act("result", {match: chosen.id, winner: $("winner-choice").value, score: $("score").value}));
 }
 window.addEventListener("resize", fit);
 poll();

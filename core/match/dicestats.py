@@ -107,8 +107,17 @@ def _roll_of(item: Any) -> tuple[tuple[int, int], bool, Any] | None:
         dice, cocked, key = item, [False, False], None
     if (not isinstance(dice, list | tuple) or len(dice) != 2
             or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice)):
-        raise ValueError(f"a roll needs two dice from 1 to 6, got {dice!r}")
-    return (dice[0], dice[1]), bool(any(cocked)), key
+        raise ValueError(f"a roll needs two dice from 1 to 6, got {_short(dice)}")
+    if not isinstance(cocked, list | tuple) or not all(isinstance(c, bool) for c in cocked):
+        raise ValueError(f"a roll's cocked dice are true/false values, got {_short(cocked)}")
+    if key is not None and not all(part is None or isinstance(part, str | int) for part in key):
+        raise ValueError(f"a roll's unit, boot and seq are texts or numbers, got {_short(list(key))}")
+    return (dice[0], dice[1]), any(cocked), key
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def dice_stats(rolls: Iterable[Any]) -> dict[str, Any]:

@@ -9,7 +9,9 @@ decision and its sources). A match that names no rule set and sets none of them 
 dispatch table) and ``after`` each event, before the tournament part says who each verdict is for. ``after``
 reads the verdicts the other parts gave and says them as the conventions do while the turn is open:
 
-- R20: a stable board that is a step of a legal play with a hit (the opposing blot already on the bar, the hitting
+- R20: in the tournament sets a fault on a stable board of the open turn is addressed to the mover alone (``to``:
+  the mover; the tournament part adds ``to`` and the answer only to faults not yet addressed), and to both players
+  and the director when the turn ends. A stable board that is a step of a legal play with a hit (the opposing blot already on the bar, the hitting
   checker not yet landed; or both on the point) is said as ``in_progress``, not as a fault. The turn's state keeps
   the fault, so the play is still judged, complete, when the turn ends (the opponent's roll, the clock's press,
   the end-turn button): a board left so at the turn's end is a fault then. Boards with a hand over them
@@ -18,7 +20,7 @@ reads the verdicts the other parts gave and says them as the conventions do whil
   mistake, left beside the board after a hit) is said as ``checker_off_board``: where it goes, no penalty; the
   play read and the record are unchanged.
 - R22: checkers moved while one waits on the bar, on a board of the open turn: the hint ``bar_first_hint``
-  ("Entre primeiro a peça da barra"), for the mover alone; at the turn's end it is the fault it always was.
+  ("Entre primeiro a peça do bar"), for the mover alone; at the turn's end it is the fault it always was.
 - R19: an upheld touch-move claim whose point the committed play leaves untouched: ``touch_move_ignored``; a
   checker the camera saw leave a point and come back on a settled board: ``touch_move_seen``, said to the
   opponent (who may claim), never ruled on alone.
@@ -31,7 +33,7 @@ from typing import Any
 
 from core.messages import SIDE_EN, SIDE_PT
 from core.referee.faults import Fault
-from core.referee.inference import Observation, own_of_vec, vec_of_own
+from core.referee.inference import OFF_IDX, Observation, own_of_vec, own_to_vec, vec_of_own
 from core.referee.part import Part
 from core.referee.state import Phase
 from core.referee.verdicts import Verdict, verdict
@@ -43,7 +45,9 @@ TOUCH_MOVE_VERDICTS = ("touch_move_upheld", "touch_move_no_penalty", "touch_move
 HINT_VERDICTS = ("bar_first_hint", "checker_off_board")
 COUNT_CALLS = ("checker_missing", "bear_off_too_early")
 #: Faults a hit half made can show (the blot lifted first, or both checkers on the point a moment).
-STEP_FAULTS = ("wrong_side_moved", "checker_added", "checker_missing", "illegal_play")
+#: (The opposing blot on the bar with the mover's checkers as at a step: the wrong side moved; the hitting checker
+#: on the point with the blot still there: the hit not made, a die unplayed.)
+STEP_FAULTS = ("wrong_side_moved", "unplayed_die")
 
 
 def _cap(s: str) -> str:
@@ -56,6 +60,29 @@ def from_points(lp: Any) -> set[int]:
     return {m.frm for way in ways for m in way.moves}
 
 
+#: How many plays ``leaves`` asks for all their ways at most (a double's plays can take seconds together).
+WAYS_ASKED = 8
+
+
+def leaves(model: Any, point: int) -> bool:
+    """Whether some legal play of the turn moves a checker from ``point`` (the mover's numbering), in some way of
+    playing it. Most plays say so by their result (fewer checkers there) or their representative steps; a play
+    whose steps only pass over the point (10/4/2 is also 8/2 10/8) is asked for its ways."""
+    mover, cls = model.mover, model.cls
+    start = own_of_vec(model.start, mover, cls)
+    if not start[point]:
+        return False
+    over = []
+    for c in model.candidates:
+        if c.legal is None:
+            continue
+        if own_of_vec(c.vec, mover, cls)[point] < start[point] or any(f == point for f, _, _ in c.steps):
+            return True
+        if any(f > point > t for f, t, _ in c.steps):
+            over.append(c.legal)
+    return any(point in from_points(lp) for lp in over[:WAYS_ASKED])
+
+
 class Conventions(Part):
     """The table's conventions for one match: the touch-move claims of the turn and what the camera saw."""
 
@@ -66,6 +93,7 @@ class Conventions(Part):
         self.claim_model: Any = None
         self.left: set[int] = set()  # points a settled board of this turn showed a mover's checker gone from
         self.said: set[int] = set()  # points the opponent was told about (touch_move_seen), once a turn
+        self.off_said: set[Any] = set()  # boards with a checker borne off by mistake already said (R21)
 
     # ----- settings -----------------------------------------------------------------------------------------
     def _rule(self, key: str) -> Any:
@@ -80,7 +108,7 @@ class Conventions(Part):
         key = self._turn()
         if key != self.turn_key:
             self.turn_key = key
-            self.claims, self.claim_model, self.left, self.said = {}, None, set(), set()
+            self.claims, self.claim_model, self.left, self.said, self.off_said = {}, None, set(), set(), set()
 
     # ----- R19: the claim ------------------------------------------------------------------------------------
     def claim(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
@@ -104,7 +132,7 @@ class Conventions(Part):
         self._fresh_turn()
         entry = {"by": by, "mover": mover, "point": point, "dice": list(ms.dice or ()), "at": at}
         ms.games[-1].setdefault("touch_moves", []).append(entry)
-        possible = any(point in from_points(lp) for lp in model.legal)
+        possible = leaves(model, point)
         sp, sm = SIDE_PT[mover], SIDE_EN[mover]
         if not possible:
             entry["ruling"] = "no_penalty"
@@ -131,18 +159,31 @@ class Conventions(Part):
         if ev.get("event") != "board" or not ev.get("stable", True):
             return
         self._fresh_turn()
-        for i, v in enumerate(out):
-            if v["verdict"] != "illegal":
-                continue
-            said = None
-            if v.get("reason") == "bar_first" and rules.get("bar_first") == "hint":
-                said = self._bar_first(v)
-            elif v.get("reason") in COUNT_CALLS and rules.get("forgotten_checker") == "hint" and self._count_call(v):
-                said = self._off_board(v)
-            elif v.get("reason") in STEP_FAULTS and rules.get("steps") == "in_progress":
-                said = self._step(v)
-            if said is not None:
-                out[i] = said
+        said_now: list[Verdict] = []
+        for v in out:
+            said: Verdict | list[Verdict] | None = None
+            if v["verdict"] in ("illegal", "unplayed_die"):
+                if v.get("reason") == "bar_first" and rules.get("bar_first") == "hint":
+                    said = self._bar_first(v)
+                elif v.get("reason") in COUNT_CALLS and rules.get("forgotten_checker") == "hint" and self._count_call(v):
+                    said = self._off_board(v)
+                elif v.get("reason") == "bear_off_too_early" and rules.get("forgotten_checker") == "hint":
+                    said = self._borne_off_by_mistake(at)
+                elif v.get("reason") in STEP_FAULTS and rules.get("steps") == "in_progress":
+                    said = self._step(v)
+                if said is None and (rules.get("steps") == "in_progress" and rules.get("point_out") == "players_director"
+                                     and self.match_state.phase == Phase.MOVING
+                                     and v.get("side") == self.match_state.turn.value):
+                    # R20 in the tournament sets: a fault seen while the turn is open is the mover's to put right;
+                    # the opponent and the director get it (with the answer) when the turn ends: the press, the roll.
+                    v["to"] = [self.match_state.turn.value]
+            if said is None:
+                said_now.append(v)
+            elif isinstance(said, list):
+                said_now.extend(said)
+            else:
+                said_now.append(said)
+        out[:] = said_now
         if rules.get("touch_move"):
             self._seen(at, out)
 
@@ -153,7 +194,7 @@ class Conventions(Part):
         hint = dict(v)
         hint["verdict"] = "bar_first_hint"
         hint["to"] = [side]
-        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça na barra: voltem as peças movidas e entrem com "
+        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça no bar: voltem as peças movidas e entrem com "
                                  "ela primeiro. A jogada ainda não terminou: nada foi anotado.",
                            "en": f"{_cap(SIDE_EN[side])} has a checker on the bar: move the other checkers back and "
                                  "enter it first. The play is not finished: nothing has been recorded."}
@@ -194,6 +235,47 @@ class Conventions(Part):
                                 "reason": v.get("reason"), "message": msg}
         return hint  # type: ignore[return-value]
 
+    def _borne_off_by_mistake(self, at: int) -> list[Verdict] | None:
+        """A checker borne off too early, on a board that is a legal play (or one on the way) with it put back: it
+        is a checker forgotten off the board (R21, the seed's "bearing off by mistake"). The board is read with it
+        back on its point, so the play and the record are the legal play's; the screen says where it goes."""
+        ms, ts = self.match_state, self.turn_state
+        model, obs, fault = ts.model, ts.last_turn_obs, ts.last_fault
+        if ms.phase != Phase.MOVING or model is None or obs is None or fault is None or fault.reason != "bear_off_too_early":
+            return None
+        off = [f for f, t in fault.moves if t == 0]
+        if not off:
+            return None
+        table = own_to_vec(ms.turn, model.cls)
+        vec = list(obs.vec)
+        for point in off:
+            vec[table[point]] += 1
+            vec[OFF_IDX[ms.turn]] -= 1
+        if min(vec) < 0:
+            return None
+        fixed = Observation(tuple(vec), obs.dists, obs.derived_off)
+        if model.explain(fixed).kind not in ("nothing", "in_progress", "play"):
+            return None
+        ts.last_key = None
+        again: list[Verdict] = []
+        self.ref.reading.rule_moving(at, fixed, again)  # the board as it stands with the checker back
+        if ts.last_fault is not None:
+            return None
+        ts.last_turn_obs = fixed
+        if obs.vec in self.off_said:
+            return []  # said once for this board (the reading is restored all the same)
+        self.off_said.add(obs.vec)
+        side = ms.turn.value
+        sp, se = SIDE_PT[side], SIDE_EN[side]
+        points = ", ".join(str(p) for p in off)
+        hint: dict[str, Any] = {
+                "at": at, "verdict": "checker_off_board", "side": side, "point": off[0], "reason": "bear_off_too_early",
+                "message": {"pt": f"Uma peça das {sp} foi retirada por engano (ainda há peças fora do setor interno): ela "
+                                  f"volta para a casa {points}. Sem penalidade; a jogada continua.",
+                            "en": f"A {se} checker was borne off by mistake (checkers are still outside the home board): "
+                                  f"it goes back on point {points}. No penalty; the play goes on."}}
+        return [*again, hint]  # type: ignore[list-item]  # the play so far as read, then the hint (on the banner)
+
     def _step(self, v: Verdict) -> Verdict | None:
         """A board that is a hit half made (R20): said as the play in progress it is."""
         ts, ms = self.turn_state, self.match_state
@@ -226,7 +308,9 @@ class Conventions(Part):
             return
         start = own_of_vec(model.start, ms.turn, model.cls)
         now = own_of_vec(inf.best.vec, ms.turn, model.cls)
-        back = {p for p in self.left if now[p] >= start[p]} - self.said - set(self.claims)
+        # A point another checker refilled, or the checker's play went on through, is a play, not a put-back.
+        through = {p for f, t, _ in inf.best.steps for p in (f, t)}
+        back = {p for p in self.left if now[p] >= start[p]} - through - self.said - set(self.claims)
         self.left |= {p for p in range(1, 25) if now[p] < start[p]}
         other = ms.turn.other.value
         for p in sorted(back):
@@ -282,8 +366,12 @@ def hit_step(model: Any, obs: Observation) -> tuple[str, int] | None:
     opp = own_of_vec(obs.vec, other, cls)
     cross = cls._cross(mover)  # the mover's point n is the opponent's point cross[n]
     start_opp = own_of_vec(model.start, other, cls)
-    hit_at = {m.to for lp in model.legal for way in (lp.ways() if hasattr(lp, "ways") else [lp.play])
-              for m in way.moves if m.hit}
+    # The points a legal play hits: an opposing blot there at the turn's start, gone in some legal result (the
+    # candidates are built already; asking each play for all its ways took seconds on a double).
+    theirs_at = own_to_vec(other, cls)
+    blots = [n for n in range(1, 25) if start_opp[cross[n]] == 1]
+    results = [c.vec for c in model.candidates if c.legal is not None]
+    hit_at = {n for n in blots if any(vec[theirs_at[cross[n]]] == 0 for vec in results)}
     if not hit_at:
         return None
     mine_of = {cross[n]: n for n in range(1, 25)}  # the opponent's point q is the mover's point mine_of[q]

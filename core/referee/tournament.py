@@ -106,7 +106,7 @@ class Tournament(Part):
         if ms.rules.get("point_out") == "players_director":
             mode = illegal_play(ms.rules)
             for v in out:
-                if v["verdict"] in FAULT_VERDICTS:
+                if v["verdict"] in FAULT_VERDICTS and "to" not in v:  # (addressed already: the mover's, issue 36)
                     v["to"] = ["light", "dark", "director"]
                     if ms.phase == Phase.MOVING and v.get("side") == ms.turn.value and mode != "stands":
                         v["answer_by"] = ms.turn.other.value

@@ -141,10 +141,9 @@ def start_versus(body: VersusIn, request: Request) -> dict[str, Any]:
         find_gnubg()
     except EngineUnavailable as exc:  # not the request's fault, and nothing a retry mends: say what to install
         raise HTTPException(409, str(exc)) from None
-    old = getattr(request.app.state, "versus", None)
+    old, request.app.state.versus = getattr(request.app.state, "versus", None), None
     if old is not None:
-        old.close()
-        old.brain.engine.close()
+        old.stop()  # its gnubg ended first: never waits on a stopped or hung engine
     side = Side(body.side)
     players = {side.value: engine_name(body.level), side.other.value: body.player}
     try:
@@ -175,11 +174,9 @@ def answer_versus_double(body: VersusAnswerIn, request: Request) -> dict[str, An
 
 @router.delete("/api/versus", dependencies=[Depends(require_pin)], summary="Stop playing against GNU Backgammon")
 def stop_versus(request: Request) -> dict[str, Any]:
-    versus = getattr(request.app.state, "versus", None)
-    if versus is not None:
-        versus.close()
-        versus.brain.engine.close()
-        request.app.state.versus = None
+    versus, request.app.state.versus = getattr(request.app.state, "versus", None), None
+    if versus is not None:  # gnubg ended under any decision it was making: a few seconds at most (finding 8)
+        versus.stop()
     return {"active": False}
 
 

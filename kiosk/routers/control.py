@@ -19,6 +19,7 @@ from kiosk.dependencies import (
     check_pin,
     client_host,
     require_pin,
+    require_pin_off_screen,
 )
 from kiosk.pin import FIRST_PIN_LOCAL_ONLY, is_loopback
 from kiosk.schemas import (
@@ -28,6 +29,7 @@ from kiosk.schemas import (
     CorrectionIn,
     CubeIn,
     IllegalPlayAnswerIn,
+    LearnIn,
     NewMatchIn,
     PinIn,
     ResignationIn,
@@ -94,30 +96,26 @@ def _field_of(message: str) -> dict[str, str]:
     return {"field": m.group(1), "message": message[m.end():]}
 
 
-@router.post("/clock", response_model=ControlOut, summary="Press the clock (a player ends the turn)")
-def press_clock(body: ClockPressIn, service: ServiceDep, pins: PinsDep, pin: PinHeader, request: Request) -> dict[str, Any]:
-    # A press at the board is the player's own act, as on a chess clock: the touch screen (loopback) presses
-    # without the PIN, like the per-side buttons; a remote client needs it.
-    if not is_loopback(client_host(request)):
-        check_pin(pins, pin, request)
+# A press at the board is the player's own act, as on a chess clock: the touch screen (loopback) presses
+# without the PIN, like the per-side buttons; a remote client needs it (kiosk.dependencies.require_pin_off_screen).
+at_the_board = [Depends(require_pin_off_screen)]
+
+
+@router.post("/clock", response_model=ControlOut, dependencies=at_the_board,
+             summary="Press the clock (a player ends the turn)")
+def press_clock(body: ClockPressIn, service: ServiceDep) -> dict[str, Any]:
     return _submit(service, {"event": "button", "name": "clock", "side": body.side})
 
 
-@router.post("/illegal-play", response_model=ControlOut,
+@router.post("/illegal-play", response_model=ControlOut, dependencies=at_the_board,
              summary="The opponent's answer to a flagged illegal play: accept it or have it corrected")
-def answer_illegal_play(body: IllegalPlayAnswerIn, service: ServiceDep, pins: PinsDep, pin: PinHeader,
-                        request: Request) -> dict[str, Any]:
-    if not is_loopback(client_host(request)):  # at the board, as the clock's press; remote: the PIN
-        check_pin(pins, pin, request)
+def answer_illegal_play(body: IllegalPlayAnswerIn, service: ServiceDep) -> dict[str, Any]:
     return _submit(service, {"event": "illegal_play_answer", "side": body.side, "answer": body.answer})
 
 
-@router.post("/touch-move", response_model=ControlOut,
+@router.post("/touch-move", response_model=ControlOut, dependencies=at_the_board,
              summary="The opponent's touch-move claim (R19): the mover touched a checker on this point")
-def claim_touch_move(body: TouchMoveIn, service: ServiceDep, pins: PinsDep, pin: PinHeader,
-                     request: Request) -> dict[str, Any]:
-    if not is_loopback(client_host(request)):  # at the board, as the illegal-play answer; remote: the PIN
-        check_pin(pins, pin, request)
+def claim_touch_move(body: TouchMoveIn, service: ServiceDep) -> dict[str, Any]:
     return _submit(service, {"event": "touch_move", "by": body.by, "point": body.point})
 
 
@@ -158,3 +156,14 @@ def calibrate(body: CalibrationIn, camera: CameraDep) -> dict[str, Any]:
     except ValueError as exc:
         raise HTTPException(422, {"field": "corners", "message": str(exc)}) from None
 
+
+
+@router.post("/calibration/learn", dependencies=guarded,
+             summary="Learn this board from what the camera shows now: the starting position or the empty board")
+def learn(body: LearnIn, camera: CameraDep) -> dict[str, Any]:
+    try:
+        return camera.learn(body.board)
+    except ValueError as exc:
+        words = getattr(exc, "message", None)
+        raise HTTPException(409, {"field": "board", "message": str(exc),
+                                  **({"words": words} if isinstance(words, dict) else {})}) from None

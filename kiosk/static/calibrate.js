@@ -1,13 +1,31 @@
 // Calibration: the live camera frame, what vision detected drawn over it, and four clicked corners
-// (top-left, top-right, bottom-right, bottom-left) sent to POST /api/calibration.
+// (top-left, top-right, bottom-right, bottom-left) sent to POST /api/calibration. Issue 33: what the camera has
+// learnt about this board (the two checker sets, each point's empty look, from the start and the empty board:
+// POST /api/calibration/learn) and how sure the reading is, point by point (green sure, amber in doubt, red unsure).
 const NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
-const pt = (navigator.language || "pt").startsWith("pt") && !location.search.includes("lang=en");
+const pt = (navigator.language || "pt").startsWith("pt") && !location.search.includes("lang=en")
+  || location.search.includes("lang=pt");
+const lang = pt ? "pt" : "en";
 const T = pt
   ? { title: "Calibração da câmera", hint: (n) => `Toque nos cantos do tabuleiro: ${["superior esquerdo", "superior direito", "inferior direito", "inferior esquerdo"][n] || "pronto"}`,
-      found: "marcador encontrado", missing: "marcador faltando", saved: "Salvo.", none: "Nenhuma câmera conectada." }
+      found: "marcador encontrado", missing: "marcador faltando", saved: "Salvo.", none: "Nenhuma câmera conectada.",
+      learnt: "Peças aprendidas", nothing: "Nada aprendido ainda: mostre a posição inicial.",
+      from: { start: "da posição inicial", empty: "do tabuleiro vazio" }, fromWord: "Aprendido",
+      empty: (n) => `aspecto das casas vazias: ${n} de 24`,
+      reading: (s, d, u) => `Leitura: ${s} de 24 casas seguras${d ? `, ${d} em dúvida` : ""}${u ? `, ${u} incertas` : ""}`,
+      advice: "Casas em vermelho ou amarelo: veja a luz e o ângulo da câmera antes de jogar.",
+      learnStart: "Aprender: posição inicial", learnEmpty: "Aprender: tabuleiro vazio", learning: "Aprendendo…",
+      learntOk: "Aprendido.", pin: "PIN", back: "← quiosque" }
   : { title: "Camera calibration", hint: (n) => `Tap the board's corners: ${["top left", "top right", "bottom right", "bottom left"][n] || "done"}`,
-      found: "marker found", missing: "marker missing", saved: "Saved.", none: "No camera connected." };
+      found: "marker found", missing: "marker missing", saved: "Saved.", none: "No camera connected.",
+      learnt: "Checkers learnt", nothing: "Nothing learnt yet: show the starting position.",
+      from: { start: "from the starting position", empty: "from the empty board" }, fromWord: "Learnt",
+      empty: (n) => `empty points' look: ${n} of 24`,
+      reading: (s, d, u) => `Reading: ${s} of 24 points sure${d ? `, ${d} in doubt` : ""}${u ? `, ${u} unsure` : ""}`,
+      advice: "Red or amber points: check the light and the camera's angle before playing.",
+      learnStart: "Learn: starting position", learnEmpty: "Learn: empty board", learning: "Learning…",
+      learntOk: "Learnt.", pin: "PIN", back: "← kiosk" };
 let clicks = [], overlay = null;
 
 function el(name, attrs, text) {
@@ -17,6 +35,13 @@ function el(name, attrs, text) {
   return e;
 }
 
+function div(cls, text, attrs = {}) {
+  const d = Object.assign(document.createElement("div"), { className: cls });
+  if (text !== undefined) d.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) d.setAttribute(k, v);
+  return d;
+}
+
 function draw() {
   const svg = $("overlay"), w = overlay?.width || 640, h = overlay?.height || 480;
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
@@ -24,18 +49,58 @@ function draw() {
   const corners = clicks.length ? clicks : overlay?.corners || [];
   if (corners.length === 4) svg.append(el("polygon", { points: corners.map((c) => c.join(",")).join(" "), class: "quad" }));
   for (const [x, y] of corners) svg.append(el("circle", { cx: x, cy: y, r: 9, class: "corner" }));
+  const r = Math.max(8, Math.round(w / 55));
   for (const p of overlay?.points || []) {
-    svg.append(el("circle", { cx: p.x, cy: p.y, r: 12, class: `det ${p.side || "empty"}` }));
+    svg.append(el("circle", { cx: p.x, cy: p.y, r, class: `det ${p.side || "empty"} ${p.level || ""}`, "data-point": p.point }));
     if (p.count) svg.append(el("text", { x: p.x, y: p.y, class: "det-label", "text-anchor": "middle",
                                          "dominant-baseline": "central" }, String(p.count)));
   }
   $("hint").textContent = T.hint(clicks.length);
   $("save").disabled = clicks.length !== 4;
+  drawLearnt();
   const m = overlay?.markers || { found: [], missing: [] };
   if (m.note) { $("markers").textContent = m.note; return; }
   $("markers").replaceChildren(
     ...m.found.map((id) => Object.assign(document.createElement("div"), { className: "ok", textContent: `✔ ${id}: ${T.found}` })),
     ...m.missing.map((id) => Object.assign(document.createElement("div"), { className: "missing", textContent: `✘ ${id}: ${T.missing}` })));
+}
+
+// What was learnt and how sure the reading is: the two checker swatches, where it was learnt from, and a strip of
+// the 24 points laid out as on the board (13-24 above, 12-1 below), each in its learnt empty colour with its
+// sureness as the cell's frame and percentage.
+function drawLearnt() {
+  const learnt = overlay?.learnt;
+  const sources = learnt?.from || [];
+  for (const side of ["light", "dark"]) {
+    const sw = $(`sw-${side}`);
+    sw.hidden = !learnt?.[side];
+    sw.style.background = learnt?.[side] || "transparent";
+    sw.title = learnt?.[side] || "";
+  }
+  $("learnt-title").textContent = learnt?.light || learnt?.dark ? T.learnt : "";
+  const emptyKnown = (learnt?.points || []).filter((p) => p.empty).length;
+  $("learnt-from").textContent = sources.length
+    ? `${T.fromWord} ${sources.map((s) => T.from[s] || s).join(" + ")} · ${T.empty(emptyKnown)}` : T.nothing;
+  const points = learnt?.points || [];
+  const levels = points.map((p) => p.level).filter(Boolean);
+  const count = (l) => levels.filter((x) => x === l).length;
+  $("reading").textContent = levels.length
+    ? `${T.reading(count("sure"), count("doubt"), count("unsure"))}${count("sure") < 24 ? ". " + T.advice : ""}` : "";
+  $("reading").dataset.sure = String(count("sure"));
+  const byPoint = Object.fromEntries(points.map((p) => [p.point, p]));
+  const strip = $("strip");
+  strip.replaceChildren();
+  for (const nums of [[13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24], [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]]) {
+    const line = div("strip-row");
+    for (const n of nums) {
+      const p = byPoint[n] || {};
+      const cell = div(`cell ${p.level || "none"}`, undefined, { "data-point": n, "data-level": p.level || "" });
+      if (p.empty) cell.style.setProperty("--empty", p.empty);
+      cell.append(div("num", String(n)), div("pct", p.sure == null ? "–" : `${Math.round(p.sure * 100)}%`));
+      line.append(cell);
+    }
+    strip.append(line);
+  }
 }
 
 async function refresh() {
@@ -44,6 +109,20 @@ async function refresh() {
   overlay = await r.json();
   $("frame").src = `/api/camera/frame.jpg?t=${Date.now()}`;
   draw();
+}
+
+function refusal(data, r) {
+  const d = data.detail;
+  return d?.words?.[lang] || data.message || (d?.message ?? d) || `HTTP ${r.status}`;
+}
+
+async function learn(board) {
+  $("status").textContent = T.learning;
+  const r = await fetch("/api/calibration/learn", { method: "POST", body: JSON.stringify({ board }),
+    headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("pin").value } });
+  const data = await r.json().catch(() => ({}));
+  if (r.ok) { overlay = data; $("status").textContent = T.learntOk; draw(); }
+  else $("status").textContent = refusal(data, r);
 }
 
 $("overlay").addEventListener("click", (ev) => {
@@ -59,8 +138,15 @@ $("save").addEventListener("click", async () => {
     headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("pin").value } });
   const data = await r.json().catch(() => ({}));
   if (r.ok) { overlay = data; clicks = []; $("status").textContent = T.saved; draw(); }
-  else $("status").textContent = data.message || (data.detail?.message ?? data.detail) || `HTTP ${r.status}`;
+  else $("status").textContent = refusal(data, r);
 });
+$("learn-start").addEventListener("click", () => learn("start"));
+$("learn-empty").addEventListener("click", () => learn("empty"));
 $("title").textContent = T.title;
+$("learn-start").textContent = T.learnStart;
+$("learn-empty").textContent = T.learnEmpty;
+$("pin-label").textContent = T.pin;
+$("back").textContent = T.back;
+document.documentElement.lang = pt ? "pt-BR" : "en";
 refresh();
 setInterval(refresh, 1000);

@@ -295,6 +295,8 @@ function renderVersus() {
     }
     box.append(row);
   }
+  // GNU Backgammon failed (killed, stopped, too slow): said here while the kiosk tries again (issue 34).
+  if (versus.problem) box.append(el("div", "versus-problem", words(versus.problem)));
   box.dataset.side = versus.side;
   if (mine && s.phase === "moving" && i?.moves) drawArrows(i.moves);
 }

@@ -9,12 +9,14 @@ import random
 import sqlite3
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cli.main import main as gamao_main
+from club.tournament import Journal
 from webguard.pin import PinStore
 
 GAMAO = [sys.executable, "-m", "cli"]
@@ -134,3 +136,32 @@ def test_double_elimination_16_and_swiss_12_and_round_robin_8_by_hand(tmp_path: 
             assert played == 28 and view["standings"][0]["wins"] >= 4
     listed = in_process(capsys, "director", "--data-dir", str(data), "tournament", "show", "--json")
     assert listed["tournaments"] == ["DE16", "Suíço12", "RR8"]
+    # the night's end: results, the archive of .mat files (none here: every result was typed), ratings, bracket
+    out = in_process(capsys, "director", "--data-dir", str(data), "tournament", "export", "DE16",
+                     str(tmp_path / "end"), "--json")
+    assert sorted(Path(f).name for f in out["files"]) == ["DE16-bracket.svg", "DE16-matches.zip",
+                                                          "DE16-ratings.json", "DE16-results.csv",
+                                                          "DE16-results.json"]
+    with zipfile.ZipFile(tmp_path / "end" / "DE16-matches.zip") as z:
+        assert z.namelist() == ["README.txt"] and "no board record" in z.read("README.txt").decode()
+    rows = (tmp_path / "end" / "DE16-results.csv").read_text().splitlines()
+    assert rows[0] == "id,bracket,round,light,dark,winner,score,board,source" and len(rows) == 1 + len(out["matches"])
+    ratings = json.loads((tmp_path / "end" / "DE16-ratings.json").read_text())
+    champion = next(r for r in ratings["players"] if r["player"] == out["champion"])
+    assert champion["change"] > 0 and all(r["before"] == 1500.0 for r in ratings["players"])
+
+
+def test_a_match_taken_off_its_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "dir"
+    view = in_process(capsys, "director", "--data-dir", str(data), "tournament", "create", "U", "--format",
+                      "swiss", "--players", "Ana,Bruno,Carla,Duda", "--json")
+    m = view["matches"][0]
+    journal = Journal(data)
+    journal.apply("U", {"op": "assign", "match": m["id"], "board": "mesa01", "club": "porto", "after": -1})
+    journal.close()
+    shown = in_process(capsys, "director", "--data-dir", str(data), "tournament", "show", "U", "--json")
+    assert next(x for x in shown["matches"] if x["id"] == m["id"])["status"] == "playing"
+    back = in_process(capsys, "director", "--data-dir", str(data), "tournament", "unassign", "U", m["id"], "--json")
+    assert next(x for x in back["matches"] if x["id"] == m["id"])["status"] == "ready"
+    assert gamao_main(["director", "--data-dir", str(data), "tournament", "unassign", "U", m["id"], "--json"]) == 2
+    assert "is on no board" in capsys.readouterr().err

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from club.auth import TAIL_LEN, sign
 from club.config import Broker, make_client
 from club.mosquitto import LocalBroker
@@ -118,3 +120,73 @@ class Takeover:
             client.disconnect()
             client.loop_stop()
         return self
+
+
+class PagePoller:
+    """The owner's page as a thread: GET `path` on the director's page every `every` seconds; each answer's
+    latency in seconds (and any answer that was not 200)."""
+
+    def __init__(self, url: str, paths: tuple[str, ...] = ("/api/boards", "/api/status"), every: float = 0.05) -> None:
+        self.url, self.paths, self.every = url, paths, every
+        self.latencies: list[float] = []
+        self.failures: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="owner-page", daemon=True)
+
+    def start(self) -> PagePoller:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=60, limits=httpx.Limits(max_keepalive_connections=0)) as http:
+            while not self._stop.is_set():
+                for path in self.paths:
+                    t0 = time.monotonic()
+                    try:
+                        r = http.get(self.url + path)
+                        if r.status_code != 200:
+                            self.failures.append(f"{path}: {r.status_code}")
+                    except httpx.HTTPError as exc:
+                        self.failures.append(f"{path}: {exc!r}")
+                    self.latencies.append(time.monotonic() - t0)
+                self._stop.wait(self.every)
+
+    def stop(self) -> dict[str, Any]:
+        self._stop.set()
+        self._thread.join(70)
+        lat = sorted(self.latencies)
+        return {"requests": len(lat), "failures": len(self.failures),
+                "median_ms": round(lat[len(lat) // 2] * 1000, 1) if lat else None,
+                "p99_ms": round(lat[int(len(lat) * 0.99)] * 1000, 1) if lat else None,
+                "worst_ms": round(lat[-1] * 1000, 1) if lat else None}
+
+
+def evening(broker: LocalBroker, director: Any, boards: list[Any], url: str, attacker: str, club: str,
+            flood_count: int, takeovers: int) -> dict[str, Any]:
+    """A club evening under attack: `boards` play; the director's link is paused (its network loop stopped, its
+    connection open: the broker queues for it) while `attacker`'s credentials and key flood `flood_count` messages
+    of 255 kB; the director goes on while the attacker's connections claim the director's client id and each
+    board's, `takeovers` times each. Returns the figures: the owner's page (a PagePoller on `url`, running: stop
+    it when the evening is over), Mosquitto's memory, the attack's counts."""
+    assert broker.proc is not None
+    page = PagePoller(url).start()
+    base = memory(broker.proc.pid)[0]
+    director.intake.client.loop_stop()            # paused: nothing read from the broker, the connection open
+    t0 = time.monotonic()
+    for board in boards:
+        board.play()
+    flooded = flood(broker, attacker, club, flood_count)
+    paused = time.monotonic() - t0
+    peak_broker = memory(broker.proc.pid)[1]
+    director.intake.client.loop_start()           # the director goes on: its queue, then everything else
+    # then the attacker's connections claim the director's client id and each board's (one at a time: with the
+    # same credentials, each connection of the attacker's takes the last one's place)
+    ids = [director.intake.client_id] + [f"gamao-{club}-{b.name}" for b in boards if b.name != attacker]
+    tries = [Takeover(broker, attacker, cid) for cid in ids]
+    for _ in range(takeovers):
+        for t in tries:
+            t.run(1, hold=0.05)
+    return {"paused_s": round(paused, 1), "flood": flooded,
+            "takeovers": {"tries": sum(t.connected + t.refused for t in tries),
+                          "logged_in": sum(t.connected for t in tries)},
+            "broker_mb": {"before": round(base / 2**20), "peak": round(peak_broker / 2**20)}, "page": page}

@@ -22,6 +22,7 @@ from club.config import Broker, make_client
 from club.director import wait_for
 from club.mosquitto import MOSQUITTO, LocalBroker, available, free_port
 from club.pairing import Pairing
+from tests.cli_run import gamao
 from tests.club.attacks import Takeover, director_session, flood, memory, saved_database
 from tests.club.conftest import CLUB, Board, caught_up, check_director
 from tests.soak import soak
@@ -193,3 +194,22 @@ def test_as_root_without_the_brokers_user_the_command_says_so(tmp_path: Path, mo
     with pytest.raises(broker_config.ClubConfigError, match="no-such-user-gamao"):
         write_broker_config(pairing, tmp_path / "broker", listen="127.0.0.1:1883", tls=False)
 
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's broker-config hands the files to Mosquitto's user")
+def test_as_root_the_command_warns_of_a_folder_mosquitto_cannot_reach(open_folder: Path) -> None:
+    """docs/club.md's step 3 run as root writes ~/clube/broker, that is /root/clube/broker: /root is closed to the
+    user Mosquitto drops to, whoever owns the files. The command says so and where to write them instead."""
+    if _mosquitto_user() is None:
+        pytest.skip(f"needs Mosquitto's user {BROKER_USER!r}")
+    closed = open_folder / "root"  # closed to others, as root's home is
+    closed.mkdir(mode=0o700)
+    for out, warned in ((closed / "clube" / "broker", True), (open_folder / "broker", False)):
+        data = out.parent / "director"
+        assert gamao("director", "--data-dir", str(data), "pair", "mesa01").returncode == 0
+        r = gamao("director", "--data-dir", str(data), "broker-config", str(out), "--no-tls",
+                  "--listen", "127.0.0.1:1883")
+        assert r.returncode == 0, r.stderr
+        assert ("warning: Mosquitto drops to the user 'mosquitto'" in r.stderr) is warned, r.stderr
+        if warned:
+            assert str(closed) in r.stderr and "/etc/mosquitto/gamao" in r.stderr

@@ -3,9 +3,12 @@ without the table nothing is published."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from cli.run import open_service
+from club.commands import signed_command, topic
+from club.config import Broker, make_client
 from club.director import wait_for
 from kiosk.config import Settings
 from kiosk.main import create_app
@@ -37,6 +40,29 @@ def test_the_appliance_service_publishes_when_the_config_names_a_broker(broker, 
         assert [m["index"] for t, m in listener.got if t.endswith("/verdicts")] == [0, 1]
     finally:
         listener.close()
+
+
+def test_a_paired_appliance_takes_the_directors_tournament_call(broker, tmp_path: Path) -> None:
+    """`gamao run` on a paired board: the director's signed start_match (issue 39) starts the match there."""
+    club = {"broker": broker.url_for("mesa03"), "club": CLUB, "board": "mesa03", "key": broker.keys["mesa03"].hex()}
+    service = open_service(Settings(data_dir=tmp_path / "data", language="pt", club=club))
+    director = make_client("director-probe", Broker.parse(broker.url_for("director")))
+    director.connect("127.0.0.1", broker.port)
+    director.loop_start()
+    try:
+        board = service.tournament_board  # type: ignore[attr-defined]
+        assert wait_for(lambda: board._publisher.connected.is_set(), 10)
+        time.sleep(0.3)  # its subscription
+        body = {"command": "start_match", "tournament": "Quinta", "match": "M1-1", "table": "3",
+                "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": None}
+        director.publish(topic(CLUB, "mesa03"), signed_command(CLUB, "mesa03", broker.keys["mesa03"], body, 1),
+                         qos=1).wait_for_publish(5)
+        assert wait_for(lambda: service.state()["match"]["players"] == {"light": "Ana", "dark": "Bruno"}, 10)  # type: ignore[attr-defined]
+        assert any(n["kind"] == "tournament_call" for n in service.state()["notices"])  # type: ignore[attr-defined]
+    finally:
+        director.loop_stop()
+        director.disconnect()
+        service.close()  # type: ignore[attr-defined]
 
 
 def test_no_club_table_publishes_nothing(tmp_path: Path) -> None:

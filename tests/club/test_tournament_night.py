@@ -17,6 +17,7 @@ import pytest
 
 from club.auth import AuthError
 from club.commands import MAX_AGE, CommandGate, signed_command, topic
+from club.outbox import Outbox
 from club.tournament import Journal
 from club.tournament_boards import Desk, table_of
 from kiosk.demo import DemoRunner
@@ -85,7 +86,7 @@ def test_the_call_in_both_languages() -> None:
 
 def test_the_board_refuses_what_it_cannot_verify(tmp_path: Path) -> None:
     key, other = bytes(range(32)), bytes(32)
-    gate = CommandGate(CLUB, "mesa01", key, tmp_path)
+    gate = CommandGate(CLUB, "mesa01", key, Outbox(tmp_path / "club_outbox.sqlite").obeyed)
     where = topic(CLUB, "mesa01")
     body = {"command": "start_match", "tournament": "T", "match": "M1-1", "table": "1",
             "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": None}
@@ -106,14 +107,19 @@ def test_the_board_refuses_what_it_cannot_verify(tmp_path: Path) -> None:
         assert exc.value.reason == reason
     # another board's topic: the MAC is over the topic, so the same bytes are forged there
     with pytest.raises(AuthError):
-        CommandGate(CLUB, "mesa02", key, tmp_path / "b2").take(topic(CLUB, "mesa02"), good)
+        CommandGate(CLUB, "mesa02", key, Outbox(tmp_path / "b2.sqlite").obeyed).take(topic(CLUB, "mesa02"), good)
     for bad_name in ("Eve : 9", "a\x00b", ""):
         with pytest.raises(AuthError):
             gate.take(where, signed_command(CLUB, "mesa01", key, {**body, "players": {"light": bad_name,
                                                                                      "dark": "B"}}, 20))
     # the counter survives a restart: the good command replayed to a board started again is refused
     with pytest.raises(AuthError, match="replayed"):
-        CommandGate(CLUB, "mesa01", key, tmp_path).take(where, good)
+        CommandGate(CLUB, "mesa01", key, Outbox(tmp_path / "club_outbox.sqlite").obeyed).take(where, good)
+    # one counter for the director's commands: a start below a resend the board obeyed is a replay
+    outbox = Outbox(tmp_path / "other.sqlite")
+    assert outbox.obeyed(100)  # a resend, counter 100
+    with pytest.raises(AuthError, match="replayed"):
+        CommandGate(CLUB, "mesa01", key, outbox.obeyed).take(where, signed_command(CLUB, "mesa01", key, body, 99))
 
 
 def test_an_evening_in_process_with_the_director_restarted(broker: Any, make_director: Any, tmp_path: Path) -> None:
@@ -197,5 +203,27 @@ def test_a_forged_command_over_the_broker_starts_nothing(broker: Any, tmp_path: 
         forger.loop_stop()
         forger.disconnect()
         assert b.table.gate.refused == {"forged": 1, "unsigned": 2}
+    finally:
+        b.close()
+
+
+def test_a_retained_command_is_refused(broker: Any, tmp_path: Path) -> None:
+    """Rightly signed but retained (the director never retains one): the copy the broker hands a board at every
+    subscription is refused before it is read, as a retained resend is."""
+    director = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="director-probe")
+    director.username_pw_set("director", broker.users["director"])
+    director.connect("127.0.0.1", broker.port)
+    director.loop_start()
+    body = {"command": "start_match", "tournament": "T", "match": "M1-1", "table": "1",
+            "players": {"light": "Ana", "dark": "Bruno"}, "length": 3, "rule_set": None}
+    director.publish(topic(CLUB, "mesa01"), signed_command(CLUB, "mesa01", broker.keys["mesa01"], body, 5),
+                     qos=1, retain=True).wait_for_publish(5)
+    director.loop_stop()
+    director.disconnect()
+    b = TableBoard(broker, "mesa01", tmp_path / "mesa01")
+    try:
+        assert wait_for(lambda: b.board.publisher.stats["refused_commands"] >= 1, 10), b.board.publisher.stats
+        time.sleep(0.3)
+        assert b.table.stats["started"] == 0 and not b.journal.matches()
     finally:
         b.close()

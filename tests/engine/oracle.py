@@ -175,14 +175,14 @@ def analyse_match(path: Path, plies: int = 0) -> dict[str, object]:
         mat.write_text(write_mat(record))
         commands = ["set threads 1", "set display off", "set output mwc off",
                     f"set analysis chequerplay evaluation plies {plies}",
-                    f"set analysis cubedecision evaluation plies {plies}", f"import mat {mat}", "analyse match"]
+                    f"set analysis cubedecision evaluation plies {plies}", f"import mat \"{mat}\"", "analyse match"]
         return _run_script(commands, Path(tmp))
 
 
 def load_sgf(path: Path) -> dict[str, object]:
     """What gnubg reads back from an SGF file (``load match``): each play's analysis and the statistics."""
     with tempfile.TemporaryDirectory() as tmp:
-        return _run_script(["set threads 1", "set display off", f"load match {path}"], Path(tmp))
+        return _run_script(["set threads 1", "set display off", f"load match \"{path}\""], Path(tmp))
 
 
 def _run_script(commands: list[str], tmp: Path) -> dict[str, object]:

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from kiosk.config import Settings
 from kiosk.main import create_app
+from kiosk.service import RefereeService
 from tests.kiosk.fakes import FakeService
 
 PIN = "2468"
@@ -18,6 +19,14 @@ STRANGER = ("192.0.2.7", 50001)      # a device on the network (TEST-NET-1 addre
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", language="en", pin_max_failures=5, pin_lockout_seconds=60)
+
+
+@pytest.fixture
+def referee(tmp_path: Path) -> Iterator[RefereeService]:
+    """The real referee service over a journal in the test's folder."""
+    service = RefereeService(tmp_path / "journal.sqlite")
+    yield service
+    service.close()
 
 
 @pytest.fixture

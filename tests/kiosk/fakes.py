@@ -96,6 +96,10 @@ class FakeCamera:
                 "points": [{"point": 6, "x": 500.0, "y": 400.0, "side": "light", "count": 5}],
                 "markers": {"found": [0, 1, 2], "missing": [3]}}
 
+    def learn(self, board: str) -> dict[str, Any]:
+        self.learnt = board
+        return self.overlay()
+
     def set_corners(self, corners: list[tuple[float, float]]) -> dict[str, Any]:
         if len({c for c in corners}) < 4:
             raise ValueError("two corners are the same point")

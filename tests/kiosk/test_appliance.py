@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
+import pytest
 
 from kiosk.appliance import Appliance, CameraLoop, camera_spec
 from kiosk.config import Settings
@@ -52,6 +54,37 @@ def test_camera_loop_turns_frames_into_board_events_and_saves_calibration(tmp_pa
         loop.set_corners([tuple(c) for c in new])
         saved = json.loads((tmp_path / "calibration.json").read_text())["corners"]
         assert [[round(a), round(b)] for a, b in saved] == [[10, 10], [900, 12], [905, 520], [8, 515]]
+    finally:
+        loop.close()
+
+
+def test_camera_loop_learns_the_empty_board_and_refuses_the_start_it_does_not_see(tmp_path: Path) -> None:
+    """Issue 33: the calibration page's "learn" on the appliance's own camera loop (frames from a folder): the
+    empty board is learnt for every point; the start is refused in words while the board is empty; new corners
+    (another view) keep what the checkers look like, not the empty points' look."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    opts = Options(size=(960, 540), field="wood", checkers="red_white", glare=False, dice=False, perspective=0.02,
+                   rotate=2)
+    start, corners = render(Scene.start(), 3, opts)
+    image = render(Scene([0] * 24, [0] * 24), 3, opts)[0]
+    for i in range(12):
+        cv2.imwrite(str(frames / f"{i:02}.png"), image)
+    (tmp_path / "calibration.json").write_text(json.dumps({"corners": corners.tolist()}))
+    got = Collect()
+    loop = CameraLoop(str(frames), got, tmp_path).start()
+    try:
+        assert got.wait(lambda ev: any(e["stable"] for e in ev)), got.events
+        ov = loop.learn("empty")
+        assert ov["learnt"]["from"] == ["empty"]
+        assert all(p["empty"] for p in ov["learnt"]["points"]) and ov["learnt"]["light"] is None
+        with pytest.raises(ValueError, match="not at the starting position") as err:
+            loop.learn("start")
+        assert err.value.message["pt"].startswith("O tabuleiro não está na posição inicial")  # type: ignore[attr-defined]
+        loop.pipeline.reader.colours.light = loop.pipeline.reader.colours.dark = np.zeros(3, np.float32)
+        loop.set_corners([tuple(c) for c in corners.tolist()])
+        colours = loop.pipeline.reader.colours
+        assert colours is not None and colours.light is not None and not colours.empty
     finally:
         loop.close()
 

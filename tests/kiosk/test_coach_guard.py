@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,13 +27,6 @@ from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.web import HTTP
 
 EVIL = {"Origin": "http://evil.example"}
-
-
-@pytest.fixture
-def referee(tmp_path: Path) -> Iterator[RefereeService]:
-    service = RefereeService(tmp_path / "journal.sqlite")
-    yield service
-    service.close()
 
 
 @pytest.fixture

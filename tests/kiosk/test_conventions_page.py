@@ -17,6 +17,7 @@ from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
+from kiosk.voice import calls_for, phrase
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 from tests.kiosk.test_tournament_kiosk import app_client
@@ -97,10 +98,23 @@ def test_each_rule_sets_conventions_on_the_rules_card(live: Any, name: str) -> N
         card.wait_for()
         text = card.inner_text()
         assert ("deve ser movida" in text) == (name == "casual")
-        assert "Entre primeiro a peça da barra" in text and "não há penalidade" in text
+        assert "Entre primeiro a peça do bar" in text and "não há penalidade" in text
         assert ("nem ao diretor" in text) == name.startswith("tournament")
         if name in ("casual", "tournament_usbgf"):
             card.scroll_into_view_if_needed()
             screenshot(page, f"rules-card-{name}-800x480")
         page.click("[data-testid=lang-switch]")
         page.wait_for_function("document.querySelector('[data-testid=conventions-card]')?.innerText.includes('bar first')")
+
+
+def test_the_conventions_calls_are_spoken() -> None:
+    """The hint before entering, the forgotten checker and an upheld claim are said aloud (the players look at
+    the board); a hit half made (in progress) and a claim not in the rules are not."""
+    verdicts = [{"verdict": "bar_first_hint", "side": "light"}, {"verdict": "checker_off_board", "side": "light"},
+                {"verdict": "touch_move_upheld", "side": "light", "point": 8},
+                {"verdict": "in_progress", "step": "hit", "side": "dark"}, {"verdict": "touch_move_not_in_rules"}]
+    calls = calls_for(verdicts, {"light": "Ana", "dark": "Bruno"}, "pt")
+    assert [phrase("pt", k, **p) for k, p in calls] == [
+        "Ana, entre primeiro a peça do bar.", "Peça fora do tabuleiro: sem penalidade, ponha no lugar.",
+        "Peça tocada, Ana: jogue uma peça da casa 8."]
+

@@ -11,7 +11,6 @@ progress keeps only events it really had, each at its place. Every test prints h
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import random
@@ -34,6 +33,8 @@ from kiosk.main import create_app
 from kiosk.service import RefereeService
 from tests.cli_run import Result
 from tests.cli_run import gamao as run_gamao
+from tests.kiosk.disks import fill_disk
+from tests.kiosk.disks import small_disk as mounted_small_disk
 from tests.web import HTTP
 
 PIN = "2468"
@@ -342,26 +343,8 @@ def test_backup_while_the_kiosk_runs_has_what_is_still_in_the_wal(tmp_path: Path
 # ----- disk full ----------------------------------------------------------------------------------------------
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], capture_output=True, text=True)
-    if r.returncode != 0:
-        pytest.skip(f"mounting a small tmpfs is not permitted here ({r.stderr.strip()}); the disk-full test needs it")
-    try:
+    with mounted_small_disk(tmp_path) as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill_disk(folder: Path) -> Path:
-    filler = folder / "filler"
-    with open(filler, "wb", buffering=0) as fh:
-        try:
-            while True:
-                fh.write(b"\0" * 4096)
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-    return filler
 
 
 def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(played, small_disk: Path) -> None:
@@ -384,8 +367,17 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
                 r = client.post("/api/match", json={"length": 1, "players": {"light": "Ana", "dark": "Bruno"}},
                                 headers=pin)
                 assert r.status_code == 200, r.text
-                events_before = service.journal.count()
                 filler = fill_disk(small_disk)
+                # The disk fills: the reserve beside the journal gives its room, the press is recorded and the
+                # screen asks for space (issue 34, finding 7); the refusals below come once that room is used.
+                assert service.journal.reserve is not None and service.journal.reserve.exists() is True
+                r = client.post("/api/correction", json={"action": "undo"}, headers=pin)
+                assert r.status_code == 200, r.text
+                assert not service.journal.reserve.exists() and service.journal.on_reserve
+                notices = client.get("/api/state").json()["notices"]
+                assert [n["kind"] for n in notices] == ["disk_reserve"] and "cheio" in notices[0]["message"]["pt"]
+                filler2 = fill_disk(small_disk, "filler2")
+                events_before = service.journal.count()
 
                 # A control press: a clear 507, not a bare 500.
                 r = client.post("/api/correction", json={"action": "undo"}, headers=pin)
@@ -408,6 +400,7 @@ def test_disk_full_refuses_events_keeps_the_roll_unacknowledged_and_resumes(play
                 assert service.journal.count() == events_before  # what is stored is kept, nothing half-written
 
                 filler.unlink()  # space returns: the unit's next re-send is recorded and acknowledged
+                filler2.unlink()
                 assert sim.wait_until(lambda: sim.pending() == 0, 10)
                 state = client.get("/api/state").json()
                 assert state["dice"]["values"] == [6, 3] or state["verdicts"][-1]["verdict"] in ("opening", "roll")

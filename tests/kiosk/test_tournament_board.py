@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from club.commands import signed_command, topic
+from club.outbox import Outbox
 from kiosk.config import Settings
 from kiosk.demo import DemoRunner
 from kiosk.demo_script import load_match, script
@@ -32,8 +33,9 @@ CALL = "Mesa 3: Ana x Bruno, partida de 5 pontos"
 class Link:
     """The board's club link as the tournament board uses it: its config and the director's commands."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
         self.config = SimpleNamespace(club="porto", board="mesa03", key=KEY)
+        self.outbox = Outbox(folder / "club_outbox.sqlite")  # the board's command counter (the resend's too)
         self.listeners: list[Any] = []
 
     def on_command(self, listener: Any) -> None:
@@ -54,7 +56,7 @@ def test_the_call_is_shown_said_and_the_match_started(tmp_path: Path) -> None:
         pytest.skip("espeak-ng is not installed")
     service = RefereeService(tmp_path / "journal.sqlite")
     voice = Voice("pt", speak_to=tmp_path / "voice").listen(service)
-    link = Link()
+    link = Link(tmp_path)
     board = TournamentBoard(service, link, tmp_path, voice=voice).start()
     try:
         link.send(command(), 1)
@@ -89,8 +91,8 @@ def test_the_call_is_shown_said_and_the_match_started(tmp_path: Path) -> None:
         assert service.state()["match"]["players"] == {"light": "Ana", "dark": "Bruno"}
         assert len(service.journal.matches()) == 1
         # a board restarted on its data folder remembers what it started and the last counter
-        again = TournamentBoard(service, Link(), tmp_path)
-        assert again.started == [["Quinta", "M1-1"]] and again.gate.last == 3
+        again = TournamentBoard(service, Link(tmp_path), tmp_path)
+        assert again.started == [["Quinta", "M1-1", "1"]] and not again.gate.obeyed(3)
     finally:
         board.close()
         voice.close()
@@ -100,7 +102,7 @@ def test_the_call_is_shown_said_and_the_match_started(tmp_path: Path) -> None:
 def test_the_call_on_the_boards_screen(tmp_path: Path) -> None:
     chromium_or_skip()
     service = RefereeService(tmp_path / "journal.sqlite")
-    link = Link()
+    link = Link(tmp_path)
     board = TournamentBoard(service, link, tmp_path).start()
     app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, coach_engine=None)
     try:

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 import wave
 from pathlib import Path
 
 import pytest
 
+from core.messages import message
 from kiosk.config import ConfigError, Settings
 from kiosk.service import RefereeService
 from kiosk.voice import PHRASES, Voice, add_phrases, calls_for, phrase, timings
+from tests.procs import alive, until
 
 NAMES = {"light": "Ana", "dark": "Bruno"}
 VERDICTS = [
@@ -50,6 +51,16 @@ def test_r24_r09_r13_the_verdicts_that_need_the_players_are_called_in_the_seeds_
                      NAMES, "pt") == []
     key, params = calls_for([VERDICTS[1]], {"light": "Light", "dark": "Dark"}, "pt")[0]
     assert phrase("pt", key, **params) == "Jogada ilegal, Escuras. Volte as peças."
+
+
+def test_a_cup_left_on_the_board_when_a_roll_comes_is_said() -> None:
+    """Issue 33: the roll waits for the dice cup to be taken off; the players hear what and where, in the words of
+    core/messages.py (the screen's)."""
+    v = {"verdict": "uncertain", "reason": "point_covered", "side": "dark", "covered": [15], "by": "cup",
+         "message": message("point_covered", covered=[15], by="cup")}
+    assert [phrase(lang, k, **p) for lang in ("pt", "en") for k, p in calls_for([v], NAMES, lang)] == [
+        "Tire o copo da casa 15.", "Take the dice cup off point 15."]
+    assert calls_for([{"verdict": "uncertain", "side": "dark", "candidates": ["13/9"]}], NAMES, "pt") == []
 
 
 def test_one_table_for_every_part_and_a_clash_refused() -> None:
@@ -164,14 +175,6 @@ def test_the_clocks_warnings_and_flag_are_called() -> None:
     assert phrase("en", "time_up", **calls[2][1]) == "Bia, time is up."
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
 def test_a_hung_espeak_is_ended_with_its_owner(tmp_path: Path) -> None:
     """Issue 34, finding 11: a stand-in espeak-ng that hangs (a shell that starts `sleep`) is ended, its child
     too, when the voice closes; before, it outlived the demo (15 s late, an orphan)."""
@@ -181,13 +184,9 @@ def test_a_hung_espeak_is_ended_with_its_owner(tmp_path: Path) -> None:
     stand_in.chmod(0o755)
     voice = Voice("pt", command=str(stand_in), play=True)
     assert voice.say("cocked_die")
-    deadline = time.monotonic() + 10
-    while (not pids.exists() or len(pids.read_text().split()) < 2) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    assert until(lambda: pids.exists() and len(pids.read_text().split()) >= 2, 10)
     started = [int(p) for p in pids.read_text().split()]
-    assert all(_alive(pid) for pid in started)
+    assert all(alive(pid) for pid in started)
     voice.close()
-    deadline = time.monotonic() + 5
-    while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert [pid for pid in started if _alive(pid)] == []
+    until(lambda: not any(alive(pid) for pid in started), 5)
+    assert [pid for pid in started if alive(pid)] == []

@@ -90,3 +90,60 @@ def test_the_pass_lasts_twelve_hours_from_the_last_right_pin(tmp_path: Path, hou
     now[0] += hours * 3600
     _attack(store, now, minutes=0)
     assert _status(store, PIN, PHONE) == expect
+
+
+def test_over_the_network_a_phone_that_uses_the_pin_is_not_kept_at_429(tmp_path: Path) -> None:
+    """The same over real HTTP from network namespaces (root), time compressed: the shared bucket leaks one wrong
+    PIN a second (not a minute) and the attacker sends one a second, each from the next of 11 addresses; the
+    phone (an address of its own) used the PIN before and presses once a second. Before: every press 429."""
+    import http.client
+    import json
+    import threading
+    import time
+
+    from kiosk.config import Settings
+    from kiosk.main import create_app
+    from tests.kiosk import netns
+    from tests.kiosk.fakes import FakeService
+    from webguard.server import BackgroundServer
+
+    why = netns.available()
+    if why is not None:
+        pytest.skip(f"no network namespaces here: {why}")
+    app = create_app(Settings(data_dir=tmp_path, language="en"), service=FakeService(), coach_engine=None)
+    app.state.pins = PinStore(tmp_path / "pins", remote_per_hour=3600.0)
+    app.state.pins.set(PIN)
+    body = json.dumps({"action": "undo"})
+
+    def press(ns: str, host: str, port: int, pin: str) -> int:
+        answer: list[int] = []
+
+        def run() -> None:
+            netns._join(ns)  # this thread only
+            conn = http.client.HTTPConnection(host, port, timeout=10)
+            try:
+                conn.request("POST", "/api/correction", body=body,
+                             headers={"X-Gamao-PIN": pin, "Content-Type": "application/json"})
+                answer.append(conn.getresponse().status)
+            finally:
+                conn.close()
+
+        t = threading.Thread(target=run)
+        t.start()
+        t.join(15)
+        return answer[0] if answer else 0
+
+    with netns.Namespaces(12) as nets, BackgroundServer(app, host=nets.host) as server:
+        phone, attackers = nets.names[0], nets.names[1:]
+        assert press(phone, nets.host, server.port, PIN) == 200  # earlier in the evening
+        for k in range(REMOTE_BURST):                               # the bucket filled
+            press(attackers[k % len(attackers)], nets.host, server.port, f"{1000 + k}")
+        served, unknown = [], []
+        for k in range(4):                                          # one wrong PIN a second, and the phone
+            press(attackers[(REMOTE_BURST + k) % len(attackers)], nets.host, server.port, f"{5000 + k}")
+            served.append(press(phone, nets.host, server.port, PIN))
+            if k == 2:  # an unknown device, right PIN or not, waits while the bucket is full
+                unknown.append(press(attackers[-1], nets.host, server.port, PIN))
+            time.sleep(1.0)
+        assert served == [200] * 4
+        assert unknown == [429]

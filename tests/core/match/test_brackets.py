@@ -6,6 +6,7 @@ Each format's section of the rules is cited as [DE], [CON], [LC], [PC], [SW], [R
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import Counter
 from typing import Any
@@ -369,3 +370,51 @@ def test_every_format_ends_with_a_champion(fmt: str, n: int) -> None:
     contract(view)
     assert view["champion"] in names(n)
     assert all(m["winner"] for m in view["matches"])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_random_nights_with_late_entries_withdrawals_and_corrections_always_end(fmt: str) -> None:
+    """Random operations (results, late entries, withdrawals, corrections, boards): each either applies or is
+    refused with a TournamentError (never another error, never a half-applied state), the replay of what applied
+    is the same state, and the night always ends with a champion once everyone's matches are played."""
+    nights = 60 if os.environ.get("GAMAO_SOAK") == "1" else 4
+    for night in range(nights):
+        rng = random.Random(night * 31 + len(fmt))
+        n = rng.randrange(3, 14)
+        t = Tournament.create("R", fmt, names(n), seed=night, length=rng.choice([1, 3, 5]))
+        for step in range(400):
+            view = t.view()
+            ready = [m for m in view["matches"] if m["status"] in ("ready", "playing")]
+            done = [m for m in view["matches"] if m["status"] == "done"]
+            roll = rng.random()
+            if roll < 0.05:
+                op: dict[str, Any] = {"op": "enter", "player": f"Tarde {step}"}
+            elif roll < 0.09 and view["players"]:
+                op = {"op": "withdraw", "player": rng.choice(view["players"])}
+            elif roll < 0.15 and done:
+                m = rng.choice(done)
+                op = {"op": "result", "match": m["id"], "winner": rng.choice([m["light"], m["dark"]]),
+                      "score": f"{rng.randrange(10)}-{rng.randrange(10, 20)}", "source": "director"}
+            elif roll < 0.22 and ready:
+                op = {"op": "assign", "match": rng.choice(ready)["id"], "board": f"mesa{rng.randrange(4)}"}
+            elif ready:
+                m = rng.choice(ready)
+                op = {"op": "result", "match": m["id"], "winner": rng.choice([m["light"], m["dark"]]),
+                      "score": f"{m['length']}-{rng.randrange(m['length'])}"}
+            else:
+                break
+            before = t.view()
+            try:
+                t.apply(op)
+            except TournamentError:
+                assert t.view() == before
+        for m in t.view()["matches"]:  # the boards finish what they hold
+            if m["status"] == "playing":
+                t.apply({"op": "result", "match": m["id"], "winner": m["light"], "score": "1-0", "source": "board"})
+        play_out(t, seed=night)
+        view = t.view()
+        contract(view)
+        # every match decided (a walkover between two withdrawn players has nobody to win it)
+        assert all(m["winner"] or m["status"] == "walkover" for m in view["matches"]) and not t.ready()
+        assert view["champion"] is not None or view["withdrawn"]  # only withdrawals can leave nobody to win
+        assert Tournament.replay(t.ops).view() == view

@@ -6,13 +6,15 @@ conventions" points at them, cell by cell.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from core.referee import Referee
-from core.referee.conventions import from_points
+from core.referee.conventions import from_points, hit_step, leaves
 from core.referee.events import EventError, parse_event
+from core.referee.inference import Observation, TurnModel, vec_of_position
 from core.referee.rulesets import NAMES
 from core.rules.position import Position, Side
 from tests.core.referee.scenarios import START, after, bd, kinds, moved, roll
@@ -163,6 +165,27 @@ def test_r20_a_hit_half_made_is_in_progress_not_a_fault(name: str) -> None:
 def test_r20_without_a_rule_set_a_hit_half_made_is_called_as_before() -> None:
     ref, p1 = _hit_setup(None)
     assert kinds(ref.feed(bd(_blot_lifted_first(p1)))) == ["illegal"]
+    ref, p1 = _hit_setup(None)
+    assert kinds(ref.feed(bd(moved(p1, Side.DARK, 13, 7)))) == ["unplayed_die"]
+
+
+def test_r19_a_point_refilled_by_another_checker_is_no_put_back() -> None:
+    """6-2 played 8/2 then 10/8: a checker left 8 and another came: the play, not a touched checker put back."""
+    pos = Position.from_physical([0] * 7 + [2, 0, 1] + [0] * 14, [0] * 23 + [2], turn=Side.LIGHT)
+    ref = ref_of("casual")
+    ref.pos, ref.turn, ref.phase = pos, Side.LIGHT, "awaiting_roll"
+    ref.feed(roll(6, 2))
+    ref.feed(bd(moved(pos, Side.LIGHT, 8, 2)))
+    out = ref.feed(bd(moved(moved(pos, Side.LIGHT, 8, 2), Side.LIGHT, 10, 8)))
+    assert "touch_move_seen" not in kinds(out)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_r20_the_hitting_checker_on_the_point_before_the_blot_is_lifted_is_in_progress(name: str) -> None:
+    """Both checkers on the point a moment (13/7 with light's blot still there): not a die left unplayed."""
+    ref, p1 = _hit_setup(name)
+    out = ref.feed(bd(moved(p1, Side.DARK, 13, 7)))
+    assert [(v["verdict"], v.get("step"), v.get("point")) for v in out] == [("in_progress", "hit", 7)]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -223,6 +246,30 @@ def test_r21_a_hit_checker_left_beside_the_board_is_told_where_it_goes(name: str
     assert out[0]["verdict"] == "play" and out[0]["play"] == "13/7* 8/7" and out[0]["legal"]
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_r21_a_checker_borne_off_by_mistake_goes_back_and_the_play_is_the_legal_one(name: str) -> None:
+    """6-5 played 24/13 and a checker of the 6-point put in the tray (counted) by mistake, checkers still outside:
+    not the illegal play 24/13 6/off but 24/13 with a checker to put back on 6, no penalty, said once."""
+    ref = ref_of(name)
+    ref.feed(roll(6, 5))
+    tray = moved(after(START, (6, 5), "24/13"), Side.LIGHT, 6, 0)
+    out = ref.feed(bd(tray))
+    assert [(v["verdict"], v.get("point")) for v in out] == [("in_progress", None), ("checker_off_board", 6)]
+    assert out[0]["play"] == "24/18/13" and out[0]["complete"]
+    assert "volta para a casa 6" in out[1]["message"]["pt"] and "Sem penalidade" in out[1]["message"]["pt"]
+    assert ref.feed(bd(tray)) == []
+    out = ref.feed(roll(3, 1))
+    assert (out[0]["verdict"], out[0]["play"], out[0]["legal"]) == ("play", "24/18/13", True)
+    assert [a["play"] for a in ref.games[-1]["actions"] if a.get("kind") == "move"] == ["24/18/13"]
+
+
+def test_r21_without_a_rule_set_a_checker_borne_off_too_early_is_the_illegal_play_as_before() -> None:
+    ref = ref_of(None)
+    ref.feed(roll(6, 5))
+    out = ref.feed(bd(moved(after(START, (6, 5), "24/13"), Side.LIGHT, 6, 0)))
+    assert [(v["verdict"], v["reason"], v["play"]) for v in out] == [("illegal", "bear_off_too_early", "24/13 6/off")]
+
+
 def test_r21_without_a_rule_set_the_checker_is_called_missing_as_before() -> None:
     ref, p1 = _hit_setup(None)
     beside = _camera(after(p1, (6, 1), "13/7* 8/7"))
@@ -247,7 +294,7 @@ def test_r22_moving_before_entering_is_a_hint_for_the_mover_alone(name: str) -> 
     out = ref.feed(bd(moved(p2, Side.LIGHT, 13, 9)))
     (v,) = out
     assert (v["verdict"], v["reason"], v["side"], v["to"]) == ("bar_first_hint", "bar_first", "light", ["light"])
-    assert v["message"]["pt"].startswith("As claras têm uma peça na barra: voltem as peças movidas")
+    assert v["message"]["pt"].startswith("As claras têm uma peça no bar: voltem as peças movidas")
     assert "answers" not in v and "answer_by" not in v
     # moved back and entered: the play goes on as any other
     out = ref.feed(bd(after(p2, (4, 3), "bar/21 13/10")))
@@ -287,3 +334,47 @@ def test_rule_set_keys_are_checked() -> None:
         parse_event({"event": "new_match", "rules": {"bar_first": "warn"}})
     plain = parse_event({"event": "new_match"})
     assert not {"touch_move", "steps", "forgotten_checker", "bar_first"} & set(plain["rules"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_r20_a_fault_while_the_turn_is_open_goes_to_the_opponent_and_director_only_when_it_ends(name: str) -> None:
+    """8/4 6/5 with 3-1 (a 4 not rolled) settles: in the tournament sets it is the mover's to put right (to: the
+    mover, no answer); at the clock's press it goes to both players and the director with the answer. Casual and
+    the lesson address nobody (anyone may point it out), as before."""
+    ref = ref_of(name)
+    ref.feed(roll(3, 1))
+    bad = moved(moved(START, Side.LIGHT, 8, 4), Side.LIGHT, 6, 5)
+    (v,) = ref.feed(bd(bad))
+    assert v["verdict"] == "illegal" and "answers" not in v
+    assert v.get("to") == (["light"] if name in TOURNAMENT else None)
+    out = ref.feed({"event": "button", "name": "clock", "side": "light"} if name in TOURNAMENT
+                   else {"event": "button", "name": "end_turn"})
+    faults = [f for f in out if f["verdict"] == "illegal"]
+    if name in TOURNAMENT:
+        assert faults[-1]["to"] == ["light", "dark", "director"] and faults[-1]["answer_by"] == "dark"
+
+
+def test_r19_leaves_agrees_with_every_way_of_every_play() -> None:
+    """The claim's ruling asks the plays' results and steps first and only a few plays for all their ways (a
+    double's ways took seconds); on random positions it rules as asking every way of every play would."""
+    rng = random.Random(36)
+    checked = 0
+    for _ in range(12):
+        pos = Position.start().with_turn(Side.LIGHT)
+        for _ in range(rng.randint(4, 20)):
+            plays = pos.legal_plays((rng.randint(1, 6), rng.randint(1, 6)))
+            pos = plays[rng.randrange(len(plays))].result if len(plays) else pos.with_turn(pos.turn.other)
+        for dice in ((6, 5), (6, 2), (3, 3)):
+            model = TurnModel(pos, dice)
+            if len(model.legal) > 60:
+                continue
+            for point in range(1, 25):
+                if pos.own(pos.turn)[point]:
+                    assert leaves(model, point) == any(point in from_points(lp) for lp in model.legal), (pos, dice, point)
+                    checked += 1
+    assert checked > 200
+
+
+def test_r20_hit_step_is_none_for_a_board_with_no_hit_to_make() -> None:
+    model = TurnModel(START.with_turn(Side.LIGHT), (3, 1))
+    assert hit_step(model, Observation(vec_of_position(START))) is None
