@@ -372,8 +372,8 @@ export const CONVENTIONS_TEXT = {
         : "O árbitro julga cada tabuleiro parado.",
       r.forgotten_checker === "hint" ? "Se o jogador deixa uma peça esquecida fora do jogo, não há penalidade: a tela diz onde ela vai."
         : "Uma peça fora do tabuleiro é chamada de peça faltando.",
-      r.bar_first === "hint" ? `Se o jogador move peças antes de entrar uma peça capturada, ele pode voltá-las: a tela lembra "Entre primeiro a peça do bar"${r.point_out === "players_director" ? ", só para ele, e nada vai ao adversário nem ao diretor enquanto a vez está aberta" : ""}.`
-        : "Mover antes de entrar a peça do bar é chamado de jogada ilegal na hora.",
+      r.bar_first === "hint" ? `Se o jogador move peças antes de entrar uma peça capturada, ele pode voltá-las: a tela lembra "Entre primeiro a peça da barra"${r.point_out === "players_director" ? ", só para ele, e nada vai ao adversário nem ao diretor enquanto a vez está aberta" : ""}.`
+        : "Mover antes de entrar a peça da barra é chamado de jogada ilegal na hora.",
     ],
     verdicts: {
       touch_move_upheld: (v, n) => `Peça tocada: ${n(v.side)} joga uma peça da casa ${v.point}`,
@@ -382,8 +382,8 @@ export const CONVENTIONS_TEXT = {
       touch_move_not_in_rules: () => "Peça tocada: não vale nestas regras",
       touch_move_not_expected: () => "Peça tocada: só o adversário pede, durante a jogada",
       touch_move_seen: (v, n) => `Uma peça de ${n(v.side)} saiu da casa ${v.point} e voltou`,
-      bar_first_hint: () => "Entre primeiro a peça do bar",
-      checker_off_board: (v) => (v.point === "bar" ? "Peça fora do tabuleiro: vai para o bar"
+      bar_first_hint: () => "Entre primeiro a peça da barra",
+      checker_off_board: (v) => (v.point === "bar" ? "Peça fora do tabuleiro: vai para a barra"
         : Number.isInteger(v.point) ? `Peça fora do tabuleiro: volta para a casa ${v.point}` : "Peça fora do tabuleiro: ponha de volta"),
     },
   },
