@@ -11,6 +11,7 @@ COMMANDS = [
     "journal",  # the journal's health, salvage and backup
     "director",  # a club's boards in one view (club/)
     "dice_stats",  # are the dice fair? (core/match/dicestats.py, kiosk/dicelog.py)
+    "setup_moves",  # set up a position on the real board (core/rules/setup.py; drills, issue 38)
 ]
 
 

@@ -417,3 +417,34 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
         return {"pt": f"Fim da partida: as {SIDE_PT[w]} ganham, {score[0]}-{score[1]}.",
                 "en": f"Match over: {SIDE_EN[w]} wins, {score[0]}-{score[1]}."}
     raise KeyError(f"no description for verdict {name!r}")
+
+
+def _setup_from(place: Any) -> tuple[str, str]:
+    if place == "bar":
+        return "do bar", "from the bar"
+    if place == "off":
+        return "das retiradas", "from the borne-off checkers"
+    return f"da casa {place}", f"from point {place}"
+
+
+def _setup_to(place: Any) -> tuple[str, str]:
+    if place == "bar":
+        return "para o bar", "to the bar"
+    if place == "off":
+        return "para fora (retiradas)", "off the board (borne off)"
+    return f"para a casa {place}", f"to point {place}"
+
+
+def setup_words(move: dict[str, Any]) -> dict[str, str]:
+    """One step of setting up a position (a ``gamao setup-moves`` move) in words, each side's own numbering:
+    "Claras: leve 2 peças da casa 13 para a casa 8"."""
+    n = int(move["count"])
+    frm_pt, frm_en = _setup_from(move["from"])
+    to_pt, to_en = _setup_to(move["to"])
+    side = str(move["side"])
+    pieces_pt = "1 peça" if n == 1 else f"{n} peças"
+    pieces_en = "1 checker" if n == 1 else f"{n} checkers"
+    return {
+        "pt": f"{SIDE_PT[side].capitalize()}: leve {pieces_pt} {frm_pt} {to_pt}",
+        "en": f"{SIDE_EN[side].capitalize()}: move {pieces_en} {frm_en} {to_en}",
+    }
