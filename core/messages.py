@@ -421,7 +421,7 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
 
 def _setup_from(place: Any) -> tuple[str, str]:
     if place == "bar":
-        return "do bar", "from the bar"
+        return "da barra", "from the bar"
     if place == "off":
         return "das retiradas", "from the borne-off checkers"
     return f"da casa {place}", f"from point {place}"
@@ -429,7 +429,7 @@ def _setup_from(place: Any) -> tuple[str, str]:
 
 def _setup_to(place: Any) -> tuple[str, str]:
     if place == "bar":
-        return "para o bar", "to the bar"
+        return "para a barra", "to the bar"
     if place == "off":
         return "para fora (retiradas)", "off the board (borne off)"
     return f"para a casa {place}", f"to point {place}"
