@@ -199,7 +199,9 @@ class CameraLoop:
         found = "clicked corners" if self.corners is not None else "ArUco markers"
         return overlay(pipeline, corners, last, size,
                        {"found": [], "missing": [], "note": f"board found by {found}" if corners is not None
-                        else "board not found: click its four corners"}, self._learning(pipeline))
+                        else "board not found: click its four corners",
+                        "note_key": ("clicked" if self.corners is not None else "markers") if corners is not None
+                        else "not_found"}, self._learning(pipeline))
 
     def _wants_start(self, event: dict[str, Any]) -> bool:
         """The checker colours are not learnt yet but the empty points are (the pipeline learns the colours by

@@ -175,7 +175,8 @@ class SimulatedCamera:
             last = self._last
         return overlay(self.pipeline, self.corners, last, self.opts.size,
                        {"found": [], "missing": [],
-                        "note": "simulated camera: corners come from the renderer, no markers to check"},
+                        "note": "simulated camera: corners come from the renderer, no markers to check",
+                        "note_key": "simulated"},
                        self._learning())
 
     def _learning(self) -> Any:

@@ -47,7 +47,9 @@ class CalibrationSource(Protocol):
     - `overlay()`: {"width", "height", "corners": [[x, y] x4] | None,
                     "points": [{"point": n, "x", "y", "side", "count", "sure", "level"}],
                     "learnt": {"from", "light", "dark", "points": [{"point", "empty", "sure", "level"}]} (issue 33),
-                    "markers": {"found": [...], "missing": [...], "note": optional text instead of the check}}
+                    "markers": {"found": [...], "missing": [...], "note": optional text instead of the check,
+                                "note_key": "clicked" | "markers" | "not_found" | "simulated", the note's key
+                                for the page's words}}
     - `set_corners(corners)`: store four clicked corners (image pixels, order: top-left, top-right,
       bottom-right, bottom-left) and return the new overlay; ValueError if they cannot make a board.
     - `learn(board)`: learn this board from the latest frame, which shows `board` ("start" or "empty"), and

@@ -20,17 +20,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kiosk.coach import CoachService, EngineFactory, default_engine
 from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService
+from kiosk.drills import DrillRoom
 from kiosk.limits import BodyLimit, http_error
 from kiosk.pin import PinStore
 from kiosk.routers import camera as camera_routes
 from kiosk.routers import chouette as chouette_routes
 from kiosk.routers import coach as coach_routes
-from kiosk.routers import control, dice, matches, state, ws
+from kiosk.routers import control, dice, drills, matches, state, ws
+from kiosk.students import STUDENTS, StudentStore
 from webguard.origin import OriginGuard
 
 STATIC = Path(__file__).with_name("static")
 # The pages (kiosk/static), by path.
-PAGES = {"/": "index.html", "/review": "review.html", "/dice": "dice.html", "/calibrate": "calibrate.html"}
+PAGES = {"/": "index.html", "/review": "review.html", "/dice": "dice.html", "/calibrate": "calibrate.html",
+         "/aula": "drills.html"}
 JOURNAL = "journal.sqlite"
 ServiceFactory = Callable[[Settings], KioskService]
 
@@ -89,6 +92,10 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
         coach = CoachService(app.state.service, coach_engine, data_dir=settings.data_dir,
                              enabled=settings.coach).start()
         app.state.coach = coach
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        drills = DrillRoom(StudentStore(settings.data_dir / STUDENTS))  # the teacher's table (issue 38)
+        drills.follow(app.state.service)
+        app.state.drills = drills
         if appliance is not None:
             appliance.follow_coach(coach)  # the dice unit's and the panel's "wait" while the tutor judges
         try:
@@ -96,6 +103,8 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
         finally:
             app.state.coach = None
             coach.close()
+            app.state.drills = None
+            drills.store.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
                 versus.stop()
@@ -115,13 +124,14 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.state.service = service
     app.state.camera = camera
     app.state.coach = None
+    app.state.drills = None
     app.state.voice = None  # kiosk.voice.Voice: the referee's spoken calls (gamao run with speak = true, gamao demo)
     app.state.pins = PinStore(settings.data_dir, settings.pin_max_failures, settings.pin_lockout_seconds)
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit)
     app.add_middleware(OriginGuard)  # another site's page changes nothing, body or not (webguard/origin.py)
-    for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice):
+    for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice, drills):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -68,45 +68,48 @@ class Connections:
         self.max_connections = max_connections
         self.owners = owners
         self.open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._who: dict[asyncio.BaseTransport, tuple[str, bool]] = {}  # each open transport's client and owner
         self.remote = 0       # open connections of clients that are not the owner
         self.refused = 0      # connections closed at once (per-client or total cap)
         self.most_remote = 0  # the most network connections open at once (tests and bench)
 
+    def _full(self, key: str, owner: bool) -> bool:
+        return len(self.open.get(key, ())) >= self.max_per_client or (not owner and self.remote >= self.max_connections)
+
     def admit(self, host: str, transport: asyncio.BaseTransport) -> bool:
         owner = self.owners(host)
         key = client_key(host)
-        mine = self.open.get(key, set())
-        if len(mine) >= self.max_per_client or (not owner and self.remote >= self.max_connections):
+        if self._full(key, owner):
             self._prune()  # a transport whose close was missed must not hold a place
-            mine = self.open.get(key, set())
-            if len(mine) >= self.max_per_client or (not owner and self.remote >= self.max_connections):
+            if self._full(key, owner):
                 self.refused += 1
                 return False
         self.open.setdefault(key, set()).add(transport)
+        self._who[transport] = (key, owner)
         if not owner:
             self.remote += 1
             self.most_remote = max(self.most_remote, self.remote)
         return True
 
-    def release(self, host: str, transport: asyncio.BaseTransport) -> None:
-        key = client_key(host)
-        mine = self.open.get(key)
-        if mine is None or transport not in mine:
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        who = self._who.pop(transport, None)
+        if who is None:
             return
-        mine.discard(transport)
-        if not mine:
-            del self.open[key]
-        if not self.owners(host):
+        key, owner = who
+        mine = self.open.get(key)
+        if mine is not None:
+            mine.discard(transport)
+            if not mine:
+                del self.open[key]
+        if not owner:
             self.remote -= 1
 
     def count(self) -> int:
-        return sum(len(s) for s in self.open.values())
+        return len(self._who)
 
     def _prune(self) -> None:
-        for key, mine in list(self.open.items()):
-            for t in [t for t in mine if t.is_closing()]:
-                peer = t.get_extra_info("peername")
-                self.release(peer[0] if peer else key, t)
+        for t in [t for t in self._who if t.is_closing()]:
+            self.release(t)
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -140,7 +143,7 @@ class GuardedH11Protocol(H11Protocol):
     def _release(self) -> None:
         if self._admitted:
             self._admitted = False
-            self.guard.release(self._peer, self.transport)
+            self.guard.release(self.transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()

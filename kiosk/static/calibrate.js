@@ -1,3 +1,4 @@
+// (The nested tables are in parentheses: tests/kiosk/test_ptbr.py reads the Portuguese table up to the first ": {".)
 // Calibration: the live camera frame, what vision detected drawn over it, and four clicked corners
 // (top-left, top-right, bottom-right, bottom-left) sent to POST /api/calibration. Issue 33: what the camera has
 // learnt about this board (the two checker sets, each point's empty look, from the start and the empty board:
@@ -11,12 +12,15 @@ const T = pt
   ? { title: "Calibração da câmera", hint: (n) => `Toque nos cantos do tabuleiro: ${["superior esquerdo", "superior direito", "inferior direito", "inferior esquerdo"][n] || "pronto"}`,
       found: "marcador encontrado", missing: "marcador faltando", saved: "Salvo.", none: "Nenhuma câmera conectada.",
       learnt: "Peças aprendidas", nothing: "Nada aprendido ainda: mostre a posição inicial.",
-      from: { start: "da posição inicial", empty: "do tabuleiro vazio" }, fromWord: "Aprendido",
+      from: ({ start: "da posição inicial", empty: "do tabuleiro vazio" }), fromWord: "Aprendido",
       empty: (n) => `aspecto das casas vazias: ${n} de 24`,
       reading: (s, d, u) => `Leitura: ${s} de 24 casas seguras${d ? `, ${d} em dúvida` : ""}${u ? `, ${u} incertas` : ""}`,
       advice: "Casas em vermelho ou amarelo: veja a luz e o ângulo da câmera antes de jogar.",
       learnStart: "Aprender: posição inicial", learnEmpty: "Aprender: tabuleiro vazio", learning: "Aprendendo…",
-      learntOk: "Aprendido.", pin: "PIN", back: "← quiosque" }
+      learntOk: "Aprendido.", pin: "PIN", back: "← quiosque",
+      notes: ({ clicked: "Tabuleiro encontrado pelos cantos tocados.", markers: "Tabuleiro encontrado pelos marcadores ArUco.",
+                not_found: "Tabuleiro não encontrado: toque nos seus quatro cantos.",
+                simulated: "Câmera simulada: os cantos vêm do desenho, não há marcadores para conferir." }) }
   : { title: "Camera calibration", hint: (n) => `Tap the board's corners: ${["top left", "top right", "bottom right", "bottom left"][n] || "done"}`,
       found: "marker found", missing: "marker missing", saved: "Saved.", none: "No camera connected.",
       learnt: "Checkers learnt", nothing: "Nothing learnt yet: show the starting position.",
@@ -25,7 +29,10 @@ const T = pt
       reading: (s, d, u) => `Reading: ${s} of 24 points sure${d ? `, ${d} in doubt` : ""}${u ? `, ${u} unsure` : ""}`,
       advice: "Red or amber points: check the light and the camera's angle before playing.",
       learnStart: "Learn: starting position", learnEmpty: "Learn: empty board", learning: "Learning…",
-      learntOk: "Learnt.", pin: "PIN", back: "← kiosk" };
+      learntOk: "Learnt.", pin: "PIN", back: "← kiosk",
+      notes: { clicked: "Board found by the tapped corners.", markers: "Board found by the ArUco markers.",
+               not_found: "Board not found: tap its four corners.",
+               simulated: "Simulated camera: the corners come from the drawing, there are no markers to check." } };
 let clicks = [], overlay = null;
 
 function el(name, attrs, text) {
@@ -59,7 +66,7 @@ function draw() {
   $("save").disabled = clicks.length !== 4;
   drawLearnt();
   const m = overlay?.markers || { found: [], missing: [] };
-  if (m.note) { $("markers").textContent = m.note; return; }
+  if (m.note) { $("markers").textContent = T.notes[m.note_key] || m.note; return; }
   $("markers").replaceChildren(
     ...m.found.map((id) => Object.assign(document.createElement("div"), { className: "ok", textContent: `✔ ${id}: ${T.found}` })),
     ...m.missing.map((id) => Object.assign(document.createElement("div"), { className: "missing", textContent: `✘ ${id}: ${T.missing}` })));

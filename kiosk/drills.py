@@ -1,0 +1,169 @@
+"""The teacher's table (issue 38): a student's drill session, set up on the real board and graded by what the
+camera sees or the student enters.
+
+One session at a time (one board). The room follows the journal's ``board`` events (the camera's readings) to
+know the board as it stands; a drill that needs a position on the board first guides the set-up with
+``core.rules.setup.setup_moves`` from that board to the target, move by move, until they match; then the drill
+starts. Drills:
+
+- ``pips``: a race is set up; the student enters both pip counts on a number pad; timed; graded exactly; the right
+  counts and the point-by-point counting method are shown after.
+- ``mistake``: a card (one of the student's own plays that lost 0.080 or more) is set up with its dice; the
+  student plays on the board; the board the camera sees is matched against the legal plays' results: right when
+  it is the best play's result (the coach's best play, stored with the card), wrong otherwise (the card goes back
+  to box 1). No engine is needed to grade a card.
+- ``setup``: any position (a Position ID or XGID typed, a recorded match's move): the set-up alone.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from core.coach.drills import grade_pips, keith_advice, method_text, race_position
+from core.messages import setup_words
+from core.rules.position import Position, Side
+from core.rules.setup import setup_moves
+from core.rules.xgid import XGID
+from kiosk.students import StudentStore, day_of
+
+
+def parse_target(text: str) -> Position:
+    """A Position ID (light on roll) or an XGID, as typed or pasted; ValueError saying why not."""
+    text = " ".join(str(text).split())
+    if text.upper().startswith("XGID="):
+        return XGID.from_text(text).position
+    return Position.from_position_id(text, turn=Side.LIGHT)
+
+
+class DrillRoom:
+    def __init__(self, store: StudentStore, clock: Callable[[], float] = time.time, seed: int | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self.seen: Position | None = None  # the board as the camera last read it
+        self.session: dict[str, Any] | None = None
+
+    # ----- the camera ----------------------------------------------------------------------------------------
+    def follow(self, service: Any) -> None:
+        """Read the camera's boards from the service's journal (kiosk.service.RefereeService.on_journaled)."""
+        if hasattr(service, "on_journaled"):
+            service.on_journaled(lambda _match, _seq, event, _verdicts: self.board(event))
+
+    def board(self, event: dict[str, Any]) -> None:
+        if event.get("event") != "board" or event.get("stable") is False:
+            return
+        try:
+            pos = Position.from_physical(event["light"], event["dark"], event.get("bar"), event.get("off"))
+        except (KeyError, ValueError, TypeError):
+            return  # a board that is not a position (a hand on it): keep the last
+        with self._lock:
+            self.seen = pos
+            s = self.session
+            if s is not None and s["stage"] == "play":
+                self._played(s, pos)
+
+    # ----- sessions ------------------------------------------------------------------------------------------
+    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None) -> dict[str, Any]:
+        self.store.student(student)
+        now = self.clock()
+        s: dict[str, Any] = {"student": student, "kind": kind, "started": now, "stage": "setup", "result": None}
+        if kind == "pips":
+            pos = race_position(self.rng)
+            s.update(target=pos, dice=None)
+        elif kind == "mistake":
+            due = self.store.due_cards(student, day_of(now))
+            chosen = next((c for c in due if card is None or c["id"] == card), None)
+            if chosen is None:
+                raise LookupError("no card is due today")
+            pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
+            s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
+        elif kind == "setup":
+            s.update(target=parse_target(target or ""), dice=None)
+        else:
+            raise ValueError(f"kind: one of pips, mistake, setup (not {kind!r})")
+        with self._lock:
+            self.session = s
+            self._check_setup(s)
+        return self.view()
+
+    def stop(self) -> None:
+        with self._lock:
+            self.session = None
+
+    def _check_setup(self, s: dict[str, Any]) -> None:
+        if s["stage"] != "setup" or self.seen is None:
+            return
+        if setup_moves(self.seen, s["target"]).done:
+            s["stage"] = "answer" if s["kind"] == "pips" else "play" if s["kind"] == "mistake" else "done"
+            s["ready_at"] = self.clock()
+            if s["kind"] == "setup":
+                self.store.answer(s["student"], "setup", True, s["ready_at"] - s["started"],
+                                  {"position_id": s["target"].position_id(Side.LIGHT)}, at=s["ready_at"])
+
+    def view(self) -> dict[str, Any]:
+        """What the page shows: the target, the set-up still to do (in words), the stage and the result."""
+        with self._lock:
+            s = self.session
+            if s is None:
+                return {"session": None}
+            self._check_setup(s)
+            target: Position = s["target"]
+            plan = setup_moves(self.seen, target) if self.seen is not None else None
+            out: dict[str, Any] = {
+                "kind": s["kind"], "stage": s["stage"], "student": s["student"],
+                "target": {"position_id": target.position_id(Side.LIGHT), "board": target.to_dict(),
+                           "turn": target.turn.value},
+                "seen": self.seen.to_dict() if self.seen is not None else None,
+                "setup": None if plan is None else {
+                    "checkers_moved": plan.checkers_moved,
+                    "moves": [m.as_json() | {"words": setup_words(m.as_json())} for m in plan.moves]},
+                "dice": list(s["dice"]) if s.get("dice") else None,
+                "result": s["result"],
+            }
+            return {"session": out}
+
+    # ----- answers -------------------------------------------------------------------------------------------
+    def answer_pips(self, light: int, dark: int) -> dict[str, Any]:
+        with self._lock:
+            s = self.session
+            if s is None or s["kind"] != "pips" or s["stage"] != "answer":
+                raise LookupError("no pip count is waiting for an answer")
+            now = self.clock()
+            graded = grade_pips(s["target"], light, dark)
+            graded["seconds"] = round(now - s["ready_at"], 1)
+            graded["method_text"] = {k: method_text(v) for k, v in graded["method"].items()}
+            graded["keith"] = keith_advice(s["target"], Side.LIGHT)
+            s["result"] = graded
+            s["stage"] = "done"
+        self.store.answer(s["student"], "pips", graded["right"], graded["seconds"],
+                          {"position_id": s["target"].position_id(Side.LIGHT), "given": graded["given"],
+                           "counts": graded["counts"]}, at=now)
+        return self.view()
+
+    def _played(self, s: dict[str, Any], pos: Position) -> None:
+        """A board while a card waits for the student's play: graded once it is one of the roll's results."""
+        target: Position = s["target"]
+        card = s["card"]
+        side = Side(card["side"])
+        if pos == target.with_turn(Side.LIGHT) or setup_moves(target, pos).done:
+            return  # not played yet
+        results = {}
+        for legal in target.legal_plays(s["dice"]):
+            results[legal.result.with_turn(Side.LIGHT)] = legal
+        seen = pos.with_turn(Side.LIGHT)
+        if seen not in results:
+            return  # a play in progress (or a checker misread): wait for a board that is a whole play
+        best = target.play(s["dice"], card["best"]).with_turn(Side.LIGHT)
+        right = seen == best
+        now = self.clock()
+        played = results[seen].text()
+        updated = self.store.answer_card(card["id"], right, now, round(now - s["ready_at"], 1), played)
+        s["stage"] = "done"
+        s["result"] = {"right": right, "played": played, "best": card["best"], "was": card["played"],
+                       "loss": card["loss"], "box": updated["box"], "due": updated["due"],
+                       "learnt": bool(updated["learnt"]), "side": side.value}

@@ -1,0 +1,160 @@
+"""The teacher's table: students, drills, the guided set-up and progress (issue 38; docs/CONTRACTS.md).
+
+Reading needs no PIN. What the teacher or student presses at the board (a new student, a drill, an answer) is
+taken from the touch screen without the PIN and from any other device with it; a student's export and deletion
+always need the PIN (a child at the screen deletes nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import Response
+from pydantic import Field
+
+from kiosk.dependencies import require_pin, require_pin_off_screen
+from kiosk.drills import DrillRoom
+from kiosk.drills_chart import progress_svg
+from kiosk.schemas import Strict
+
+router = APIRouter(tags=["drills"])
+AT_THE_BOARD = [Depends(require_pin_off_screen)]
+GUARDED = [Depends(require_pin)]
+
+
+class StudentIn(Strict):
+    name: str = Field(max_length=200)
+
+
+class DrillIn(Strict):
+    student: int = Field(ge=1)
+    kind: Literal["pips", "mistake", "setup"]
+    target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
+    card: int | None = Field(None, ge=1)
+
+
+class PipsIn(Strict):
+    light: int = Field(ge=0, le=999)
+    dark: int = Field(ge=0, le=999)
+
+
+class MatchIn(Strict):
+    match: str = Field(min_length=1, max_length=40)
+    side: Literal["light", "dark"]
+
+
+def room(request: Request) -> DrillRoom:
+    drills = getattr(request.app.state, "drills", None)
+    if drills is None:
+        raise HTTPException(503, "the teacher's table is not running")
+    return drills
+
+
+def _refused(exc: Exception, status: int) -> HTTPException:
+    text = str(exc.args[0]) if exc.args else str(exc)
+    return HTTPException(status, text)
+
+
+@router.get("/api/students", summary="The students, by name, with their answers and the cards due today")
+def students(request: Request) -> dict[str, Any]:
+    return {"students": room(request).store.students()}
+
+
+@router.post("/api/students", status_code=201, dependencies=AT_THE_BOARD, summary="A new student (a name)")
+def create_student(body: StudentIn, request: Request) -> dict[str, Any]:
+    try:
+        return room(request).store.create(body.name)
+    except ValueError as exc:
+        raise _refused(exc, 422) from None
+
+
+@router.delete("/api/students/{sid}", dependencies=GUARDED, summary="Delete a student and every row of theirs")
+def delete_student(sid: int, request: Request) -> dict[str, Any]:
+    try:
+        room(request).store.delete(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return {"deleted": sid}
+
+
+@router.get("/api/students/{sid}/export", dependencies=GUARDED, summary="All of a student's data, as JSON")
+def export_student(sid: int, request: Request) -> Response:
+    try:
+        data = room(request).store.export(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="aluno-{sid}.json"'})
+
+
+@router.post("/api/students/{sid}/matches", dependencies=AT_THE_BOARD,
+             summary="A recorded match played by the student: its blunders become cards")
+def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:
+    drills = room(request)
+    coach = getattr(request.app.state, "coach", None)
+    rows: list[dict[str, Any]] = []
+    pr = None
+    if coach is not None:
+        try:
+            review = coach.review(body.match)
+        except (KeyError, ValueError) as exc:
+            raise _refused(exc, 404) from None
+        except Exception as exc:  # the coach refuses (tournament mode, not running): the match is still theirs
+            review = {"plays": [], "error": str(exc)}
+        rows = list(review.get("plays", []))
+        pr = ((review.get("summary") or {}).get(body.side) or {}).get("pr")
+    try:
+        added = drills.store.record_match(sid, body.match, body.side, rows, pr=pr)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return {"cards_added": added}
+
+
+@router.get("/api/students/{sid}/progress", summary="Per kind of drill and week: answers, accuracy, seconds")
+def progress(sid: int, request: Request) -> dict[str, Any]:
+    try:
+        return room(request).store.progress(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+
+
+@router.get("/api/students/{sid}/progress.svg", summary="The same as a chart")
+def progress_chart(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+    try:
+        data = room(request).store.progress(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return Response(progress_svg(data, lang), media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/drills/session", summary="The drill being done: target, the set-up still to do, result")
+def session(request: Request) -> dict[str, Any]:
+    return room(request).view()
+
+
+@router.post("/api/drills/start", dependencies=AT_THE_BOARD, summary="Start a drill for a student")
+def start(body: DrillIn, request: Request) -> dict[str, Any]:
+    try:
+        return room(request).start(body.student, body.kind, body.target, body.card)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    except LookupError as exc:
+        raise _refused(exc, 409) from None
+    except ValueError as exc:
+        raise HTTPException(422, {"field": "target", "message": " ".join(str(exc).split())}) from None
+
+
+@router.post("/api/drills/pips", dependencies=AT_THE_BOARD, summary="The student's two pip counts")
+def pips(body: PipsIn, request: Request) -> dict[str, Any]:
+    try:
+        return room(request).answer_pips(body.light, body.dark)
+    except LookupError as exc:
+        raise _refused(exc, 409) from None
+
+
+@router.post("/api/drills/stop", dependencies=AT_THE_BOARD, summary="End the drill")
+def stop(request: Request) -> dict[str, Any]:
+    room(request).stop()
+    return {"session": None}

@@ -1,0 +1,205 @@
+// The teacher's table (issue 38): students, drills set up on the real board by the camera's guidance, the pip
+// count's number pad, the student's own mistakes coming back, progress as a chart. Portuguese in the seeds'
+// words and English; the set-up steps come from the server in both (core/messages.py setup_words).
+import { drawBoard } from "/static/board.js";
+
+const WORDS = {
+  pt: {
+    title: "Aula", create: "Novo aluno", namePh: "Nome do aluno", pips: "Contagem de pips",
+    mistakes: (n) => `Meus erros (${n} para hoje)`, setup: "Montar posição", answers: (n) => `${n} respostas`,
+    due: (n) => `${n} para hoje`, setupStage: (n) => `Monte a posição: ${n} ${n === 1 ? "peça" : "peças"} a mover`,
+    noCamera: "Esperando a câmera ver o tabuleiro…", pipsStage: "Conte os pips: claras e escuras",
+    playStage: (d) => `Jogue ${d} no tabuleiro (as ${"{side}"} jogam)`, done: "Pronto",
+    light: "Claras", dark: "Escuras", ok: "OK", del: "⌫", again: "Outro", right: "Certo!", wrong: "Ainda não",
+    counts: (l, d) => `Contagem certa: claras ${l}, escuras ${d}`, given: (l, d) => `Você disse: ${l} e ${d}`,
+    seconds: (s) => `Tempo: ${s} s`, method: "Como contar (casa × peças):", keith: (k) =>
+      `Contagem de Keith: claras ${k.counts.light}, escuras ${k.counts.dark}. As claras ${k.double ? "dobram" : "não dobram"}; as escuras ${k.take ? "aceitam" : "recusam"}.`,
+    cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
+    cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
+    learnt: "Aprendida: não volta mais.", setupDone: "A posição está montada.",
+    side: { light: "claras", dark: "escuras" },
+  },
+  en: {
+    title: "Lesson", create: "New student", namePh: "Student's name", pips: "Pip count",
+    mistakes: (n) => `My mistakes (${n} due today)`, setup: "Set up a position", answers: (n) => `${n} answers`,
+    due: (n) => `${n} due today`, setupStage: (n) => `Set up the position: ${n} ${n === 1 ? "checker" : "checkers"} to move`,
+    noCamera: "Waiting for the camera to see the board…", pipsStage: "Count the pips: light and dark",
+    playStage: (d) => `Play ${d} on the board ({side} to play)`, done: "Done",
+    light: "Light", dark: "Dark", ok: "OK", del: "⌫", again: "Another", right: "Right!", wrong: "Not yet",
+    counts: (l, d) => `The counts: light ${l}, dark ${d}`, given: (l, d) => `You said: ${l} and ${d}`,
+    seconds: (s) => `Time: ${s} s`, method: "How to count (point × checkers):", keith: (k) =>
+      `Keith count: light ${k.counts.light}, dark ${k.counts.dark}. Light ${k.double ? "doubles" : "does not double"}; dark ${k.take ? "takes" : "drops"}.`,
+    cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
+    cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
+    learnt: "Learnt: it will not come back.", setupDone: "The position is set up.",
+    side: { light: "light", dark: "dark" },
+  },
+};
+
+let lang = localStorage.getItem("gamao-lang") === "en" ? "en" : "pt";
+let student = null, lastKind = null, lastTarget = null, timer = null, padField = "light";
+const pad = { light: "", dark: "" };
+const $ = (id) => document.getElementById(id);
+const W = () => WORDS[lang];
+
+async function api(method, path, body) {
+  const r = await fetch(path, { method, headers: body ? { "Content-Type": "application/json" } : {},
+                                body: body ? JSON.stringify(body) : undefined });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    const d = data.detail;
+    $("refused").textContent = (d && (d.message || (typeof d === "string" ? d : ""))) || data.message || r.statusText;
+    $("refused").hidden = false;
+    throw new Error(String(r.status));
+  }
+  $("refused").hidden = true;
+  return data;
+}
+
+function show(view) {
+  for (const id of ["students", "menu", "drill"]) $(id).hidden = id !== view;
+  if (view !== "drill" && timer) { clearInterval(timer); timer = null; }
+}
+
+async function students() {
+  show("students");
+  $("title").textContent = W().title;
+  $("create").textContent = W().create;
+  $("new-name").placeholder = W().namePh;
+  const { students: list } = await api("GET", "/api/students");
+  $("student-list").replaceChildren(...list.map((s) => {
+    const li = document.createElement("li"), b = document.createElement("button");
+    b.type = "button"; b.dataset.testid = "drills-student";
+    b.innerHTML = `<b></b><small></small>`;
+    b.querySelector("b").textContent = s.name;
+    b.querySelector("small").textContent = `${W().answers(s.answers)} · ${W().due(s.due)}`;
+    b.onclick = () => menu(s);
+    li.append(b);
+    return li;
+  }));
+}
+
+async function menu(s) {
+  const { students: list } = await api("GET", "/api/students");
+  student = list.find((x) => x.id === s.id) || s;
+  show("menu");
+  $("title").textContent = `${W().title}: ${student.name}`;
+  $("go-pips").textContent = W().pips;
+  $("go-mistakes").textContent = W().mistakes(student.due || 0);
+  $("go-mistakes").disabled = !student.due;
+  $("go-setup").textContent = W().setup;
+  $("chart").src = `/api/students/${student.id}/progress.svg?lang=${lang}&t=${Date.now()}`;
+}
+
+async function start(kind, target) {
+  lastKind = kind; lastTarget = target;
+  pad.light = pad.dark = ""; padField = "light";
+  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target } : {}) });
+  show("drill");
+  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : W().setup}`;
+  await refresh();
+  timer = setInterval(refresh, 500);
+}
+
+function renderPad() {
+  $("f-light").textContent = `${W().light}: ${pad.light || "…"}`;
+  $("f-dark").textContent = `${W().dark}: ${pad.dark || "…"}`;
+  $("f-light").classList.toggle("active", padField === "light");
+  $("f-dark").classList.toggle("active", padField === "dark");
+  const keys = ["7", "8", "9", W().del, "4", "5", "6", "0", "1", "2", "3", W().ok];
+  $("keys").replaceChildren(...keys.map((k) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.textContent = k; b.dataset.key = k === W().ok ? "ok" : k === W().del ? "del" : k;
+    if (k === W().ok) b.className = "ok";
+    b.onclick = () => press(b.dataset.key);
+    return b;
+  }));
+}
+
+async function press(key) {
+  if (key === "del") pad[padField] = pad[padField].slice(0, -1);
+  else if (key === "ok") {
+    if (padField === "light" && pad.light) padField = "dark";
+    else if (pad.light && pad.dark) {
+      await api("POST", "/api/drills/pips", { light: Number(pad.light), dark: Number(pad.dark) });
+      return refresh();
+    }
+  } else if (pad[padField].length < 3) pad[padField] += key;
+  renderPad();
+}
+
+function resultHtml(kind, r) {
+  const w = W(), div = document.createElement("div");
+  const line = (text, cls) => { const p = document.createElement("p"); p.textContent = text; if (cls) p.className = cls; div.append(p); };
+  if (kind === "pips") {
+    line(r.right ? w.right : w.wrong, r.right ? "right" : "wrong");
+    line(w.counts(r.counts.light, r.counts.dark));
+    line(w.given(r.given.light, r.given.dark));
+    line(w.seconds(String(r.seconds).replace(".", lang === "pt" ? "," : ".")));
+    line(w.method);
+    for (const side of ["light", "dark"]) {
+      const p = document.createElement("p"), c = document.createElement("code");
+      c.textContent = `${w[side]}: ${r.method_text[side]}`; p.append(c); div.append(p);
+    }
+    line(w.keith(r.keith));
+  } else if (kind === "mistake") {
+    line(r.right ? w.cardRight(r) : w.cardWrong(r), r.right ? "right" : "wrong");
+    if (r.learnt) line(w.learnt);
+  } else line(w.setupDone, "right");
+  return div;
+}
+
+async function refresh() {
+  const { session: s } = await api("GET", "/api/drills/session");
+  if (!s) return;
+  drawBoard($("target"), { position: s.target.board, turn: s.target.turn });
+  const w = W();
+  $("pad").hidden = s.stage !== "answer";
+  $("steps").hidden = s.stage !== "setup";
+  $("result").hidden = s.stage !== "done";
+  $("again").hidden = s.stage !== "done";
+  $("again").textContent = w.again;
+  if (s.stage === "setup") {
+    if (!s.setup) { $("stage").textContent = w.noCamera; $("steps").replaceChildren(); return; }
+    $("stage").textContent = w.setupStage(s.setup.checkers_moved);
+    $("steps").replaceChildren(...s.setup.moves.slice(0, 6).map((m) => {
+      const li = document.createElement("li"); li.textContent = m.words[lang]; return li;
+    }));
+  } else if (s.stage === "answer") {
+    $("stage").textContent = w.pipsStage;
+    if (!$("keys").children.length || $("keys").dataset.lang !== lang) { renderPad(); $("keys").dataset.lang = lang; }
+  } else if (s.stage === "play") {
+    $("stage").textContent = w.playStage(s.dice.join("-")).replace("{side}", w.side[s.target.turn]);
+  } else if (s.stage === "done") {
+    $("stage").textContent = w.done;
+    $("result").replaceChildren(resultHtml(s.kind, s.result));
+    if (timer) { clearInterval(timer); timer = null; }
+  }
+}
+
+$("new-student").onsubmit = async (e) => {
+  e.preventDefault();
+  const name = $("new-name").value;
+  const s = await api("POST", "/api/students", { name });
+  $("new-name").value = "";
+  await menu(s);
+};
+$("go-pips").onclick = () => start("pips");
+$("go-mistakes").onclick = () => start("mistake");
+$("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-id").value); };
+$("f-light").onclick = () => { padField = "light"; renderPad(); };
+$("f-dark").onclick = () => { padField = "dark"; renderPad(); };
+$("again").onclick = () => (lastKind === "setup" ? menu(student) : start(lastKind, lastTarget));
+$("back").onclick = async () => {
+  if (!$("drill").hidden) { await api("POST", "/api/drills/stop"); return menu(student); }
+  return students();
+};
+$("lang").onclick = () => {
+  lang = lang === "pt" ? "en" : "pt";
+  localStorage.setItem("gamao-lang", lang);
+  $("lang").textContent = lang === "pt" ? "EN" : "PT";
+  document.documentElement.lang = lang === "pt" ? "pt-BR" : "en";
+  if (!$("drill").hidden) { $("keys").replaceChildren(); refresh(); } else if (!$("menu").hidden) menu(student); else students();
+};
+$("lang").textContent = lang === "pt" ? "EN" : "PT";
+students();

@@ -1,0 +1,203 @@
+"""Students and their drills (issue 38): named profiles the teacher makes on the kiosk, no account, no network.
+
+Everything is in the data folder's ``students.sqlite`` (WAL, synchronous=FULL, as the journal), copied by
+`gamao journal DIR --backup FILE` beside the journal's copy. Each drill answer, card and recorded match belongs
+to one student; ``export`` gives all of a student's rows as JSON and ``delete`` removes them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from core.coach.drills import Card, is_blunder, schedule
+
+STUDENTS = "students.sqlite"
+MAX_NAME = 40
+MAX_STUDENTS = 200
+DAY = 86400.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS students (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS answers (id INTEGER PRIMARY KEY, student INTEGER NOT NULL, kind TEXT NOT NULL,
+    at REAL NOT NULL, right INTEGER NOT NULL, seconds REAL, detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cards (id INTEGER PRIMARY KEY, student INTEGER NOT NULL, source TEXT NOT NULL,
+    position_id TEXT NOT NULL, match_id TEXT, side TEXT NOT NULL, dice TEXT NOT NULL, played TEXT NOT NULL,
+    best TEXT NOT NULL, loss REAL NOT NULL, box INTEGER NOT NULL, due INTEGER NOT NULL, rights INTEGER NOT NULL,
+    wrongs INTEGER NOT NULL, learnt INTEGER NOT NULL, UNIQUE (student, position_id, dice, played));
+CREATE TABLE IF NOT EXISTS matches (student INTEGER NOT NULL, match TEXT NOT NULL, side TEXT NOT NULL,
+    at REAL NOT NULL, pr REAL, PRIMARY KEY (student, match, side));
+CREATE INDEX IF NOT EXISTS answers_by_student ON answers (student, at);
+CREATE INDEX IF NOT EXISTS cards_by_student ON cards (student, due);
+"""
+
+
+def day_of(at: float) -> int:
+    """Days since the epoch (UTC): a card's due date."""
+    return int(at // DAY)
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise ValueError("name: give the student's name as text")
+    text = " ".join(name.split())
+    if not text or len(text) > MAX_NAME or not text.isprintable():
+        raise ValueError(f"name: 1 to {MAX_NAME} printable characters")
+    return text
+
+
+class StudentStore:
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _q(self, sql: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            cur = self._db.execute(sql, args)
+            cur.row_factory = sqlite3.Row
+            return cur.fetchall()
+
+    def _tx(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int | None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                last = None
+                for sql, args in statements:
+                    last = self._db.execute(sql, args).lastrowid
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return last
+
+    # ----- students -------------------------------------------------------------------------------------------
+    def create(self, name: Any, at: float | None = None) -> dict[str, Any]:
+        text = clean_name(name)
+        if self._q("SELECT 1 FROM students WHERE name = ?", (text,)):
+            raise ValueError(f"name: there is already a student called {text}")
+        if self._q("SELECT COUNT(*) AS n FROM students")[0]["n"] >= MAX_STUDENTS:
+            raise ValueError(f"name: at most {MAX_STUDENTS} students")
+        sid = self._tx([("INSERT INTO students (name, created) VALUES (?, ?)", (text, time.time() if at is None else at))])
+        return self.student(int(sid or 0))
+
+    def student(self, sid: int) -> dict[str, Any]:
+        rows = self._q("SELECT id, name, created FROM students WHERE id = ?", (sid,))
+        if not rows:
+            raise KeyError(sid)
+        return dict(rows[0])
+
+    def students(self, today: int | None = None) -> list[dict[str, Any]]:
+        today = day_of(time.time()) if today is None else today
+        rows = self._q(
+            "SELECT s.id, s.name, s.created, "
+            "(SELECT COUNT(*) FROM answers a WHERE a.student = s.id) AS answers, "
+            "(SELECT COUNT(*) FROM cards c WHERE c.student = s.id AND NOT c.learnt AND c.due <= ?) AS due "
+            "FROM students s ORDER BY s.name COLLATE NOCASE", (today,))
+        return [dict(r) for r in rows]
+
+    def delete(self, sid: int) -> None:
+        self.student(sid)
+        self._tx([(f"DELETE FROM {t} WHERE student = ?", (sid,)) for t in ("answers", "cards", "matches")]
+                 + [("DELETE FROM students WHERE id = ?", (sid,))])
+
+    def export(self, sid: int) -> dict[str, Any]:
+        student = self.student(sid)
+        answers = [dict(r) | {"detail": json.loads(r["detail"])} for r in
+                   self._q("SELECT kind, at, right, seconds, detail FROM answers WHERE student = ? ORDER BY at", (sid,))]
+        cards = [dict(r) for r in self._q("SELECT * FROM cards WHERE student = ? ORDER BY id", (sid,))]
+        matches = [dict(r) for r in self._q("SELECT match, side, at, pr FROM matches WHERE student = ? ORDER BY at", (sid,))]
+        for c in cards:
+            c.pop("student", None)
+        return {"student": student, "answers": answers, "cards": cards, "matches": matches}
+
+    # ----- answers and matches ---------------------------------------------------------------------------------
+    def answer(self, sid: int, kind: str, right: bool, seconds: float | None, detail: dict[str, Any],
+               at: float | None = None) -> None:
+        self.student(sid)
+        self._tx([("INSERT INTO answers (student, kind, at, right, seconds, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                   (sid, kind, time.time() if at is None else at, int(bool(right)), seconds, json.dumps(detail)))])
+
+    def record_match(self, sid: int, match: str, side: str, rows: list[dict[str, Any]], pr: float | None = None,
+                     at: float | None = None) -> int:
+        """The student played ``side`` of ``match``: it is theirs, and each of their plays in the coach's review
+        ``rows`` that lost the blunder mark or more becomes a card, due today. Returns the cards added."""
+        self.student(sid)
+        at = time.time() if at is None else at
+        statements: list[tuple[str, tuple[Any, ...]]] = [(
+            "INSERT OR REPLACE INTO matches (student, match, side, at, pr) VALUES (?, ?, ?, ?, ?)",
+            (sid, match, side, at, pr))]
+        before = self._q("SELECT COUNT(*) AS n FROM cards WHERE student = ?", (sid,))[0]["n"]
+        for row in rows:
+            if row.get("side") != side or not is_blunder(row):
+                continue
+            dice = "".join(str(d) for d in row["dice"])
+            statements.append((
+                "INSERT OR IGNORE INTO cards (student, source, position_id, match_id, side, dice, played, best, loss,"
+                " box, due, rights, wrongs, learnt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 0, 0, 0)",
+                (sid, match, row["position_id"], row.get("match_id"), side, dice, row["play"], row["best"],
+                 float(row["loss"]), day_of(at))))
+        self._tx(statements)
+        return int(self._q("SELECT COUNT(*) AS n FROM cards WHERE student = ?", (sid,))[0]["n"] - before)
+
+    # ----- cards ---------------------------------------------------------------------------------------------
+    def due_cards(self, sid: int, today: int) -> list[dict[str, Any]]:
+        return [dict(r) for r in self._q(
+            "SELECT * FROM cards WHERE student = ? AND NOT learnt AND due <= ? ORDER BY due, id", (sid, today))]
+
+    def card(self, cid: int) -> dict[str, Any]:
+        rows = self._q("SELECT * FROM cards WHERE id = ?", (cid,))
+        if not rows:
+            raise KeyError(cid)
+        return dict(rows[0])
+
+    def answer_card(self, cid: int, right: bool, at: float, seconds: float | None, played: str) -> dict[str, Any]:
+        c = self.card(cid)
+        new = schedule(Card(c["box"], c["due"], c["rights"], c["wrongs"], bool(c["learnt"])), right, day_of(at))
+        self._tx([
+            ("UPDATE cards SET box = ?, due = ?, rights = ?, wrongs = ?, learnt = ? WHERE id = ?",
+             (new.box, new.due, new.rights, new.wrongs, int(new.learnt), cid)),
+            ("INSERT INTO answers (student, kind, at, right, seconds, detail) VALUES (?, 'mistake', ?, ?, ?, ?)",
+             (c["student"], at, int(right), seconds,
+              json.dumps({"card": cid, "played": played, "best": c["best"], "box": new.box, "due": new.due}))),
+        ])
+        return self.card(cid)
+
+    # ----- progress ------------------------------------------------------------------------------------------
+    def progress(self, sid: int) -> dict[str, Any]:
+        """Per kind of drill, per week (days since the first answer // 7): answers, accuracy, median seconds;
+        and the PR of the student's recorded matches in order."""
+        self.student(sid)
+        rows = self._q("SELECT kind, at, right, seconds FROM answers WHERE student = ? ORDER BY at", (sid,))
+        kinds: dict[str, list[dict[str, Any]]] = {}
+        if rows:
+            first = day_of(rows[0]["at"])
+            weeks: dict[tuple[str, int], list[sqlite3.Row]] = {}
+            for r in rows:
+                weeks.setdefault((r["kind"], (day_of(r["at"]) - first) // 7), []).append(r)
+            for (kind, week), rs in sorted(weeks.items()):
+                secs = sorted(r["seconds"] for r in rs if r["seconds"] is not None)
+                kinds.setdefault(kind, []).append({
+                    "week": week, "answers": len(rs), "accuracy": round(sum(r["right"] for r in rs) / len(rs), 3),
+                    "seconds": secs[len(secs) // 2] if secs else None})
+        matches = [dict(r) for r in self._q(
+            "SELECT match, at, pr FROM matches WHERE student = ? AND pr IS NOT NULL ORDER BY at", (sid,))]
+        cards = self._q("SELECT box, learnt FROM cards WHERE student = ?", (sid,))
+        boxes = {b: 0 for b in range(1, 6)}
+        for c in cards:
+            if not c["learnt"]:
+                boxes[c["box"]] += 1
+        return {"kinds": kinds, "matches": matches, "boxes": boxes,
+                "learnt": sum(1 for c in cards if c["learnt"]), "answers": len(rows)}
