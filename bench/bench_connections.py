@@ -1,6 +1,7 @@
 """253 phones (127.0.0.2-254) open the kiosk's page (GET /, /ws, /ws/coach) and close it, twice; then the
 screen (127.0.0.1) and 20 phones ask for /api/state (issue 34, finding 1). Prints how many were served, the
-connections still counted, and the seconds. Then each phone holds the page open (759 connections) and the screen asks. Runs against any version of the kiosk (no new options needed):
+connections still counted, and the seconds. Then each phone holds the page open (759 connections) and the screen asks. First, on a server of its own, the
+attack: 8 addresses open and close 64 WebSockets each, then the screen and 20 new phones ask. Runs against any version of the kiosk (no new options needed):
 `python -m bench.bench_connections`."""
 
 from __future__ import annotations
@@ -75,8 +76,31 @@ def _held(host: str, port: int) -> dict[str, object]:
     return {"phones_holding_the_page": opened, "screen_served_while_held": screen}
 
 
+def _attack(host: str, port: int) -> dict[str, object]:
+    """Issue 34's attack: 8 addresses (127.0.1.1-8) open 64 WebSockets each and close them, then go; who is
+    served? (Run first, on a server of its own.)"""
+    for a in range(1, 9):
+        opened = []
+        for _ in range(64):  # all 64 open at once (the per-address cap), then all closed
+            try:
+                sock = socket.create_connection((host, port), timeout=5, source_address=(f"127.0.1.{a}", 0))
+                ws = connect(f"ws://{host}:{port}/ws", sock=sock, open_timeout=5)
+                ws.recv(timeout=5)
+                opened.append(ws)
+            except Exception:
+                pass
+        for ws in opened:
+            ws.close()
+    time.sleep(1.0)
+    return {"after_attack_screen_served": _get(host, port, "127.0.0.1") == 200,
+            "after_attack_phones_served_of_20": sum(_get(host, port, f"127.0.2.{i}") == 200 for i in range(1, 21))}
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Settings(data_dir=Path(tmp), language="en"), service=FakeService(), coach_engine=None)
+        with BackgroundServer(app) as srv:
+            attack = _attack(srv.host, srv.port)
         app = create_app(Settings(data_dir=Path(tmp), language="en"), service=FakeService(), coach_engine=None)
         with BackgroundServer(app) as srv:
             start = time.monotonic()
@@ -92,7 +116,7 @@ def main() -> None:
                               "phones_served_after_of_20": phones,
                               "still_counted": counted.count() if counted else sum(
                                   len(s) for s in getattr(srv.server.config.http, "_open", {}).values()),
-                              "seconds": round(time.monotonic() - start, 1), **held}))
+                              "seconds": round(time.monotonic() - start, 1), **held, **attack}))
 
 
 if __name__ == "__main__":

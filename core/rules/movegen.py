@@ -22,10 +22,13 @@ from collections.abc import Sequence
 from itertools import compress, repeat
 from typing import TypeVar
 
+from core.rules import ways
+
 Step = tuple[int, int, bool]  # (from, to, hit) in the mover's numbering
 Steps = tuple[Step, ...]
 Key = tuple[int, ...]  # the mover's 26 counts, then the points hit (ascending)
 Found = dict[Key, Steps]
+Key2 = tuple[tuple[int, ...], tuple[int, ...]]  # the mover's counts, the points hit (ascending)
 T = TypeVar("T")
 _DOWN_FROM_24 = range(24, 0, -1)
 # Every plain step, made once: _STEPS[die][from][hit] is (from, from - die, hit).
@@ -430,12 +433,15 @@ def _doubles_contact(me: list[int], oa: list[int], d: int, block_at: int) -> lis
 
 def all_ways(
     me: list[int], oa: list[int], d1: int, d2: int, target: tuple[tuple[int, ...], tuple[int, ...]], n_moves: int,
-    block_at: int = 2,
+    block_at: int = 2, searched: ways.Searched[Key2] | None = None,
 ) -> list[tuple[Step, ...]]:
     """Every ordered sequence of ``n_moves`` single moves (any dice order) that ends on ``target``
     (the mover's counts and the points hit, as ``result_of`` gives them).
 
-    Used on demand (explanations, matching a half-finished play), never on the generation hot path.
+    Used on demand (explanations, matching a half-finished play), never on the generation hot path. The ways
+    are core.rules.ways' (the variants' mechanism too) on states (the mover's counts, the points hit so far):
+    the opponent's board of a state is ``oa`` with those points emptied. ``searched``: the roll's searches,
+    shared by the plays of one roll (LegalPlays).
     """
     if d1 == d2:
         dice_orders: list[tuple[int, ...]] = [(d1,) * 4]
@@ -443,28 +449,26 @@ def all_ways(
         dice_orders = [(d1,), (d2,)]
     else:
         dice_orders = [(d1, d2), (d2, d1)]
-    # The ways on from each state (boards, points hit so far, dice left), worked out once: a doubles' tree meets the
-    # same state by many orders of the same moves, and its subtree was searched again each time. Same ways, same order.
-    after: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], list[tuple[Step, ...]]] = {}
+    boards: dict[tuple[int, ...], list[int]] = {(): oa}  # the opponent's board after these points were hit
 
-    def ways_on(cur_me: list[int], cur_oa: list[int], hits: tuple[int, ...], dice: tuple[int, ...]) -> list[tuple[Step, ...]]:
-        if not dice:
-            return [()] if (tuple(cur_me), hits) == target else []
-        key = (tuple(cur_me), tuple(cur_oa), hits, dice)
-        known = after.get(key)
-        if known is None:
-            known = after[key] = []
-            for s in steps(cur_me, cur_oa, dice[0], block_at):
-                me2, oa2 = apply_step(cur_me, cur_oa, s)
-                rest = ways_on(me2, oa2, tuple(sorted((*hits, s[1]))) if s[2] else hits, dice[1:])
-                known.extend((s, *tail) for tail in rest)
-        return known
+    def moves(state: Key2, die: int) -> list[tuple[Step, Key2]]:
+        cur_me, hits = state
+        cur_oa = boards[hits]
+        out = []
+        for s in steps(cur_me, cur_oa, die, block_at):
+            frm, to, hit = s
+            me2 = list(cur_me)
+            me2[frm] -= 1
+            me2[to] += 1
+            if hit:
+                hits2 = tuple(sorted((*hits, to)))
+                if hits2 not in boards:
+                    oa2 = boards[hits2] = cur_oa.copy()
+                    oa2[to] = 0
+                out.append((s, (tuple(me2), hits2)))
+            else:
+                out.append((s, (tuple(me2), hits)))
+        return out
 
-    found: list[tuple[Step, ...]] = []
-    seen: set[tuple[Step, ...]] = set()
-    for order in dice_orders:
-        for path in ways_on(me, oa, (), order[:n_moves]):
-            if path not in seen:
-                seen.add(path)
-                found.append(path)
-    return found
+    orders = [order[:n_moves] for order in dice_orders]
+    return list(ways.iter_ways((tuple(me), ()), orders, moves, target, searched))

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionError
 from core.messages import summary
-from core.rules import movegen
+from core.rules import movegen, ways
 from core.rules.explain import explain_play
 from core.rules.notation import BAR, OFF, Move, Play, check_dice, steps_text
 
@@ -454,14 +454,15 @@ def _why_not(legal: LegalPlays, play: Play) -> tuple[str, str, dict[str, Any]]:
 class LegalPlay:
     """One legal resulting position, a representative play, and on demand every way of playing it."""
 
-    __slots__ = ("origin", "dice", "_steps", "_after", "_result")
+    __slots__ = ("origin", "dice", "_steps", "_after", "_result", "_searched")
 
-    def __init__(self, origin: Position, dice: tuple[int, int], steps: tuple[movegen.Step, ...]) -> None:
-        self.origin = origin
-        self.dice = dice
+    def __init__(self, origin: Position, dice: tuple[int, int], steps: tuple[movegen.Step, ...],
+                 searched: ways.Searched[Any] | None = None) -> None:
+        self.origin, self.dice = origin, dice
         self._steps = steps
         self._after: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._result: Position | None = None
+        self._searched = searched  # the search behind the ways, shared by the plays of one LegalPlays
 
     def _outcome(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         if self._after is None:
@@ -511,9 +512,9 @@ class LegalPlay:
 
     def ways(self) -> list[Play]:
         """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
-        me, oa = self.origin._generator_boards()
-        seqs = movegen.all_ways(me, oa, self.dice[0], self.dice[1], self._outcome(), len(self._steps), self.origin.block_at)
-        return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in seqs]
+        return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in movegen.all_ways(
+            *self.origin._generator_boards(), *self.dice, self._outcome(), len(self._steps), self.origin.block_at,
+            self._searched)]
 
     def _hit_points(self) -> set[int]:
         return set(self._outcome()[1])
@@ -588,8 +589,8 @@ class LegalPlays(PlaysView[LegalPlay]):
 
     def _all(self) -> list[LegalPlay]:
         if self._plays is None:
-            position, dice = self.position, self.dice
-            self._plays = [LegalPlay(position, dice, path) for path in self._steps]
+            searched: ways.Searched[Any] = {}  # one search behind every play's ways
+            self._plays = [LegalPlay(self.position, self.dice, path, searched) for path in self._steps]
         return self._plays
 
     def __len__(self) -> int:

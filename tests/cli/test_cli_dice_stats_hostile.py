@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from core.match.dicestats import dice_stats
+from tests.cli_run import Result, gamao
+from tests.soak import soak
 
-GAMAO = [sys.executable, "-m", "cli", "dice-stats"]
 MB = 1024 * 1024
 ROLL = {"event": "roll", "seq": 1, "dice": [3, 1], "cocked": [False, False]}
 
@@ -61,7 +62,7 @@ def _run(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
     return out, rss / 1024
 
 
-def _clear(out: subprocess.CompletedProcess[str]) -> str:
+def _clear(out: subprocess.CompletedProcess[str] | Result) -> str:
     assert "Traceback" not in out.stderr, out.stderr[-2000:]
     assert out.returncode == 2, (out.returncode, out.stderr[-500:])
     lines = out.stderr.strip().splitlines()
@@ -74,7 +75,7 @@ def test_a_malformed_line_is_one_clear_line(tmp_path: Path, name: str) -> None:
     f = tmp_path / "rolls.jsonl"
     f.write_bytes((json.dumps(ROLL) + "\n" + HOSTILE_LINES[name] + "\n").encode()
                   if name != "Latin-1" else (json.dumps(ROLL) + "\n" + HOSTILE_LINES[name] + "\n").encode("latin-1"))
-    out = subprocess.run([*GAMAO, str(f)], capture_output=True, text=True, timeout=120)
+    out = gamao("dice-stats", str(f))  # in process (tests/cli_run.py): 24 cases, no interpreter start each
     assert "line 2" in _clear(out)
 
 
@@ -99,19 +100,20 @@ def test_dev_zero_is_refused_in_bounded_memory() -> None:
 
 def test_a_data_folder_whose_journal_is_not_sqlite(tmp_path: Path) -> None:
     (tmp_path / "journal.sqlite").write_bytes(b"this is not a database\n" * 100)
-    assert "not a kiosk journal" in _clear(subprocess.run([*GAMAO, str(tmp_path)], capture_output=True, text=True,
-                                                          timeout=120))
+    assert "not a kiosk journal" in _clear(gamao("dice-stats", str(tmp_path)))
 
 
 def test_a_data_folder_whose_journal_is_a_folder(tmp_path: Path) -> None:
     (tmp_path / "journal.sqlite").mkdir()
-    _clear(subprocess.run([*GAMAO, str(tmp_path)], capture_output=True, text=True, timeout=120))
+    _clear(gamao("dice-stats", str(tmp_path)))
 
 
 def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
-    """200,000 good rolls are counted one at a time (the statistics equal core's of the whole list)."""
+    """200,000 good rolls (--soak; 40,000 by default) are counted one at a time: the statistics equal core's of the
+    whole list, the memory stays under 200 MB."""
     f = tmp_path / "many.jsonl"
-    rolls = [{"event": "roll", "seq": i, "dice": [1 + i % 6, 1 + (i // 6) % 6]} for i in range(200_000)]
+    n = 200_000 if soak() else 40_000
+    rolls = [{"event": "roll", "seq": i, "dice": [1 + i % 6, 1 + (i // 6) % 6]} for i in range(n)]
     f.write_text("".join(json.dumps(r) + "\n" for r in rolls))
     out, rss = _run(str(f), "--json")
     assert out.returncode == 0, out.stderr

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from core.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError, InvalidPositionError
+from core.rules import ways
 from core.rules.notation import BAR, OFF, Move, Play, play_words
 from core.rules.position import PlaysView, Position, Side, check_dice
 
@@ -215,20 +216,10 @@ class VariantPosition(Position):
         return plays[rng.randrange(len(plays))] if len(plays) else None
 
     def _iter_ways(self, target: State, orders: list[tuple[int, ...]], searched: Searched) -> Iterator[tuple[Step, ...]]:
-        for order in orders:
-            if order not in searched:
-                searched[order] = _parents(self, order)
-            yield from self._ways_in_order(order, _leading_to(searched[order], order, target), self._state(), 0, ())
-
-    def _ways_in_order(
-        self, order: tuple[int, ...], leading: set[tuple[State, int]], state: State, k: int, path: tuple[Step, ...],
-    ) -> Iterator[tuple[Step, ...]]:
-        if k == len(order):
-            yield path
-            return
-        for step, s2 in self._moves(state, order[k]):
-            if (s2, k + 1) in leading:
-                yield from self._ways_in_order(order, leading, s2, k + 1, (*path, step))
+        """The ways to ``target`` (core.rules.ways, the standard game's mechanism too), over the roll's searches
+        ``searched`` shared by its plays (a Russian 6-6 chain has 33,714 results; the ways of 40 of them took
+        12 s when each searched the whole tree)."""
+        return ways.iter_ways(self._state(), orders, self._moves, target, searched)
 
     # ----- notation ---------------------------------------------------------------------------------------
     def parse_play(self, text: str | Play, dice: Sequence[int], marks_hits: bool = True) -> VariantPlay:  # type: ignore[override]
@@ -314,42 +305,9 @@ class VariantPosition(Position):
         raise NotImplementedError
 
 
-def _leading_to(parents: dict[tuple[State, int], list[State]], order: tuple[int, ...], target: State) -> set[tuple[State, int]]:
-    """Every (state, dice played) from which ``order``'s remaining dice can reach ``target``: walked back from the
-    target over the roll's search (``_parents``), so each play's ways cost their own steps, not a new search of the
-    whole tree (a Russian 6-6 chain has 33,714 results; the ways of 40 of them took 12 s when each searched it)."""
-    found = {(target, len(order))}
-    todo = [(target, len(order))]
-    while todo:
-        state, k = todo.pop()
-        for parent in parents.get((state, k), ()):
-            if (parent, k - 1) not in found:
-                found.add((parent, k - 1))
-                todo.append((parent, k - 1))
-    return found
-
-
-def _parents(position: VariantPosition, order: tuple[int, ...]) -> dict[tuple[State, int], list[State]]:
-    """(state, dice played) -> the states one die before it, over every path of ``order`` from ``position``."""
-    parents: dict[tuple[State, int], list[State]] = {}
-    level = [position._state()]
-    for k, die in enumerate(order):
-        nxt = []
-        for state in level:
-            for _, s2 in position._moves(state, die):
-                before = parents.get((s2, k + 1))
-                if before is None:
-                    parents[(s2, k + 1)] = [state]
-                    nxt.append(s2)
-                elif before[-1] != state:
-                    before.append(state)
-        level = nxt
-    return parents
-
-
-#: The search behind the ways of one roll's plays, per dice order (``_parents``): made by the first play asked for
-#: its ways and shared by the plays of the same ``legal_plays`` (freed with them).
-Searched = dict[tuple[int, ...], dict[tuple[State, int], list[State]]]
+#: The search behind the ways of one roll's plays, per dice order (core.rules.ways.parents): made by the first play
+#: asked for its ways and shared by the plays of the same ``legal_plays`` (freed with them).
+Searched = ways.Searched[State]
 
 
 class VariantPlay:
