@@ -5,14 +5,14 @@ import { drawBoard } from "/static/board.js";
 
 const WORDS = {
   pt: {
-    title: "Aula", create: "Novo aluno", namePh: "Nome do aluno", pips: "Contagem de pips",
+    title: "Aula", create: "Novo aluno", namePh: "Nome do aluno", pips: "Contagem de casas",
     mistakes: (n) => `Meus erros (${n} para hoje)`, setup: "Montar posição", answers: (n) => `${n} respostas`,
     due: (n) => `${n} para hoje`, setupStage: (n) => `Monte a posição: ${n} ${n === 1 ? "peça" : "peças"} a mover`,
-    noCamera: "Esperando a câmera ver o tabuleiro…", pipsStage: "Conte os pips: claras e escuras",
+    noCamera: "Esperando a câmera ver o tabuleiro…", pipsStage: "Conte as casas que faltam: claras e escuras",
     playStage: (d) => `Jogue ${d} no tabuleiro (as ${"{side}"} jogam)`, done: "Pronto",
     light: "Claras", dark: "Escuras", ok: "OK", del: "⌫", again: "Outro", right: "Certo!", wrong: "Ainda não",
     counts: (l, d) => `Contagem certa: claras ${l}, escuras ${d}`, given: (l, d) => `Você disse: ${l} e ${d}`,
-    seconds: (s) => `Tempo: ${s} s`, method: "Como contar (casa × peças):", keith: (k) =>
+    seconds: (s) => `Tempo: ${s} s`, method: (side) => `${side}, casa × peças:`, keith: (k) =>
       `Contagem de Keith: claras ${k.counts.light}, escuras ${k.counts.dark}. As claras ${k.double ? "dobram" : "não dobram"}; as escuras ${k.take ? "aceitam" : "recusam"}.`,
     cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
     cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
@@ -27,7 +27,7 @@ const WORDS = {
     playStage: (d) => `Play ${d} on the board ({side} to play)`, done: "Done",
     light: "Light", dark: "Dark", ok: "OK", del: "⌫", again: "Another", right: "Right!", wrong: "Not yet",
     counts: (l, d) => `The counts: light ${l}, dark ${d}`, given: (l, d) => `You said: ${l} and ${d}`,
-    seconds: (s) => `Time: ${s} s`, method: "How to count (point × checkers):", keith: (k) =>
+    seconds: (s) => `Time: ${s} s`, method: (side) => `${side}, point × checkers:`, keith: (k) =>
       `Keith count: light ${k.counts.light}, dark ${k.counts.dark}. Light ${k.double ? "doubles" : "does not double"}; dark ${k.take ? "takes" : "drops"}.`,
     cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
     cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
@@ -135,10 +135,9 @@ function resultHtml(kind, r) {
     line(r.right ? w.right : w.wrong, r.right ? "right" : "wrong");
     line(w.counts(r.counts.light, r.counts.dark));
     line(`${w.given(r.given.light, r.given.dark)} · ${w.seconds(String(r.seconds).replace(".", lang === "pt" ? "," : "."))}`);
-    line(w.method);
-    for (const side of ["light", "dark"]) {
-      const p = document.createElement("p"), c = document.createElement("code");
-      c.textContent = `${w[side]}: ${r.method_text[side]}`; p.append(c); div.append(p);
+    for (const side of ["light", "dark"]) {  // point × checkers, summed: "11×2 + 10×1 + … = 91"
+      const parts = r.method_text[side].split(" = ");
+      line(`${w.method(w[side])} ${parts[0]} = ${parts[parts.length - 1]}`);
     }
     line(w.keith(r.keith));
   } else if (kind === "mistake") {

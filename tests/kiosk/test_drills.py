@@ -177,7 +177,7 @@ def test_a_simulated_month_of_one_students_sessions() -> None:
     assert [w["week"] for w in pips] == [0, 1, 2, 3, 4] and sum(w["answers"] for w in pips) == 31 * 6
     assert pips[-1]["accuracy"] > pips[0]["accuracy"] and pips[-1]["seconds"] < pips[0]["seconds"]
     svg = progress_svg(progress)
-    assert svg.startswith("<svg") and "Contagem de pips" in svg and "Meus erros" in svg
+    assert svg.startswith("<svg") and "Contagem de casas" in svg and "Meus erros" in svg
     SHOTS.mkdir(parents=True, exist_ok=True)
     (SHOTS / "month.svg").write_text(svg)
     (SHOTS / "month.json").write_text(json.dumps({"seen": seen, "progress": progress}, indent=1))

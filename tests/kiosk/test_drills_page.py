@@ -6,6 +6,7 @@ Screenshots in artifacts/screenshots/drills/; every visible control at least 48 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from tests.kiosk.browser import SCREENSHOTS, chromium_or_skip, chromium_page
+from tests.kiosk.chair import chair_problems
 from tests.kiosk.test_drills import _lift, blunder_row
 
 START = Position.start()
@@ -92,6 +94,10 @@ def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     assert page.evaluate(SMALL) == [], name
+    PROBLEMS[name] = chair_problems(page)  # the screen from the chair (issue 37): size floor, one language...
+
+
+PROBLEMS: dict[str, list[str]] = {}
 
 
 def follow_guidance(url: str, camera: Camera, page: Any, name: str) -> dict[str, Any]:
@@ -167,5 +173,7 @@ def test_a_drill_session_at_800x480(kiosk: tuple[str, Any, RefereeService]) -> N
         page.get_by_test_id("drills-lang").click()
         page.wait_for_function("() => document.querySelector('#go-pips').textContent === 'Pip count'")
         shot(page, "12-menu-en")
+    problems = {k: v for k, v in PROBLEMS.items() if v}
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
     answers = app.state.drills.store.export(sid)["answers"]
     assert [(a["kind"], a["right"]) for a in answers] == [("pips", 0), ("mistake", 1)]
