@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.backup:
         return backup(path, Path(args.backup))
-    from kiosk.journal import JournalError, inspect, salvage, write_mark
+    from kiosk.journal import JournalError, write_mark
+    from kiosk.journal_health import inspect, salvage
 
     health = inspect(path)
     if args.salvage and health.damaged:

@@ -125,7 +125,7 @@ def test_bar_and_off_and_words() -> None:
     assert words["pt"] == "Claras: leve 2 peças da casa 13 para a casa 8"
     assert words["en"] == "Light: move 2 checkers from point 13 to point 8"
     assert setup_words({"side": "dark", "from": "bar", "to": "off", "count": 1})["pt"] == (
-        "Escuras: leve 1 peça do bar para fora (retiradas)")
+        "Escuras: leve 1 peça da barra para fora (retiradas)")  # the seeds' barra (issue 37)
     with pytest.raises(ValueError):
         side_moves(now, [0] * 26)
 
