@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_journal.py --copies 100 --json
 
 Builds the journal with synchronous=OFF (the figure is the check, not the building), then times
-``kiosk.journal.inspect`` on the healthy file (what every start of the kiosk pays), cuts the file to two thirds
+``kiosk.journal_health.inspect`` on the healthy file (what every start of the kiosk pays), cuts the file to two thirds
 and times ``open_journal`` (inspect, salvage into a new journal, open it), and reports the peak memory.
 """
 
@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kiosk.journal import Journal, inspect, open_journal  # noqa: E402
+from kiosk.journal import Journal  # noqa: E402
+from kiosk.journal_health import inspect, open_journal  # noqa: E402
 from tests.kiosk.test_journal_damage import demo_events  # noqa: E402
 
 

@@ -82,6 +82,26 @@ def _with_markers(image: np.ndarray, corners: np.ndarray, size: int = 50) -> np.
     return out
 
 
+def judge_cost(frames: int) -> None:
+    """Issue 33's slot judge: registration + counting with and without it, on the same 1280x720 frames, in
+    turn (the same minute of a shared machine for both)."""
+    from dataclasses import replace
+
+    judged = BoardReader()
+    ring = BoardReader(replace(judged.cfg, detect=replace(judged.cfg.detect, slot_model=False)))
+    frames_hd = [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720))) for s in range(10)]
+    per = max(1, frames // len(frames_hd))
+    times: dict[str, list[float]] = {"ring": [], "judged": []}
+    for f, c in frames_hd:
+        ring.read(f, c), judged.read(f, c)  # warm: calibration of the bar once per registration
+        for _ in range(per):
+            times["ring"].append(_ms(lambda f=f, c=c: ring.read(f, c), 1))
+            times["judged"].append(_ms(lambda f=f, c=c: judged.read(f, c), 1))
+    print(f"1280x720, one core, registration + counting: ring score alone {statistics.median(times['ring']):.2f} "
+          f"ms/frame, with the slot judge {statistics.median(times['judged']):.2f} ms/frame (in turn, "
+          f"{len(times['ring'])} frames each)")
+
+
 def accuracy(n: int) -> None:
     reader = BoardReader()
     top, bottom = columns_to_points("br")
@@ -168,6 +188,7 @@ def main() -> None:
     parser.add_argument("--stacks", type=int, default=0, help="varied boards for the tall-stack count")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    judge_cost(args.frames)
     speed(args.frames)
     if args.accuracy:
         accuracy(args.accuracy)

@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop when the match is over (by default the match starts again, so the screen "
                              "always shows a game in progress)")
-    parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the system's)")
+    parser.add_argument("--language", choices=["pt", "en"], help="screen language (default: the browser's; the calls in Portuguese)")
     parser.add_argument("--start-now", action="store_true",
                         help="start the match at once (by default the demo waits for the first kiosk page to connect, "
                              "so the opening and the cocked die are seen; --exit-when-done, a run that nobody "
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     app.state.versus = versus.versus if versus is not None else None  # shown on the page (GET /api/versus)
     from kiosk.voice import Voice
 
-    voice = Voice(settings.language, enabled=not args.silent, speak_to=args.speak_to).listen(service)
+    voice = Voice(settings.table_language, enabled=not args.silent, speak_to=args.speak_to).listen(service)
     app.state.voice = voice
     if voice.status == "missing":
         print("voice: espeak-ng is not installed (apt-get install espeak-ng); the calls stay silent", flush=True)
@@ -214,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
                 runner.done.clear()
                 runner.start()
             time.sleep(0.2)
+        # The pages get the match's end before the server stops (a loaded machine's last push came too late).
+        time.sleep(1.0)
     except KeyboardInterrupt:
         pass
     finally:

@@ -6,7 +6,8 @@ wrong and how to put it right, with the dice and points filled in.
 Which Portuguese, and which words. "Gamão" is played mostly in Brazil, and the rule texts in
 shared/seeds are Brazilian, so the Portuguese is Brazilian (pt-BR), in the seeds' own words:
 *peça* (checker), *casa* (point), *setor interno* (home board; not "casa interior" or "tabuleiro
-interior"), *bar* (the seeds' "linha bar", not "barra"), *retirar* (bear off), *dobradinha* (doubles),
+interior"), *barra* (the bar: the seeds say "barra" most, and "linha bar"), *retirar* (bear off), *fora*
+(borne off: a play to the tray is written "6/fora", from the bar "barra/23", ``pt_play``), *dobradinha* (doubles),
 *cubo* (the doubling cube), *capturar* (hit); *claras/escuras* for light/dark. Brazilian forms, not
 European ones: gerund ("estão jogando", not "estão a jogar"), "precisa"/"têm que" (not "tem de"),
 "apertar" a button (not "carregar em"), "câmera", "tela", "Controle", "placar", "dígitos". A test
@@ -18,6 +19,7 @@ European ones: gerund ("estão jogando", not "estão a jogar"), "precisa"/"têm 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,8 +48,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "way. Take the checker back and play it to an open point.",
     ),
     "bar_first": (
-        "As {side} têm uma peça no bar: ela precisa entrar primeiro, no setor interno do adversário, antes "
-        "de mover qualquer outra peça. Volte as peças movidas e entre com a peça do bar.",
+        "As {side} têm uma peça na barra: ela precisa entrar primeiro, no setor interno do adversário, antes "
+        "de mover qualquer outra peça. Volte as peças movidas e entre com a peça da barra.",
         "{side_cap} has a checker on the bar: it must enter first, in the opponent's home board, before any "
         "other checker moves. Take the other checkers back and enter the one on the bar.",
     ),
@@ -215,6 +217,15 @@ TEMPLATES: dict[str, tuple[str, str]] = {
 }
 
 
+def pt_play(play: str) -> str:
+    """A play as the Portuguese screen writes it, in the seeds' words: "bar/23" -> "barra/23", "6/off" -> "6/fora".
+
+    >>> pt_play("bar/22 6/off(2)")
+    'barra/22 6/fora(2)'
+    """
+    return re.sub(r"(?<=/)off\b", "fora", re.sub(r"\bbar(?=/)", "barra", str(play)))
+
+
 def _dice_text(dice: Sequence[int]) -> str:
     return "-".join(str(d) for d in dice)
 
@@ -227,7 +238,7 @@ def _dice_words(dice: Sequence[int], joiner: str, double_word: str) -> str:
 
 def _where(point: Any) -> tuple[str, str]:
     if point == "bar":
-        return "no bar", "the bar"
+        return "na barra", "the bar"
     if point == "off":
         return "entre as peças retiradas", "the borne-off tray"
     return f"na casa {point}", f"point {point}"
@@ -266,6 +277,8 @@ def message(code: str, **params: Any) -> dict[str, str]:
     values["dice_en"] = _dice_words(dice, "and", "four times")
     values["dice_prev"] = _dice_text(params.get("dice_prev") or ())
     pt, en = dict(values), dict(values)
+    for key in ("move", "example"):
+        pt[key] = pt_play(pt[key])
     for key in ("side", "other", "owner"):
         if key in params:
             pt[key] = SIDE_PT[params[key]]
@@ -325,9 +338,11 @@ def summary(code: str, **params: Any) -> str:
 
 
 # Plain sentences for the verdicts that report rather than object (the kiosk shows them as they come).
-_HOW_PT = {"single": "simples", "gammon": "gamão", "backgammon": "gamão duplo", "drop": "cubo recusado",
-           "mother": "mãe presa",
-           "resign": "desistência"}
+# How a game was won, in words (never the code: an unknown one says nothing in parentheses).
+_HOW_PT = {"single": "simples", "gammon": "gamão", "backgammon": "gamão triplo", "drop": "cubo recusado",
+           "mother": "mãe presa", "resign": "desistência", "time_out": "tempo esgotado"}
+_HOW_EN = {"single": "single game", "gammon": "gammon", "backgammon": "backgammon", "drop": "double dropped",
+           "mother": "mother pinned", "resign": "resigned", "time_out": "out of time"}
 _CUBE_PT = {"double": "dobram para {value}", "take": "aceitam o cubo ({value})",
             "drop": "recusam o cubo", "beaver": "fazem castor (beaver) para {value}",
             "raccoon": "respondem com raccoon para {value}"}
@@ -354,18 +369,20 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
         return {"pt": f"As {spt} lançaram {dice}.", "en": f"{sen.capitalize()} rolled {dice}."}
     if name == "in_progress":
         play = verdict.get("play") or ""
+        pplay = pt_play(play)
         if verdict.get("complete"):
-            return {"pt": f"As {spt} jogam {play}. A jogada fica feita quando o adversário lançar.",
+            return {"pt": f"As {spt} jogam {pplay}. A jogada fica feita quando o adversário lançar.",
                     "en": f"{sen.capitalize()} plays {play}. It stands once the opponent rolls."}
-        return {"pt": f"As {spt} estão jogando {dice}: até agora {play}.",
+        return {"pt": f"As {spt} estão jogando {dice}: até agora {pplay}.",
                 "en": f"{sen.capitalize()} is playing {dice}: so far {play}."}
     if name == "play":
         play = verdict.get("play") or ""
+        pplay = pt_play(play)
         if verdict.get("legal") is False:
             # Checked before the empty play: an illegal play of no checker is not a turn without a legal move.
             by = verdict.get("committed_by", "roll")
             why_pt, why_en = _COMMITTED_BY.get(by, _COMMITTED_BY["roll"])
-            what_pt = f"jogaram {play}" if play else "não moveram nenhuma peça"
+            what_pt = f"jogaram {pplay}" if play else "não moveram nenhuma peça"
             what_en = f"played {play}" if play else "moved no checker"
             return {"pt": f"As {spt} {what_pt} com {dice}. A jogada não era permitida, mas fica feita porque "
                           f"{why_pt} (R23).",
@@ -374,10 +391,10 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
         if not play:
             return {"pt": f"As {spt} não têm jogada possível com {dice}: passam a vez.",
                     "en": f"{sen.capitalize()} cannot move with {dice} and loses the turn."}
-        return {"pt": f"Jogada das {spt} com {dice}: {play}.", "en": f"{sen.capitalize()}'s play with {dice}: {play}."}
+        return {"pt": f"Jogada das {spt} com {dice}: {pplay}.", "en": f"{sen.capitalize()}'s play with {dice}: {play}."}
     if name == "uncertain":
         options = " / ".join(verdict.get("candidates") or ())
-        return {"pt": f"Não consigo distinguir a jogada das {spt} ({options}): afastem as mãos do tabuleiro.",
+        return {"pt": f"Não consigo distinguir a jogada das {spt} ({pt_play(options)}): afastem as mãos do tabuleiro.",
                 "en": f"I cannot tell {sen}'s play apart ({options}): keep hands clear of the board."}
     if name == "cube":
         action = verdict.get("action", "double")
@@ -391,8 +408,9 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
         w = verdict.get("winner", "light")
         pts = verdict.get("points", 1)
         how = verdict.get("how", "single")
-        return {"pt": f"Fim do jogo: as {SIDE_PT[w]} ganham {pts} ponto{'s' if pts != 1 else ''} ({_HOW_PT.get(how, how)}).",
-                "en": f"Game over: {SIDE_EN[w]} wins {pts} point{'s' if pts != 1 else ''} ({how})."}
+        how_pt, how_en = (f" ({_HOW_PT[how]})", f" ({_HOW_EN[how]})") if how in _HOW_PT else ("", "")
+        return {"pt": f"Fim do jogo: as {SIDE_PT[w]} ganham {pts} ponto{'s' if pts != 1 else ''}{how_pt}.",
+                "en": f"Game over: {SIDE_EN[w]} wins {pts} point{'s' if pts != 1 else ''}{how_en}."}
     if name == "match_over":
         score = verdict.get("score", [0, 0])
         w = verdict.get("winner", "light")
@@ -403,7 +421,7 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
 
 def _setup_from(place: Any) -> tuple[str, str]:
     if place == "bar":
-        return "do bar", "from the bar"
+        return "da barra", "from the bar"
     if place == "off":
         return "das retiradas", "from the borne-off checkers"
     return f"da casa {place}", f"from point {place}"
@@ -411,7 +429,7 @@ def _setup_from(place: Any) -> tuple[str, str]:
 
 def _setup_to(place: Any) -> tuple[str, str]:
     if place == "bar":
-        return "para o bar", "to the bar"
+        return "para a barra", "to the bar"
     if place == "off":
         return "para fora (retiradas)", "off the board (borne off)"
     return f"para a casa {place}", f"to point {place}"

@@ -285,8 +285,8 @@ def check_storage(settings: Settings, mounts_path: str = "/proc/mounts") -> Chec
 
 def check_journal(settings: Settings) -> Check:
     """Open the journal as the kiosk will: SQLite's integrity check, every event read, the mark compared
-    (kiosk.journal.inspect reads a copy and writes nothing)."""
-    from kiosk.journal import inspect
+    (kiosk.journal_health.inspect reads a copy and writes nothing)."""
+    from kiosk.journal_health import inspect
 
     lang = settings.language
     path = settings.data_dir / "journal.sqlite"

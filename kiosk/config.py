@@ -56,7 +56,9 @@ class Settings:
     data_dir: Path = field(default_factory=default_data_dir)
     host: str = "127.0.0.1"
     port: int = 8000
-    language: str = ""            # "pt" or "en"; empty means: follow the system language
+    # "pt" or "en"; empty: the page follows the browser (never the system's locale: a Pi left in LANG=C.UTF-8 is no
+    # one's choice), and the terminal's reports follow the system language (`language` is filled in from it).
+    language: str = ""
     camera: str = "auto"          # "auto", "picamera2", "/dev/videoN", or "none"
     serial_port: str = "auto"     # "auto" finds the dice unit by its USB id; or "/dev/ttyACM0"
     gpio: dict[str, int | None] = field(default_factory=dict)  # firmware_bridge.gpio.GpioConfig keys
@@ -69,9 +71,17 @@ class Settings:
     # The Pi camera's fixed focus, exposure and mains flicker period (vision/camera_controls.py); empty: defaults.
     camera_controls: dict[str, Any] = field(default_factory=dict)
     rule_set: str = ""            # a new match's rule set when the request names none (core/referee/rulesets.py)
+    language_set: bool = field(default=False, init=False)  # whether the config (or --language) chose the language
+
+    @property
+    def table_language(self) -> str:
+        """The language spoken at the table (the referee's calls): the configured one, else Brazilian Portuguese
+        (the page follows the browser; the system's locale is no one's choice)."""
+        return self.language if self.language_set else "pt"
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).expanduser()
+        self.language_set = bool(self.language)
         if not self.language:
             self.language = system_language()
         if self.language not in LANGUAGES:

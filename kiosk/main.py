@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             if settings.speak and getattr(app.state, "voice", None) is None:
                 from kiosk.voice import Voice
 
-                app.state.voice = Voice(settings.language).listen(app.state.service)
+                app.state.voice = Voice(settings.table_language).listen(app.state.service)
         board = getattr(app.state.service, "tournament_board", None)  # a club board's tournament calls (issue 39)
         if board is not None and getattr(app.state, "voice", None) is not None:
             board.voice = app.state.voice

@@ -143,6 +143,8 @@ class KioskInfo(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"language": "pt", "languages": ["pt", "en"],
                                                                 "pin_set": True, "camera": False, "voice": "on"}]})
     language: Literal["pt", "en"]
+    language_set: bool = Field(False, description="whether the config chose `language`; false: the page follows the "
+                               "browser's languages (never the system's locale)")
     languages: list[str]
     pin_set: bool
     camera: bool
@@ -332,6 +334,13 @@ class VersusIn(Strict):
     side: Literal["light", "dark"] = "dark"
     length: int = Field(5, ge=0, le=64)
     player: Name = "Jogador"  # the versus player's name: the same check as every player's (issue 34, finding 9)
+
+
+class VersusAnswerIn(Strict):
+    """The human's answer to GNU Backgammon's double (issue 37): take or drop, one touch on the screen."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"answer": "take"}]})
+    answer: Literal["take", "drop"]
 
 
 class CoachSettingsIn(Strict):

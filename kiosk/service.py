@@ -6,7 +6,7 @@ that was acknowledged survives a power cut. On start the current match is replay
 Submissions from several threads (dice bridge, camera, touch screen) are serialised by one lock;
 subscribers are called after every change, outside the lock, with the new public state.
 
-The journal is checked when the service opens it (kiosk.journal.open_journal: a damaged file is salvaged); what
+The journal is checked when the service opens it (kiosk.journal_health.open_journal: a damaged file is salvaged); what
 was found is logged and shown in the public state's ``notices`` until the next match starts. Every finished
 match is written to the archive folder (kiosk/archive.py) the moment it ends. A write that fails (disk full,
 read-only) refuses the event with ``JournalWriteError`` (a ValueError), shows a ``write_failed`` notice until
@@ -35,7 +35,8 @@ from core.referee.events import parse_event
 from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
 from kiosk.chouette import TableReferee, archive_chouette, table_event
-from kiosk.journal import Health, Journal, JournalWriteError, open_journal
+from kiosk.journal import Journal, JournalWriteError
+from kiosk.journal_health import Health, open_journal
 from kiosk.subscribers import Subscribers
 
 log = logging.getLogger(__name__)

@@ -48,8 +48,8 @@ LEVELS: dict[str, tuple[int, float]] = {
 LEVEL_WORDS = {
     "beginner": ("iniciante", "beginner"), "casual": ("casual", "casual"),
     "intermediate": ("intermediário", "intermediate"), "advanced": ("avançado", "advanced"),
-    "expert": ("expert", "expert"), "worldclass": ("world class", "world class"),
-    "supremo": ("supremo", "supremo"), "grandmaster": ("grandmaster", "grandmaster"),
+    "expert": ("especialista", "expert"), "worldclass": ("classe mundial", "world class"),
+    "supremo": ("supremo", "supremo"), "grandmaster": ("grande mestre", "grandmaster"),
 }
 
 
@@ -137,11 +137,11 @@ def correction(expected: Position, shown: Position, side: Side) -> dict[str, str
         return None
 
     def origin(p: int) -> tuple[str, str]:
-        return (("do bar", "the bar") if p == 25 else ("de fora", "off the board") if p == 0
+        return (("da barra", "the bar") if p == 25 else ("de fora", "off the board") if p == 0
                 else (f"da casa {p}", f"point {p}"))
 
     def target(p: int) -> tuple[str, str]:
-        return (("para o bar", "to the bar") if p == 25 else ("para fora", "off") if p == 0
+        return (("para a barra", "to the bar") if p == 25 else ("para fora", "off") if p == 0
                 else (f"para a casa {p}", f"to point {p}"))
 
     pairs = list(zip(extra, missing, strict=False))

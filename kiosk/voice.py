@@ -59,7 +59,7 @@ PHRASES: dict[str, tuple[str, str]] = {
     "time_low": ("{name}, restam {seconds} segundos.", "{name}, {seconds} seconds left."),
     "time_up": ("{name}, o tempo acabou.", "{name}, time is up."),
     # the table's conventions (issue 36, core/referee/conventions.py)
-    "bar_first": ("{name}, entre primeiro a peça do bar.", "{name}, enter the checker on the bar first."),
+    "bar_first": ("{name}, entre primeiro a peça da barra.", "{name}, enter the checker on the bar first."),
     "off_board": ("Peça fora do tabuleiro: sem penalidade, ponha no lugar.", "A checker is off the board: no penalty, put it back."),
     "touch_move": ("Peça tocada, {name}: jogue uma peça da casa {point}.", "Touch-move, {name}: play a checker from point {point}."),
     # an object on the field when a roll came (issue 33): core/messages.py's words up to the colon

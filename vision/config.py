@@ -58,6 +58,10 @@ class DetectConfig:
     bar_separation: float = 0.7
     colour_match: float = 70.0
     colour_match_softness: float = 8.0
+    slot_model: bool = True  # the learned judge of each slot (vision/slots.py): a veto on rings, and objects
+    slot_veto: float = 0.35  # a slot judged a checker with less than this chance keeps that share of its ring's
+    object_threshold: float = 0.8  # a slot judged an object with more than this chance covers its column
+    judge_ring: float = 0.75  # the judge rules on slots whose ring score is below this (fully 0.1 below it)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,10 @@ Scores become probabilities per slot; stacks are contiguous from the edge, so
 P(count = n) = p1 * ... * pn * (1 - p(n+1)): an honest distribution over counts for the referee.
 Colours come afterwards from the disc interiors: prototypes learnt from a known position (the start),
 or split into two clusters within the image.
+
+Issue 33: a learned slot judge (vision/slots.py) looks at each slot where the ring score looked; where the ring
+is doubtful it vetoes rings that are no checker (a cork, mosaic or painted field's texture), and two slots in a
+row it judges an object (a dice cup, a phone) cover the column: `ColumnReading.covered`.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import numpy as np
 
 from vision.config import DetectConfig
 from vision.geometry import BoardLayout
+from vision.slots import SlotFeatures, SlotModel, default_model
 
 ROWS = ("top", "bottom")
 # hue tells checker sets apart better than brightness, which glare, shade and translucency all change
@@ -36,6 +41,9 @@ class ColumnReading:
     dark: int
     probs: dict[int, float]  # count -> probability (colour-free)
     colour_confidence: float = 1.0
+    #: what stands on the column's slots that is not a checker ("object": a dice cup, a die, the cube, a phone);
+    #: None when nothing does. The counts are the checkers seen beside it, never the object.
+    covered: str | None = None
 
     @property
     def count(self) -> int:
@@ -54,7 +62,8 @@ class BoardReading:
 
     def as_json(self) -> dict:
         return {"top": [c.as_dict() for c in self.top], "bottom": [c.as_dict() for c in self.bottom],
-                "bar": dict(self.bar)}
+                "bar": dict(self.bar),
+                "covered": {"top": [c.covered for c in self.top], "bottom": [c.covered for c in self.bottom]}}
 
     def columns(self) -> list[ColumnReading]:
         return self.top + self.bottom
@@ -97,9 +106,12 @@ def lab_values(lab: np.ndarray) -> np.ndarray:
 class Detector:
     """Reads checker counts from canonical images of one layout; sampling offsets are built once."""
 
-    def __init__(self, layout: BoardLayout, cfg: DetectConfig) -> None:
+    def __init__(self, layout: BoardLayout, cfg: DetectConfig, model: SlotModel | None = None) -> None:
         self.layout, self.cfg = layout, cfg
         cw = self.cw = layout.checker
+        #: the learned judge of each slot (vision/slots.py); None reads with the ring score alone
+        self.model = (model or default_model()) if cfg.slot_model else None
+        self.features = SlotFeatures(cw)
         length = min(cfg.column_length_to_point * layout.point_length, cfg.column_max_fraction * layout.field_height)
         self.slots = max(1, int(length / cw))
         th = np.arange(cfg.ring_angles) * 2 * np.pi / cfg.ring_angles
@@ -242,15 +254,18 @@ class Detector:
         cfg, cw = self.cfg, self.cw
         lab = canonical  # BGR; only the few disc samples are converted to Lab
         gx, gy, scale = self.gradients(canonical)
-        p, raw, cols, lean = self._slots(gx, gy, scale, lab, 0.0)
+        p, raw, cols, lean, centres = self._slots(gx, gy, scale, lab, 0.0)
         if abs(lean) > cfg.lean_retry * cw:
             # seen from low down, checkers' tops lean off their points (parallax): read again with that lean
-            p2, raw2, cols2, _ = self._slots(gx, gy, scale, lab, lean)
+            p2, raw2, cols2, _, centres2 = self._slots(gx, gy, scale, lab, lean)
             if (p2[:, :-1] > 0.5).sum() > (p[:, :-1] > 0.5).sum():
-                p, raw, cols = p2, raw2, cols2
+                p, raw, cols, centres = p2, raw2, cols2, centres2
         readings = []
         p[:, :-1][self._seen_empty(canonical, colours)] = 0.0
         layered = self._second_layer(gx, gy, scale, p, raw)
+        # a second layer of discs is a tall stack, which the judge has not learnt: it vetoes on the other columns
+        covered = self._judge(canonical, p, raw, centres, spare=list(layered))
+        layered = {c: d for c, d in layered.items() if covered[c] is None}
         colour_of = self._colour_assigner(p, cols, colours)
         p = self._unlike_checkers(p, cols, self._last_model)
         # checkers do not float: a clear checker further out means the slots under it are taken, even where
@@ -262,20 +277,66 @@ class Detector:
             n = max(probs, key=probs.__getitem__)
             side, conf = colour_of(c, n)
             readings.append(ColumnReading(light=n if side == "light" else 0, dark=n if side == "dark" else 0,
-                                          probs=probs, colour_confidence=conf))
+                                          probs=probs, colour_confidence=conf, covered=covered[c]))
         bar, bar_probs = self._bar(gx, gy, scale, lab, colours or self._last_model)
         return BoardReading(top=readings[:12], bottom=readings[12:], bar=bar, bar_probs=bar_probs)
 
+    def slot_features(self, canonical: np.ndarray, raw: np.ndarray, centres: np.ndarray) -> np.ndarray:
+        """(24 * slots, F): the judge's features of every slot at the centre the ring score chose."""
+        k = np.tile(np.arange(self.slots), 24)
+        return self.features(canonical, centres[:, :, 0].ravel(), centres[:, :, 1].ravel(), raw.ravel(), k)
+
+    def evidence(self, canonical: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ring score's first pass (no lean, no judge): (p (24, slots + 1), raw, centres (24, slots, 2))."""
+        gx, gy, scale = self.gradients(canonical)
+        p, raw, _, _, centres = self._slots(gx, gy, scale, canonical, 0.0)
+        return p, raw, centres
+
+    def _judge(self, canonical: np.ndarray, p: np.ndarray, raw: np.ndarray, centres: np.ndarray,
+               spare: list[int]) -> list[str | None]:
+        """The learned judge's veto and objects, in place on p (not on the columns ``spare``); returns what
+        covers each column."""
+        covered: list[str | None] = [None] * 24
+        if self.model is None:
+            return covered
+        q = self.model.predict(self.slot_features(canonical, raw, centres)).reshape(24, self.slots, 3)
+        cfg = self.cfg
+        # a clear ring is a checker whatever the judge says (real checkers it was not trained on have them, and
+        # a field's texture or a cup's mouth rarely makes one): the judge rules where the ring is doubtful
+        doubt = np.clip((cfg.judge_ring - raw) / 0.1, 0.0, 1.0)
+        veto = doubt.copy()
+        veto[spare] = 0.0
+        ring = p[:, :-1].copy()
+        p[:, :-1] *= 1.0 - veto * (1.0 - np.clip(q[:, :, 1] / cfg.slot_veto, 0.0, 1.0))
+        # the judge vetoes the end of a stack, never a slot under a checker it keeps (checkers do not float; a
+        # first slot leaning over the frame is hard to judge): the ring's chance stands there
+        for k in range(self.slots - 2, -1, -1):
+            p[:, k] = np.maximum(p[:, k], np.minimum(ring[:, k], cfg.support * p[:, k + 1]))
+        # an object covers a column where two slots in a row look like one (a dice cup or a phone is wider than a
+        # checker; a die or the cube, smaller, is only not counted): one slot alone was a false cover too often
+        sure = (q[:, :, 2] > cfg.object_threshold) & (doubt > 0.5)
+        half = q[:, :, 2] > cfg.object_threshold / 2
+        obj = sure & (np.pad(half[:, 1:], ((0, 0), (0, 1))) | np.pad(half[:, :-1], ((0, 0), (1, 0))))
+        on_point = self.layout.point_length / self.cw - 0.5  # slots whose centre lies on the point
+        for c in np.flatnonzero(obj.any(axis=1)):
+            k0 = int(np.flatnonzero(obj[c])[0])
+            k0 -= int(k0 > 0 and bool(half[c, k0 - 1]))  # where the object starts
+            p[c, k0:] = 0.0  # an object ends the stack: what is beyond it is not read
+            if k0 < on_point:  # past the point's tip (dice thrown in the middle) it covers no point
+                covered[c] = "object"
+        return covered
+
     def _slots(self, gx: np.ndarray, gy: np.ndarray, scale: float, image: np.ndarray,
-               lean: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        """Per column and slot: probability of a checker, raw ring score and disc colour; and the median
-        sideways offset of the checkers found from their points' axes."""
+               lean: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
+        """Per column and slot: probability of a checker, raw ring score and disc colour; the median
+        sideways offset of the checkers found from their points' axes; and each slot's centre (x, y)."""
         cfg, cw = self.cfg, self.cw
         x = self.col_x + lean
         y = self.edge_y + self.inward * 0.5 * cw
         p = np.zeros((24, self.slots + 1), np.float32)
         cols = np.zeros((24, self.slots, 3), np.float32)
         raw = np.zeros((24, self.slots), np.float32)
+        centres = np.zeros((24, self.slots, 2), np.float32)
         offsets: list[np.ndarray] = []
         for k in range(self.slots):
             s, bx, by = self.disc_scores(gx, gy, scale, x, y, self.arcs)
@@ -288,6 +349,7 @@ class Detector:
                 better = s2 > s[redo]
                 s[redo[better]], bx[redo[better]], by[redo[better]] = s2[better], bx2[better], by2[better]
             raw[:, k] = s
+            centres[:, k, 0], centres[:, k, 1] = bx, by
             p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
             cols[:, k] = self.disc_colours(image, bx, by)
             # follow the stack: a found checker fixes where the next one starts
@@ -296,7 +358,7 @@ class Detector:
             x = np.where(found, bx, x)
             y = np.where(found, by, y) + self.inward * cw
         found_dx = np.concatenate(offsets)
-        return p, raw, cols, float(np.median(found_dx)) if len(found_dx) >= 4 else 0.0
+        return p, raw, cols, float(np.median(found_dx)) if len(found_dx) >= 4 else 0.0, centres
 
     def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray,
                       raw: np.ndarray) -> dict[int, dict[int, float]]:

@@ -2,7 +2,8 @@
 
 Counts are in physical numbering (index 0 = point 1 as light counts it), mapped from the top/bottom columns
 by which corner is light's home. `off` is not seen (the trays lie outside the field) and is inferred as
-15 minus the checkers seen. While a hand or motion is seen the event says `"stable": false` and repeats the
+15 minus the checkers seen. A point an object covers (a dice cup, a die, the cube, a phone) is listed in
+`covered` and its counts are not to be weighed. While a hand or motion is seen the event says `"stable": false` and repeats the
 last stable counts, so nothing downstream mistakes a half-made play for a move.
 """
 
@@ -44,17 +45,24 @@ def board_event(reading: BoardReading, light_home: str, stable: bool = True, sur
     light, dark = [0] * 24, [0] * 24
     unc_l: list[dict[str, float]] = [{} for _ in range(24)]
     unc_d: list[dict[str, float]] = [{} for _ in range(24)]
+    covered: list[dict] = []
     for cols, pts in ((reading.top, top_pts), (reading.bottom, bottom_pts)):
         for col, p in zip(cols, pts, strict=True):
             light[p - 1], dark[p - 1] = col.light, col.dark
+            if col.covered is not None:  # unseen: the referee weighs neither its counts nor their chances
+                covered.append({"point": p, "by": col.covered})
+                continue
             for side, unc in (("light", unc_l), ("dark", unc_d)):
                 unc[p - 1] = _doubtful(_side_probs(col, side), sure)
     bar = dict(reading.bar)
     off = {"light": max(0, 15 - sum(light) - bar["light"]), "dark": max(0, 15 - sum(dark) - bar["dark"])}
     unc_bar = {side: _doubtful({str(n): round(q, 4) for n, q in reading.bar_probs.get(side, {}).items()}, sure)
                for side in ("light", "dark")}
-    return {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "off_seen": False,
-            "stable": stable, "uncertainty": {"light": unc_l, "dark": unc_d, "bar": unc_bar}}
+    event = {"event": "board", "light": light, "dark": dark, "bar": bar, "off": off, "off_seen": False,
+             "stable": stable, "uncertainty": {"light": unc_l, "dark": unc_d, "bar": unc_bar}}
+    if covered:  # only when something covers a point (docs/CONTRACTS.md: absent = nothing covered)
+        event["covered"] = sorted(covered, key=lambda c: c["point"])
+    return event
 
 
 def _doubtful(dist: dict[str, float], sure: float) -> dict[str, float]:
@@ -124,7 +132,7 @@ class Pipeline:
             self.reader.colours = self.reader.detector.learn_start(canonical, top, bottom, self.start)
             self._still_read = self._agreed_at = None  # the next read, with the colours, starts the agreement again
         else:
-            counts = (event["light"], event["dark"], event["bar"])
+            counts = (event["light"], event["dark"], event["bar"], event.get("covered"))
             self._agreed_at = t if counts == self._still_read else None
             self._still_read = counts
         self.last = event
@@ -137,7 +145,7 @@ class Pipeline:
             ev = self.process(frame, t)
             if ev is None:
                 continue
-            key = (ev["stable"], ev["light"], ev["dark"], ev["bar"])
+            key = (ev["stable"], ev["light"], ev["dark"], ev["bar"], ev.get("covered"))
             if previous is None or key != previous:
                 previous = key
                 yield ev

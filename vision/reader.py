@@ -8,14 +8,17 @@ from vision.calibrate import calibrated
 from vision.config import VisionConfig, load_config
 from vision.detect import BoardReading, ColourModel, Detector
 from vision.geometry import BoardLayout, columns_to_points, validate_corners
+from vision.slots import SlotModel
 
 
 class BoardReader:
-    def __init__(self, cfg: VisionConfig | None = None) -> None:
+    def __init__(self, cfg: VisionConfig | None = None, model: SlotModel | None = None) -> None:
+        """``model``: the slot judge to read with (default: the shipped vision/slots_model.npz)."""
         self.cfg = cfg or load_config()
+        self.model = model
         self.base = BoardLayout.from_config(self.cfg.geometry)
         self.layout = self.base
-        self.detector = Detector(self.layout, self.cfg.detect)
+        self.detector = Detector(self.layout, self.cfg.detect, model)
         self.colours: ColourModel | None = None
         self._calibrated_for: tuple[float, ...] | None = None
 
@@ -29,7 +32,7 @@ class BoardReader:
         layout = BoardLayout.from_config(g)
         if layout != self.layout:
             self.layout = layout
-            self.detector = Detector(layout, self.cfg.detect)
+            self.detector = Detector(layout, self.cfg.detect, self.model)
 
     def canonical(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         corners = validate_corners(corners)

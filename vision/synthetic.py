@@ -56,3 +56,62 @@ class SensorNoise:
             bank = self._bank[image.shape] = [self._draw(image.shape) for _ in range(self.size)]
         up, down = bank[int(self.rng.integers(self.size))]
         return cv2.subtract(cv2.add(image, up), down)
+
+
+#: the board kinds of issue 33 with figures of their own: kind -> (fields, checker sets, what else)
+KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "cork": (("cork",), ("light_wood", "black_white", "red_white"), ""),
+    "painted": (("painted",), ("red_white", "glossy_brown", "black_white"), ""),
+    "mosaic": (("mosaic",), ("red_white", "translucent", "maroon_cream"), ""),
+    "inlay": (("inlay",), ("light_wood", "pearl", "maroon_cream"), ""),
+    "felt": (("felt_dark",), ("black_white", "glossy_brown"), ""),
+    "leather": (("leather_brown", "leather_cream", "leather_navy"), ("glossy_brown", "red_white", "pearl"), ""),
+    "wood_on_wood": (("wood_light", "wood"), ("light_wood",), ""),
+    "glossy_brown": (("wood", "felt_green", "leather_cream"), ("glossy_brown",), ""),
+    "translucent": (("felt_green", "wood", "leather_cream"), ("translucent", "acrylic"), ""),
+    "pearl": (("leather_navy", "felt_grey", "wood"), ("pearl",), ""),
+    "cups": (("wood", "felt_green", "leather_cream", "cork"), ("black_white", "red_white", "glossy_brown"), "objects"),
+    "small": (("wood", "felt_green", "felt_grey", "leather_cream"), ("red_white", "black_white", "maroon_cream"), "small"),
+    "keystone": (("wood", "felt_green", "leather_navy", "inlay"), ("red_white", "black_white", "light_wood"), "keystone"),
+}
+
+
+def kind_case(kind: str, seed: int, size: tuple[int, int] = (640, 360)) -> tuple[Scene, Options]:
+    """A seeded scene and camera of one of KINDS; with objects (dice cups mostly, a die, the cube, a phone)
+    standing on empty points, and for "cups" also one beside a stack."""
+    fields, checkers, extra = KINDS[kind]
+    rng = np.random.default_rng([seed, 33])
+    scene = random_scene(rng)
+    o = random_options(rng, size)
+    o.field = fields[int(rng.integers(len(fields)))]
+    o.checkers = checkers[int(rng.integers(len(checkers)))]
+    if extra == "objects":
+        o.objects = random_objects(rng, scene, int(rng.integers(1, 4)))
+    elif extra == "small":
+        o.size = (int(rng.integers(250, 340)), 0)
+        o.size = (o.size[0], int(o.size[0] * 0.75))
+    elif extra == "keystone":
+        o.keystone = float(rng.uniform(0.15, 0.3))
+        o.perspective = float(rng.uniform(0.03, 0.08))
+    return scene, o
+
+
+def random_objects(rng: np.random.Generator, scene: Scene, n: int) -> tuple[tuple[str, int, float], ...]:
+    """n objects on points: on an empty point at its base or a little in; or just beyond a point's stack."""
+    out = []
+    used: set[int] = set()
+    for _ in range(n):
+        kind = str(rng.choice(["cup", "cup", "cup", "die", "cube", "phone"]))
+        empty = [p for p in range(1, 25) if not scene.light[p - 1] and not scene.dark[p - 1] and p not in used]
+        short = [p for p in range(1, 25) if 0 < scene.light[p - 1] + scene.dark[p - 1] <= 2 and p not in used]
+        if short and kind == "cup" and rng.random() < 0.3:
+            p = int(rng.choice(short))
+            slot = float(scene.light[p - 1] + scene.dark[p - 1]) + 0.3
+        elif empty:
+            p = int(rng.choice(empty))
+            slot = float(rng.uniform(0, 1.5))
+        else:
+            continue
+        used.add(p)
+        out.append((kind, p, slot))
+    return tuple(out)

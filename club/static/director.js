@@ -19,10 +19,10 @@ const T = {
     why: { illegal: "jogada ilegal", uncertain: "jogada incerta", cocked_die: "dado inclinado",
       dice_lost: "dados desligados", camera_bumped: "câmera mexida" },
     offline: "desligada", onRoll: "na vez", ago: (s) => (s < 60 ? `há ${s} s` : s < 3600 ? `há ${Math.floor(s / 60)} min` : `há ${Math.floor(s / 3600)} h`),
-    lastMove: "último lance", results: "Resultados", standings: "Classificação da noite", rating: "Rating do clube",
+    lastMove: "último lance", results: "Resultados", standings: "Classificação da noite", rating: "Índice do clube",
     cols: { board: "mesa", winner: "vencedor", players: "jogadores", score: "placar", length: "pontos", started: "início",
-      finished: "fim", rating: "rating", record: "registro" },
-    scols: { name: "jogador", played: "partidas", won: "vitórias", lost: "derrotas", points: "pontos", rating: "rating",
+      finished: "fim", rating: "índice", record: "registro" },
+    scols: { name: "jogador", played: "partidas", won: "vitórias", lost: "derrotas", points: "pontos", rating: "índice",
       experience: "experiência" },
     closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} mensagens recusadas`,
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
@@ -56,6 +56,10 @@ const here = single ? decodeURIComponent(location.pathname).split("/").slice(2, 
 window.gamaoLatency = [];          // [when, seconds from a board's verdict to this page] (bench/bench_club.py)
 const seenRuled = new Map();
 let delay = 0;
+
+// Numbers in the page's one locale (1.523,4 in Portuguese, 1,523.4 in English).
+const num = (x, digits) => new Intl.NumberFormat(LANG === "en" ? "en-GB" : "pt-BR",
+  { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 
 function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value ?? ""; return e; }
 function verdictText(v) { if (!v) return ""; const m = v.message || {}; return m[LANG] || m.pt || m.en || v.verdict; }
@@ -124,7 +128,7 @@ function one(b) {
     if (!d) return;
     const el = side.querySelector(".rolls");
     el.textContent = T.rolls(d.rolls);
-    if (d.stats && d.stats.dice) el.textContent += ` · ${T.diceStats}: ` + d.stats.dice.map((x, i) => `${i + 1}: χ² ${Number(x.chi2).toFixed(1)} p ${Number(x.p).toFixed(2)}`).join(" · ");
+    if (d.stats && d.stats.dice) el.textContent += ` · ${T.diceStats}: ` + d.stats.dice.map((x, i) => `${i + 1}: χ² ${num(Number(x.chi2), 1)}, p = ${num(Number(x.p), 2)}`).join(" · ");
   }).catch(() => {});
 }
 
@@ -142,7 +146,7 @@ async function night() {
     cell(tr, r.board); cell(tr, winner, "winner");
     cell(tr, `${r.players.light || T.light} × ${r.players.dark || T.dark}`); cell(tr, `${r.score.light}–${r.score.dark}`);
     cell(tr, r.length); cell(tr, when(r.started)); cell(tr, when(r.finished));
-    cell(tr, r.rating_change ? `+${r.rating_change.winner.toFixed(1)} / ${r.rating_change.loser.toFixed(1)}` : "");
+    cell(tr, r.rating_change ? `+${num(r.rating_change.winner, 1)} / ${num(r.rating_change.loser, 1)}` : "");
     const td = document.createElement("td"); td.append(a); tr.append(td);
     return tr;
   });
@@ -151,12 +155,12 @@ async function night() {
   $("standings").tBodies[0].replaceChildren(...n.standings.map((s) => {
     const tr = document.createElement("tr");
     cell(tr, s.name); cell(tr, s.played); cell(tr, s.won); cell(tr, s.lost); cell(tr, `${s.points_for}–${s.points_against}`);
-    cell(tr, s.rating != null ? s.rating.toFixed(0) : "");
+    cell(tr, s.rating != null ? num(s.rating, 0) : "");
     return tr;
   }));
   $("ratings").tBodies[0].replaceChildren(...n.ratings.map((s) => {
     const tr = document.createElement("tr");
-    cell(tr, s.name); cell(tr, s.rating.toFixed(1)); cell(tr, s.experience); cell(tr, s.matches);
+    cell(tr, s.name); cell(tr, num(s.rating, 1)); cell(tr, s.experience); cell(tr, s.matches);
     return tr;
   }));
 }

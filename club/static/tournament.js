@@ -2,7 +2,7 @@
 "use strict";
 const WORDS = {
   pt: { playing: "Em jogo", next: "A seguir", standings: "Classificação", none: "Nenhuma partida em jogo.",
-        nonext: "Nenhuma partida à espera.", waitBoard: "aguarda mesa", table: "Mesa", points: "pontos",
+        nonext: "Nenhuma partida esperando.", waitBoard: "aguarda mesa", table: "Mesa", points: "pontos",
         point: "ponto", champion: "Campeão", player: "Jogador", wins: "V", losses: "D", round: "Rodada",
         starting: "começando…", offline: "sem sinal", noTournament: "Nenhum torneio ainda.",
         assign: "Enviar para a mesa", unassign: "Tirar da mesa", result: "Gravar resultado", close: "Fechar",

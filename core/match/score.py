@@ -35,9 +35,10 @@ class Match:
         self.game_number = 1
         self.crawford = False
         self.post_crawford = False
-        if self.length and self.rules.crawford:
+        if self.length > 1 and self.rules.crawford:
             # As gnubg does for a match that starts at a given score: exactly one side at N-1 means
-            # this is the Crawford game; both there means it has been played already.
+            # this is the Crawford game; both there means it has been played already. A 1-point match has
+            # no Crawford game (each side is at N-1 from the start): neither Crawford nor post-Crawford.
             at = [s for s in self.score.values() if s == self.length - 1]
             self.crawford = len(at) == 1
             self.post_crawford = len(at) == 2

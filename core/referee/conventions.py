@@ -20,7 +20,7 @@ reads the verdicts the other parts gave and says them as the conventions do whil
   mistake, left beside the board after a hit) is said as ``checker_off_board``: where it goes, no penalty; the
   play read and the record are unchanged.
 - R22: checkers moved while one waits on the bar, on a board of the open turn: the hint ``bar_first_hint``
-  ("Entre primeiro a peça do bar"), for the mover alone; at the turn's end it is the fault it always was.
+  ("Entre primeiro a peça da barra"), for the mover alone; at the turn's end it is the fault it always was.
 - R19: an upheld touch-move claim whose point the committed play leaves untouched: ``touch_move_ignored``; a
   checker the camera saw leave a point and come back on a settled board: ``touch_move_seen``, said to the
   opponent (who may claim), never ruled on alone.
@@ -194,7 +194,7 @@ class Conventions(Part):
         hint = dict(v)
         hint["verdict"] = "bar_first_hint"
         hint["to"] = [side]
-        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça no bar: voltem as peças movidas e entrem com "
+        hint["message"] = {"pt": f"As {SIDE_PT[side]} têm uma peça na barra: voltem as peças movidas e entrem com "
                                  "ela primeiro. A jogada ainda não terminou: nada foi anotado.",
                            "en": f"{_cap(SIDE_EN[side])} has a checker on the bar: move the other checkers back and "
                                  "enter it first. The play is not finished: nothing has been recorded."}
@@ -220,7 +220,7 @@ class Conventions(Part):
         else:
             own = where
         if own == "bar":
-            msg = {"pt": f"Uma peça das {sp} está fora do tabuleiro: ela foi capturada e vai para o bar. "
+            msg = {"pt": f"Uma peça das {sp} está fora do tabuleiro: ela foi capturada e vai para a barra. "
                          "Coloque-a lá; sem penalidade.",
                    "en": f"A {se} checker is off the board: it was hit and goes on the bar. Put it there; no penalty."}
         elif isinstance(own, int):

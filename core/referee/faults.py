@@ -33,15 +33,27 @@ class Fault:
         return play_text(self.moves)
 
 
-def _example(model: TurnModel) -> str:
+def _example(model: TurnModel, obs: Vec | None = None) -> str:
+    """A legal play to propose: the one whose board is nearest the board shown (fewest checkers to move back;
+    the generator's order breaks ties), so after 8/4 6/5 with 3-1 the hint is 8/5 6/5, the play the players were
+    making, not the generator's first (24/23 24/21). Without a board, the generator's first."""
     if not len(model.legal):
         return ""
-    return model.legal[0].play.text()
+    if obs is None:
+        return model.legal[0].play.text()
+    best, cost = model.legal[0], None
+    for c in model.by_vec.values():
+        if c.legal is None:
+            continue
+        d = sum(abs(a - b) for a, b in zip(c.vec, obs, strict=True))
+        if cost is None or d < cost:
+            best, cost = c.legal, d
+    return best.play.text()
 
 
-def roll_of(model: TurnModel) -> Roll:
-    """The roll as core.rules.explain needs it."""
-    return Roll(model.dice, model.max_dice, _example(model), model.mover.value, model.cls.block_at,
+def roll_of(model: TurnModel, obs: Vec | None = None) -> Roll:
+    """The roll as core.rules.explain needs it (its example play the one nearest ``obs``, when given)."""
+    return Roll(model.dice, model.max_dice, _example(model, obs), model.mover.value, model.cls.block_at,
                 cross_table(model.mover, model.cls))
 
 
@@ -50,7 +62,7 @@ def classify(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), nearest: V
     mover, other = model.mover, model.mover.other
     cls = model.cls
     params: dict[str, Any] = {"dice": list(model.dice), "side": mover.value, "other": other.value,
-                              "example": _example(model)}
+                              "example": _example(model, obs)}
     if obs in earlier:
         return Fault(ILLEGAL, "takeback", params)
     me0, opp0 = own_of_vec(model.start, mover, cls), own_of_vec(model.start, other, cls)
@@ -84,7 +96,7 @@ def classify(model: TurnModel, obs: Vec, earlier: Sequence[Vec] = (), nearest: V
     if not gone_me:
         return Fault(ILLEGAL, "illegal_play", params)
     # The mover's checkers alone: the same explanation as for a play written in a file (core.rules.explain).
-    reason, found, moves = explain_boards(roll_of(model), me0, opp0, me1)
+    reason, found, moves = explain_boards(roll_of(model, obs), me0, opp0, me1)
     return Fault(UNPLAYED if reason in UNPLAYED_REASONS else ILLEGAL, reason, found, moves)
 
 

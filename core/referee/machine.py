@@ -169,13 +169,18 @@ class Referee:
             reroll(out, at, "roll_not_expected", why_pt="há um cubo oferecido esperando resposta",
                          why_en="a double is waiting for an answer")
             return
+        # Who rolls again (the screen names them, issue 37): the opponent of a player still moving, else the
+        # player on roll; both in the opening.
+        phase = self.match_state.phase
+        roller = {} if phase == Phase.OPENING else {
+            "roller": (self.match_state.turn.other if phase == Phase.MOVING else self.match_state.turn).value}
         if self.match_state.awaiting_ack:
-            reroll(out, at, "cocked_die", n=self.match_state.awaiting_ack)
+            reroll(out, at, "cocked_die", n=self.match_state.awaiting_ack, **roller)
             return
         if any(ev["cocked"]):
             n = 1 if ev["cocked"][0] else 2
             self.match_state.awaiting_ack = n
-            reroll(out, at, "cocked_die", n=n, dice=list(dice))
+            reroll(out, at, "cocked_die", n=n, dice=list(dice), **roller)
             return
         if self.cover.hold(at, ev, out):
             return  # an object covers a point: the mover's play is not ruled on a board the camera cannot see

@@ -25,6 +25,7 @@ from core.referee.inference import (
     Vec,
     observation_cost,
     own_of_vec,
+    position_of_vec,
     residual_of,
     vec_name,
     vec_of_position,
@@ -187,6 +188,15 @@ class BoardReading(Part):
             if v["verdict"] == "play":
                 v[mark] = True  # type: ignore[literal-required]
 
+    def board_of(self, vec: Vec) -> dict[str, Any] | None:
+        """The board ``vec`` as the position's JSON (light, dark, bar, off), or None when it is no position (a
+        checker missing or added: the screen then draws the referee's board)."""
+        try:
+            board = position_of_vec(vec, self.match_state.turn, type(self.match_state.pos)).to_dict()
+        except (ValueError, TypeError, KeyError):
+            return None
+        return {k: board[k] for k in ("light", "dark", "bar", "off") if k in board}
+
     def rule_moving(self, at: int, obs: Observation, out: list[Verdict]) -> None:
         assert self.turn_state.model is not None
         inf = self.turn_state.model.explain(obs)
@@ -206,7 +216,7 @@ class BoardReading(Part):
             self.turn_state.last_kind = "fault"
             if key != self.turn_state.last_key:
                 self.turn_state.last_key = key
-                fault_verdict(out, at, fault, self.match_state)
+                fault_verdict(out, at, fault, self.match_state, board=self.board_of(obs.vec))
             return
         self.turn_state.last_fault = None
         settled = self.game.reading(self.turn_state.model, obs, inf)

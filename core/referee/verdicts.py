@@ -70,6 +70,9 @@ class Verdict(TypedDict, total=False):
     answer: str
     accepted: bool
     mover: str
+    # an illegal play's board as it stands (issue 37): the position's JSON, drawn by the screen with the fault on it
+    board: dict[str, Any]
+    roller: str  # a cocked die: who rolls again (issue 37)
     # the table's conventions (issue 36, core.referee.conventions)
     by: str
     step: str
@@ -84,19 +87,22 @@ def verdict(out: list[Verdict], at: int, name: str, **fields: Any) -> Verdict:
     return v
 
 
-def fault_verdict(out: list[Verdict], at: int, fault: Fault, ms: MatchState) -> None:
-    """The verdict of a board fault (core.referee.faults) in the turn of ``ms``."""
+def fault_verdict(out: list[Verdict], at: int, fault: Fault, ms: MatchState,
+                  board: dict[str, Any] | None = None) -> None:
+    """The verdict of a board fault (core.referee.faults) in the turn of ``ms``; ``board``: the board as it stands
+    (the position's JSON: light, dark, bar, off), so the screen draws the wooden board with the fault marked on it."""
     params = {k: v for k, v in fault.params.items() if k != "example" or v}
     verdict(out, at, fault.verdict, side=ms.turn.value, dice=list(ms.dice) if ms.dice else None,
             reason=fault.reason, message=message(fault.reason, **fault.params),
             **({"play": fault.play_text()} if fault.moves else {}),
-            **{k: v for k, v in params.items() if k in ("point", "move", "unplayed", "die")})
+            **{k: v for k, v in params.items() if k in ("point", "move", "unplayed", "die")},
+            **({"board": board} if board is not None else {}))
 
 
 def reroll(out: list[Verdict], at: int, reason: str, **params: Any) -> None:
     """A roll that does not count (``reroll``), with why."""
     verdict(out, at, "reroll", reason=reason, message=message(reason, **params),
-            **{k: v for k, v in params.items() if k in ("dice", "n", "die", "side")})
+            **{k: v for k, v in params.items() if k in ("dice", "n", "die", "side", "roller")})
 
 
 __all__ = ["KEEP_VERDICTS", "Message", "Verdict", "fault_verdict", "reroll", "verdict"]

@@ -458,8 +458,7 @@ class LegalPlay:
 
     def __init__(self, origin: Position, dice: tuple[int, int], steps: tuple[movegen.Step, ...],
                  searched: ways.Searched[Any] | None = None) -> None:
-        self.origin = origin
-        self.dice = dice
+        self.origin, self.dice = origin, dice
         self._steps = steps
         self._after: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._result: Position | None = None
@@ -513,10 +512,9 @@ class LegalPlay:
 
     def ways(self) -> list[Play]:
         """Every sequence of single-die moves (dice order, checkers) that legally reaches this result."""
-        me, oa = self.origin._generator_boards()
-        seqs = movegen.all_ways(me, oa, self.dice[0], self.dice[1], self._outcome(), len(self._steps), self.origin.block_at,
-                                self._searched)
-        return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in seqs]
+        return [Play(tuple(Move(f, t, h) for f, t, h in seq)) for seq in movegen.all_ways(
+            *self.origin._generator_boards(), *self.dice, self._outcome(), len(self._steps), self.origin.block_at,
+            self._searched)]
 
     def _hit_points(self) -> set[int]:
         return set(self._outcome()[1])
@@ -591,9 +589,8 @@ class LegalPlays(PlaysView[LegalPlay]):
 
     def _all(self) -> list[LegalPlay]:
         if self._plays is None:
-            position, dice = self.position, self.dice
             searched: ways.Searched[Any] = {}  # one search behind every play's ways
-            self._plays = [LegalPlay(position, dice, path, searched) for path in self._steps]
+            self._plays = [LegalPlay(self.position, self.dice, path, searched) for path in self._steps]
         return self._plays
 
     def __len__(self) -> int:

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse
 from kiosk.coach import CoachRefused, CoachService
 from kiosk.dependencies import require_pin, require_pin_off_screen
 from kiosk.routers.ws import open_page_socket, push_latest
-from kiosk.schemas import CoachSettingsIn, VersusIn
+from kiosk.schemas import CoachSettingsIn, VersusAnswerIn, VersusIn
 from webguard.bounded import Bounded
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -152,6 +152,23 @@ def start_versus(body: VersusIn, request: Request) -> dict[str, Any]:
         raise HTTPException(409, str(exc)) from None
     versus = Versus(request.app.state.service, Brain(GnubgEngine(plies=0, timeout=120), body.level), side).start()
     request.app.state.versus = versus
+    return {"active": True, **versus.snapshot()}
+
+
+@router.post("/api/versus/answer", dependencies=AT_THE_BOARD,
+             summary="The human's take or drop of GNU Backgammon's double, from the screen")
+def answer_versus_double(body: VersusAnswerIn, request: Request) -> dict[str, Any]:
+    # The answer to a double is the player's own act at the board, as the clock's press: the touch screen (loopback)
+    # answers without the PIN, a remote client needs it. Only GNU Backgammon's own double, while it waits.
+    versus = getattr(request.app.state, "versus", None)
+    state = request.app.state.service.state()
+    offered = (state.get("cube") or {}).get("offered_by")
+    if versus is None or state.get("phase") != "cube_offered" or offered != versus.side.value:
+        raise HTTPException(409, "GNU Backgammon has not doubled: there is no double of its to answer now")
+    try:
+        request.app.state.service.submit({"event": "cube", "action": body.answer, "side": versus.side.other.value})
+    except ValueError as exc:
+        raise HTTPException(409, str(exc)) from None
     return {"active": True, **versus.snapshot()}
 
 

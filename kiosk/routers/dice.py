@@ -23,10 +23,19 @@ _lock = threading.Lock()
 @router.get("/dice-stats", summary="Dice statistics for the unit's life, today and the current match")
 def dice_stats_route(settings: SettingsDep, service: ServiceDep) -> dict[str, Any]:
     path = settings.data_dir / DICE_LOG
+    if not path.is_file() and (settings.data_dir / "journal.sqlite").is_file():
+        # No dice log (the demo, a kiosk from before the log): the journal's rolls, as `gamao dice-stats` reads
+        # that folder (issue 37: the demo's dice page said no roll was recorded). Keyed on the journal's WAL too.
+        path = settings.data_dir
     try:
-        st = path.stat()
-        key = (str(path), st.st_size, st.st_mtime_ns)
-    except OSError:
+        if path.is_dir():
+            files = [path / "journal.sqlite", path / "journal.sqlite-wal"]
+            stats = [f.stat() for f in files if f.exists()]
+            key = (str(path), sum(st.st_size for st in stats), max(st.st_mtime_ns for st in stats))
+        else:
+            st = path.stat()
+            key = (str(path), st.st_size, st.st_mtime_ns)
+    except (OSError, ValueError):
         key = (str(path), 0, 0)
     match = getattr(service, "current_match", None)
     with _lock:

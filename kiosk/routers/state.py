@@ -35,6 +35,7 @@ def get_state(service: ServiceDep) -> dict[str, Any]:
 
 @router.get("/kiosk", response_model=KioskInfo, summary="Display settings: language, PIN set, camera present")
 def get_kiosk(request: Request, settings: SettingsDep, pins: PinsDep) -> KioskInfo:
-    return KioskInfo(language=settings.language, languages=list(LANGUAGES), pin_set=pins.is_set(),
+    return KioskInfo(language=settings.language, language_set=settings.language_set, languages=list(LANGUAGES),
+                     pin_set=pins.is_set(),
                      camera=getattr(request.app.state, "camera", None) is not None,
                      voice=voice.status if (voice := getattr(request.app.state, "voice", None)) is not None else "off")

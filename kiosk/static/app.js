@@ -1,8 +1,8 @@
 // The kiosk page: renders the referee's public state (docs/CONTRACTS.md) pushed over /ws.
-import { drawBoard, playMarks } from "./board.js";
-import { TEXT, serverWords, describe, number, severity } from "./i18n.js";
+import { drawBoard, ownNumber, playMarks } from "./board.js";
+import { TEXT, serverWords, describe, number, playText, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
-import { renderCoach, startCoach } from "./coach.js";
+import { renderCoach, startCoach, tutorWarning, versusVerdict } from "./coach.js";
 import { openChouette, renderChouette } from "./chouette.js";
 import { renderClock } from "./clock.js";
 import { conventionMarks, conventionsCard, renderConventions, startConventions } from "./conventions.js";
@@ -21,8 +21,11 @@ window.__gamao = { renders: 0, lastRenderAt: 0, state: null };
 
 function t() { return TEXT[lang] || TEXT.pt; }
 // The player's name; a match started without names ("Light"/"Dark", the API's default) says Claras/Escuras.
+// GNU Backgammon's side is recorded as "GNU Backgammon (expert)" (kiosk/versus.py): the screen says its name, and
+// its level (in the page's words) where the match against it is shown.
 function name(side) {
   const given = state?.match?.players?.[side];
+  if (given && /^GNU Backgammon \(.*\)$/.test(given)) return "GNU Backgammon";
   return given && given !== { light: "Light", dark: "Dark" }[side] ? given : t()[side];
 }
 
@@ -93,7 +96,9 @@ function renderVariant() {
   const c = state.chain;
   if (c) { chain.hidden = false; chain.textContent = tt.chain(c); chain.dataset.link = c.link; }
   let text = "";
-  if (pos.pinned) text = pos.pinned.length ? tt.pinned(pos.pinned.map((p) => `${p.point} (${name(p.side)})`).join(", ")) : "";
+  // The pins in the board's numbering (the mover's, as its labels and the plays): one numbering on the screen.
+  const mover = state.turn === "dark" ? "dark" : "light";
+  if (pos.pinned) text = pos.pinned.length ? tt.pinned(pos.pinned.map((p) => `${ownNumber(state, mover, p.point)} (${name(p.side)})`).join(", ")) : "";
   if (pos.waiting) text = tt.waiting(`${name("light")} ${pos.waiting.light}`, `${name("dark")} ${pos.waiting.dark}`);
   if (pos.messenger) {
     const arrived = ["light", "dark"].filter((s) => pos.messenger[s]).map(name);
@@ -109,6 +114,20 @@ function renderVerdict() {
   const last = verdicts[verdicts.length - 1];
   let sev = "pending", head, detail = "";
   const resign = state?.resignation;
+  // One verdict on the screen: the tutor's warning (before the play stands) and GNU Backgammon's double or play
+  // are said in the banner, never in a box over another verdict.
+  const tutor = tutorWarning(state, lang in TEXT ? lang : "pt");
+  const engine = tutor ? null : versusVerdict(state, lang in TEXT ? lang : "pt", name);
+  if (tutor || engine) {
+    const said = tutor || engine;
+    const banner = $("banner");
+    banner.className = `banner ${said.severity}`;
+    banner.dataset.severity = said.severity;
+    banner.dataset.verdict = said.verdict;
+    $("verdict-head").textContent = said.head;
+    $("verdict-detail").textContent = said.detail;
+    return;
+  }
   if (resign) {
     head = t().resigns(name(resign.side), resign.value);  // waiting for the opponent's answer
   } else if (last) {
@@ -170,8 +189,10 @@ function renderMoves() {
     const play = m.play || ((m.roll || []).length ? tt.noPlay : "");
     // Number and play always show in full; a long name gives way (ellipsis) on a narrow screen.
     const part = (cls, text) => { const s = document.createElement("span"); s.className = cls; s.textContent = text; return s; };
-    li.append(part("no", `${m.number || ""}.`), part("who", name(m.side)),
-              part("play", `${(m.roll || []).join("")}: ${play}`));
+    // The side's colour, not its name: the names are on the score, and the play keeps its room at a readable size.
+    const who = part("who", ""); const chip = document.createElement("i"); chip.className = `chip ${m.side || ""}`;
+    who.append(chip); who.title = name(m.side); who.setAttribute("aria-label", name(m.side));
+    li.append(part("no", `${m.number || ""}.`), who, part("play", `${(m.roll || []).join("")}: ${playText(lang, play)}`));
     return li;
   }));
   list.scrollTop = list.scrollHeight;
@@ -197,7 +218,8 @@ function renderToolbar() {
   const coachOff = tournament() || $("coach").hidden;
   $("coach-btn").hidden = coachOff;
   if (coachOff && pane === "coach") { openPane(""); return; }
-  $("chouette-btn").hidden = Boolean(state?.variant);
+  // The chouette's button only in a chouette (a new one starts from Controle's new-match form).
+  $("chouette-btn").hidden = Boolean(state?.variant) || !state?.chouette;
   $("summary-btn").hidden = state?.phase !== "match_over";
   // The coach has something to say (a tutor's warning, a rating, cube advice) while its pane is closed.
   const news = ["tutor", "rating", "cube-advice"].some((id) => !$(id).hidden);
@@ -279,13 +301,19 @@ function toast(text, seconds = 8) {
 export function render() {
   renderStatic();
   if (!state) return;
-  drawBoard($("board"), state, marks());
+  // An illegal play: the board drawn as it stands on the wood (the verdict's "board"), the play marked on it.
+  const last = (state.verdicts || []).at(-1);
+  const seen = ["illegal", "unplayed_die"].includes(last?.verdict) && last.board ? last.board : null;
+  drawBoard($("board"), seen ? { ...state, position: { ...state.position, ...seen, pinned: state.position?.pinned } } : state, marks());
   renderDice(state.dice);
   renderCube(state.cube, state.match);
   renderScore(state.match);
   // No one "to play" in the opening (each player rolls one die) nor once a game or the match is over.
   const over = ["opening", "game_over", "match_over"].includes(state.phase);
-  $("turn").textContent = state.turn && !over ? t().toPlay(name(state.turn)) : "";
+  // A roll again (a cocked die, a roll out of turn) names who rolls again, never someone else "to play".
+  const lastV = (state.verdicts || []).at(-1);
+  const again = lastV?.verdict === "reroll" && lastV.roller ? lastV.roller : null;
+  $("turn").textContent = state.turn && !over ? (again ? t().rollAgain(name(again)) : t().toPlay(name(state.turn))) : "";
   $("turn").hidden = over;
   // Tournament rules allow no counting aids on the display: the pip counts are removed, not greyed.
   $("pips").classList.toggle("hidden", tournament());
@@ -313,6 +341,9 @@ export function render() {
   renderToolbar();
   renderSummary();
   renderRules();
+  // The newest move in view once everything below it is laid out (the coach's "wait" or the clock's answer, drawn
+  // after the list, can make it shorter).
+  $("move-list").scrollTop = $("move-list").scrollHeight;
   window.__gamao.renders += 1;
   window.__gamao.lastRenderAt = performance.timeOrigin + performance.now();
   const n = window.__gamao.renders;
@@ -333,15 +364,27 @@ function connect() {
   ws.onclose = () => { $("offline").hidden = false; setTimeout(connect, 1000); };
 }
 
+// The first of the browser's languages the page speaks; Portuguese when none of them is.
+function browserLanguage() {
+  for (const l of navigator.languages || [navigator.language || ""]) {
+    const base = String(l).toLowerCase().split("-")[0];
+    if (TEXT[base]) return base;
+  }
+  return "pt";
+}
+
 async function start() {
   try { info = await (await fetch("/api/kiosk")).json(); } catch { /* offline: keep defaults */ }
-  if (!TEXT[lang]) lang = info.language || "pt";
+  // The page's language: the one chosen on this screen (?lang=, the EN/PT touch), else the config's, else the
+  // browser's; never the operating system's locale (a Pi left in LANG=C.UTF-8 is no one's choice).
+  if (!TEXT[lang]) lang = info.language_set ? info.language : browserLanguage();
   $("lang").addEventListener("click", () => {
     lang = lang === "pt" ? "en" : "pt";
     localStorage.setItem("gamao.lang", lang);
     render();
   });
-  $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info, lang));
+  $("controls-btn").addEventListener("click", () => openControls($("controls"), t(), state, info, lang,
+    () => openChouette($("chouette-dialog"), () => state, lang)));
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.addEventListener("click", () => openPane(b.dataset.pane));
   $("drawer-close").addEventListener("click", () => openPane(""));
   // The coach's refusals (kiosk/coach.py, English) in the page's language.
@@ -357,6 +400,10 @@ async function start() {
     sessionStorage.setItem("gamao.voice-told", "1");
     toast(t().voiceMissing);
   }
+  // The coach's news (the tutor's warning, GNU Backgammon's instruction) changes what the banner says.
+  document.addEventListener("gamao:coach", () => { if (state) { renderVerdict(); renderToolbar(); } });
+  // Whatever changes the list's height later (the coach's news on its own socket), the newest move stays in view.
+  new ResizeObserver(() => { $("move-list").scrollTop = $("move-list").scrollHeight; }).observe($("move-list"));
   $("chouette-btn").addEventListener("click", () => openChouette($("chouette-dialog"), () => state, lang));
   startConventions($("board"));
   render();

@@ -5,7 +5,7 @@
 // points, or an illegal play's points and checker, are marked (`marks`, see playMarks).
 const NS = "http://www.w3.org/2000/svg";
 export const W = 1000, H = 760;
-const M = 16, CUBE = 70, TRAY = 70, BAR = 56;
+const M = 16, CUBE = 80, TRAY = 70, BAR = 56;
 const X0 = M + CUBE, X1 = W - M - TRAY;
 const PW = (X1 - X0 - BAR) / 12;
 const PH = H * 0.4;
@@ -36,7 +36,7 @@ const ROUTES = {
 function route(state, side) { return (ROUTES[state?.variant?.name] || STANDARD)[side] || STANDARD.light; }
 // The physical point of the side's own point n (1..24), or null (bar, off, nonsense).
 export function physical(state, side, n) { return n >= 1 && n <= 24 ? route(state, side)[24 - n] : null; }
-function ownNumber(state, side, p) { return 24 - route(state, side).indexOf(p); }
+export function ownNumber(state, side, p) { return 24 - route(state, side).indexOf(p); }
 
 // {from: [physical...], to: [...], bad: bool} for a play as written ("13/8 6/5*", "bar/22", "24/18/13", "6/off(2)").
 export function playMarks(state, side, play, bad = false) {
@@ -89,8 +89,11 @@ export function drawBoard(svg, state, marks = null) {
     const m = mark(p), own = ownNumber(state, mover, p);
     svg.append(el("polygon", { points: `${x},${yEdge} ${x + PW},${yEdge} ${x + PW / 2},${tip}`,
                                class: `point ${p % 2 ? "odd" : "even"}${m}`, "data-point": p, "data-own": own }));
-    svg.append(el("text", { x: x + PW / 2, y: top ? M + PH + 22 : H - M - PH - 10, class: `pointno${m}`,
-                            "data-own": own }, String(own)));
+    svg.append(el("text", { x: x + PW / 2, y: top ? M + PH + 42 : H - M - PH - 8, class: `pointno${m}`,
+                            "data-own": own,
+                            // Two digits at the readable size (18 px from the chair) squeezed a little so they keep a
+                            // gap to their neighbours: the same height, 80 % of a point's width.
+                            ...(own >= 10 ? { textLength: PW * 0.8, lengthAdjust: "spacingAndGlyphs" } : {}) }, String(own)));
     const cx = x + PW / 2;
     const pin = pinned[p];
     if (pin) {
@@ -125,7 +128,7 @@ function drawCube(svg, state) {
   const cube = state.cube || {}, match = state.match || {};
   if (match.crawford) return;                       // no cube in the Crawford game
   const owner = cube.owner, value = cube.value || 1;
-  const size = CUBE - 20, x = M + 10;
+  const size = CUBE - 14, x = M + 7;
   const y = owner === "dark" ? M + 10 : owner === "light" ? H - M - 10 - size : H / 2 - size / 2;
   svg.append(el("rect", { x, y, width: size, height: size, rx: 8, class: "cube" }));
   svg.append(el("text", { x: x + size / 2, y: y + size / 2, class: "cubeno", "dominant-baseline": "central" },

@@ -68,7 +68,8 @@ function draw() {
     b.classList.toggle("running", running); b.classList.toggle("fallen", fallen);
     b.classList.toggle("low", left[side] <= 60 && !fallen);
     b.querySelector(".clock-name").textContent = names[side];
-    b.querySelector(".clock-time").textContent = fallen ? `🚩 0:00` : mmss(left[side]);
+    // No emoji (the appliance has no emoji font: it drew an empty box); the fallen flag is said in words, large.
+    b.querySelector(".clock-time").textContent = fallen ? "0:00" : mmss(left[side]);
     b.querySelector(".clock-delay").textContent = fallen ? t.flag : running ? t.delay(Math.ceil(delay)) : "";
     b.dataset.left = String(Math.round(left[side] * 10) / 10);
     b.setAttribute("aria-label", `${t.press}: ${names[side]} ${mmss(left[side])}`);
@@ -98,7 +99,13 @@ function drawAnswer(state) {
 
 export function renderClock(state, language) {
   lang = language;
-  names = { light: state?.match?.players?.light || "Light", dark: state?.match?.players?.dark || "Dark" };
+  const plain = { light: lang === "en" ? "Light" : "Claras", dark: lang === "en" ? "Dark" : "Escuras" };
+  const named = (side) => {
+    const given = state?.match?.players?.[side];
+    if (given && /^GNU Backgammon \(.*\)$/.test(given)) return "GNU Backgammon";
+    return given && given !== { light: "Light", dark: "Dark" }[side] ? given : plain[side];
+  };
+  names = { light: named("light"), dark: named("dark") };
   shown = state?.clock ? { clock: state.clock, at: performance.now() } : null;
   draw();
   drawAnswer(state);

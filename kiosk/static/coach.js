@@ -4,6 +4,7 @@
 // panel. Its state comes from /ws/coach (docs/CONTRACTS.md, "The coach" and issue 24); it is hidden in
 // tournament mode, where the coach's endpoints refuse.
 import { drawBoard } from "./board.js";
+import { playText, serverWords } from "./i18n.js";
 
 export const COACH_TEXT = {
   pt: {
@@ -19,13 +20,16 @@ export const COACH_TEXT = {
     equity: (e, l) => `equidade ${e}, perde ${l}`, noEngine: "Sem motor de análise", thinking: "Pensando…",
     withdrawn: "Olhando melhor: a jogada está boa.", deeper: "olhando mais fundo…",
     takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
-    engineRoll: (n) => `${n}: role os dados por ele.`, enginePlays: (n, p) => `${n} joga ${p}: mova as peças dele como as setas mostram.`,
-    engineNone: (n) => `${n} não tem jogada.`,
+    engineRoll: (n) => `${n}: lance os dados por ele`, enginePlays: (n, p) => `${n} joga ${p}`,
+    engineMove: "Mova as peças dele como as setas mostram no tabuleiro.",
+    engineNone: (n) => `${n} não tem jogada`, engineDoubles: (n, v) => `${n} dobra para ${v}`,
+    answerDouble: (p) => `${p}: aceita ou recusa? Toque em Aceitar ou Recusar, ao lado.`,
+    take: "Aceitar", drop: "Recusar", against: (l) => `Contra o GNU Backgammon (${l})`,
     takebackSetting: "Os dois combinaram: um erro pode voltar depois do lance",
     versusGo: "Jogar contra o GNU Backgammon", versusStop: "Parar o jogo contra o GNU Backgammon",
     versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
     versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
-                    expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
+                    expert: "especialista", worldclass: "classe mundial", supremo: "supremo", grandmaster: "grande mestre" },
     pin: "PIN", pinLabel: "PIN (para mudar)",
   },
   en: {
@@ -41,8 +45,11 @@ export const COACH_TEXT = {
     equity: (e, l) => `equity ${e}, loses ${l}`, noEngine: "No engine", thinking: "Thinking…",
     withdrawn: "On a closer look: the play is fine.", deeper: "looking deeper…",
     takeback: (p) => `Take ${p} back (agreed before the match)`,
-    engineRoll: (n) => `${n}: roll the dice for it.`, enginePlays: (n, p) => `${n} plays ${p}: move its checkers as the arrows show.`,
-    engineNone: (n) => `${n} has no play.`,
+    engineRoll: (n) => `${n}: roll the dice for it`, enginePlays: (n, p) => `${n} plays ${p}`,
+    engineMove: "Move its checkers as the arrows show on the board.",
+    engineNone: (n) => `${n} has no play`, engineDoubles: (n, v) => `${n} doubles to ${v}`,
+    answerDouble: (p) => `${p}: take or drop? Touch Take or Drop, beside.`,
+    take: "Take", drop: "Drop", against: (l) => `Against GNU Backgammon (${l})`,
     takebackSetting: "Both agreed: a mistake may be taken back after the roll",
     versusGo: "Play against GNU Backgammon", versusStop: "Stop playing against GNU Backgammon",
     versusSides: { dark: "it plays dark", light: "it plays light" },
@@ -100,7 +107,7 @@ function showPlay() {
   if (!plays || !plays.plays.length) { closeView(); return; }
   shown = Math.max(0, Math.min(shown, plays.plays.length - 1));
   const p = plays.plays[shown], t = tt();
-  let caption = t.ranked(shown + 1, plays.plays.length, p.play || "—");
+  let caption = t.ranked(shown + 1, plays.plays.length, playText(page.lang, p.play) || "—");
   if (plays.ranked && p.equity != null && numbers) caption += ` · ${t.equity(num(p.equity, page.lang), num(p.loss, page.lang))}`;
   else if (!plays.ranked) caption += ` · ${t.unrankedList}`;
   drawView(p.board, caption, "plays");
@@ -122,8 +129,8 @@ function renderTop() {
   const rows = (plays.top || []).map((row, i) => {
     const b = el("button", "top-play");
     b.type = "button"; b.dataset.rank = String(row.rank); b.dataset.size = row.size || "";
-    b.append(el("span", "top-head", `${row.rank}. ${row.play}`), el("span", "top-why", words(row.sentence)), numbersLine(row.numbers));
-    b.addEventListener("click", () => { viewing = "top-board"; box.hidden = true; drawView(row.board, `${row.rank}. ${row.play}`, "top"); $("coach-view").dataset.index = String(i); });
+    b.append(el("span", "top-head", `${row.rank}. ${playText(page.lang, row.play)}`), el("span", "top-why", words(row.sentence)), numbersLine(row.numbers));
+    b.addEventListener("click", () => { viewing = "top-board"; box.hidden = true; drawView(row.board, `${row.rank}. ${playText(page.lang, row.play)}`, "top"); $("coach-view").dataset.index = String(i); });
     return b;
   });
   const all = el("button", "top-all", t.all(plays.plays.length));
@@ -133,27 +140,61 @@ function renderTop() {
   box.replaceChildren(...rows, ...pending, all);
 }
 
+// GNU Backgammon's own play is not the tutor's to judge: no "wait" on its turn.
+function enginesTurn() { return Boolean(versus?.active && page.state?.turn === versus.side); }
+
 function renderWait() {
-  const box = $("coach-wait");
-  box.hidden = !coach?.wait;
-  box.textContent = coach?.wait ? tt().wait : "";
+  const box = $("coach-wait"), on = Boolean(coach?.wait) && !enginesTurn();
+  box.hidden = !on;
+  box.textContent = on ? tt().wait : "";
+}
+
+// The verdicts a tutor's warning may follow: the play being made (or nothing yet). Anything newer (a roll again, an
+// illegal play, the cube, a game's end) is the screen's verdict, and the warning gives way to it.
+const QUIET = new Set([undefined, "legal", "in_progress", "roll", "opening"]);
+
+// The tutor's warning as the banner's verdict ({verdict, severity, head, detail}), or null when there is none to show.
+export function tutorWarning(state, lang) {
+  const w = coach?.tutor, last = (state?.verdicts || []).at(-1);
+  if (!w || tournament() || coach?.enabled === false || (versus?.active && state?.turn === versus.side)) return null;
+  if (state?.phase !== "moving" || !QUIET.has(last?.verdict)) return null;
+  const say = (x) => (x ? x[lang] || x.en || "" : "");
+  return { verdict: "tutor", severity: "illegal", head: say(w.message), detail: say(w.reason) };
+}
+
+// GNU Backgammon's double, roll or play as the banner's verdict (as large as any other), or null.
+export function versusVerdict(state, lang, name) {
+  if (!versus?.active || !state) return null;
+  const t = COACH_TEXT[lang] || COACH_TEXT.pt, me = versus.side, human = me === "light" ? "dark" : "light";
+  const last = (state.verdicts || []).at(-1), i = versus.instruction;
+  if (state.phase === "cube_offered" && state.cube?.offered_by === me) {
+    return { verdict: "cube", severity: "pending", head: t.engineDoubles(name(me), (state.cube.value || 1) * 2),
+             detail: t.answerDouble(name(human)) };
+  }
+  if (state.turn !== me || !QUIET.has(last?.verdict)) return null;
+  if (state.phase === "awaiting_roll") return { verdict: "versus", severity: "pending", head: t.engineRoll(name(me)), detail: "" };
+  if (state.phase !== "moving" || !i) return null;
+  if (!i.play) return { verdict: "versus", severity: "pending", head: t.engineNone(name(me)), detail: "" };
+  return { verdict: "versus", severity: "pending", head: t.enginePlays(name(me), playText(lang, i.play)),
+           detail: versus.correction ? words(versus.correction) : t.engineMove };
 }
 
 function renderTutor() {
   // Against GNU Backgammon, a wrong board on its side is the versus correction's (its arrows stay in view), not the
   // tutor's: the players did not choose that play.
-  const engines = versus?.active && page.state?.turn === versus.side;
-  const box = $("tutor"), w = engines ? null : coach?.tutor, t = tt();
+  // The warning's words are the banner's (tutorWarning); the view shows the best play's board with its reason.
+  const shown = tutorWarning(page.state, page.lang);
+  const box = $("tutor"), w = shown ? coach?.tutor : null, t = tt();
   box.hidden = !w;
   if (w) {
-    const head = el("div", "tutor-head", `⚠ ${words(w.message)}`);
-    const parts = [head];
-    if (w.reason) parts.push(el("div", "tutor-reason", words(w.reason)));
+    const parts = [];
     if (!w.final) parts.push(el("div", "tutor-deeper", t.deeper));
     parts.push(numbersLine(w.numbers));
     box.replaceChildren(...parts);
+    // Its words are the banner's: the box shows only "looking deeper" or the numbers, when there are any.
+    box.classList.toggle("quiet", w.final && !(numbers && words(w.numbers)));
     box.dataset.final = String(Boolean(w.final)); box.dataset.size = w.size || "";
-    drawView(w.best_board, t.bestIs(w.best.play), "tutor");
+    drawView(w.best_board, t.bestIs(playText(page.lang, w.best.play)), "tutor");
   } else {
     box.replaceChildren();
     if ($("coach-view").dataset.kind === "tutor") closeView();
@@ -165,13 +206,14 @@ function renderRating() {
   box.hidden = !r;
   if (!r) return;
   let head;
-  if (r.status === "rated") head = r.best === r.play || r.size === "best" ? t.bestPlay(r.play) : (words(r.headline) || r.play);
-  else head = (t[r.status] || t.pending)(r.play);
+  const pl = (x) => playText(page.lang, x);
+  if (r.status === "rated") head = r.best === r.play || r.size === "best" ? t.bestPlay(pl(r.play)) : pl(words(r.headline) || r.play);
+  else head = (t[r.status] || t.pending)(pl(r.play));
   box.dataset.status = r.status; box.dataset.label = r.label || ""; box.dataset.size = r.size || "";
   const list = el("ul");
   for (const s of r.explanation?.sentences?.[page.lang] || []) list.append(el("li", "", s));
   box.replaceChildren(el("div", "rating-head", head), list);
-  if (r.best && r.status === "rated" && r.best !== r.play) box.append(el("div", "rating-best", t.bestIs(r.best)));
+  if (r.best && r.status === "rated" && r.best !== r.play) box.append(el("div", "rating-best", t.bestIs(pl(r.best))));
   box.append(numbersLine(r.numbers));
   if (coach?.takeback) {
     const b = el("button", "takeback", t.takeback(coach.takeback.play));
@@ -236,12 +278,23 @@ function renderVersus() {
   const s = page.state, mine = s?.turn === versus.side, i = versus.instruction;
   // Its turn: the instruction below says whose play it is, in more words (room on the 7-inch screen).
   if (mine) $("turn")?.classList.add("closed");
-  let text = versus.name;
-  if (mine && s.phase === "awaiting_roll") text = t.engineRoll(versus.name);
-  else if (mine && i?.play) text = t.enginePlays(versus.name, i.play);
-  else if (mine && i && !i.play) text = t.engineNone(versus.name);
-  box.replaceChildren(el("div", "versus-head", text));
-  if (versus.correction) box.append(el("div", "versus-fix", words(versus.correction)));
+  // What it does is the banner's (versusVerdict); here its level and, when it doubles, the answer one touch away.
+  box.replaceChildren(el("div", "versus-head", t.against(t.versusLevels[versus.level] || "")));
+  if (s?.phase === "cube_offered" && s.cube?.offered_by === versus.side) {
+    const row = el("div", "versus-answer");
+    for (const [answer, label] of [["take", t.take], ["drop", t.drop]]) {
+      const b = el("button", `versus-${answer}`, label);
+      b.type = "button"; b.setAttribute("data-testid", `versus-${answer}`);
+      b.addEventListener("click", async () => {
+        const r = await fetch("/api/versus/answer", { method: "POST", body: JSON.stringify({ answer }),
+          headers: { "Content-Type": "application/json", "X-Gamao-PIN": sessionStorage.getItem("gamao.pin") || "" } });
+        const data = await r.json().catch(() => ({}));
+        $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+      });
+      row.append(b);
+    }
+    box.append(row);
+  }
   // GNU Backgammon failed (killed, stopped, too slow): said here while the kiosk tries again (issue 34).
   if (versus.problem) box.append(el("div", "versus-problem", words(versus.problem)));
   box.dataset.side = versus.side;
@@ -255,7 +308,7 @@ async function pollVersus() {
       const next = await r.json();
       const changed = JSON.stringify(next) !== JSON.stringify(versus);
       versus = next; window.__coach.versus = next;
-      if (changed && page.state) renderCoach(page.state, page.lang);
+      if (changed && page.state) { renderCoach(page.state, page.lang); document.dispatchEvent(new Event("gamao:coach")); }
     }
   } catch (e) { /* the kiosk restarts: try again */ }
   setTimeout(pollVersus, versus?.active ? 500 : 3000);
@@ -303,16 +356,36 @@ function connect() {
   ws.onmessage = (msg) => {
     coach = JSON.parse(msg.data);
     window.__coach.updates += 1; window.__coach.snapshot = coach;
-    if (page.state) renderCoach(page.state, page.lang);
+    if (page.state) { renderCoach(page.state, page.lang); document.dispatchEvent(new Event("gamao:coach")); }
   };
   ws.onclose = () => setTimeout(connect, 1000);
 }
 
+// A change refused (a wrong PIN, no PIN) is said in the settings themselves, at once, and the menus go back to
+// what is in force.
 async function putSettings(body) {
   const r = await fetch("/api/coach/settings", { method: "PUT", body: JSON.stringify(body),
     headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
   const data = await r.json().catch(() => ({}));
-  $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+  const said = r.ok ? "" : serverWords(page.lang, data.message || data.detail || `HTTP ${r.status}`);
+  $("coach-error").textContent = said;
+  settingsError(said);
+  if (!r.ok && coach?.settings) {
+    $("coach-tutor").value = coach.settings.tutor;
+    if (coach.settings.marks) $("coach-marks").value = coach.settings.marks;
+    $("coach-takeback").checked = Boolean(coach.settings.takeback);
+  }
+}
+
+function settingsError(text) {
+  let box = $("coach-settings-error");
+  if (!box) {
+    box = el("div", "error settings-error");
+    box.id = "coach-settings-error"; box.setAttribute("data-testid", "coach-settings-error"); box.setAttribute("role", "alert");
+    $("coach-settings").prepend(box);
+  }
+  box.textContent = text; box.hidden = !text;
+  if (text) $("coach-pin").focus();
 }
 
 export function startCoach() {
@@ -355,7 +428,9 @@ export function startCoach() {
     const r = await fetch("/api/versus", { method: versus?.active ? "DELETE" : "POST", body,
       headers: { "Content-Type": "application/json", "X-Gamao-PIN": $("coach-pin").value } });
     const data = await r.json().catch(() => ({}));
-    $("coach-error").textContent = r.ok ? "" : data.message || data.detail || `HTTP ${r.status}`;
+    const said = r.ok ? "" : serverWords(page.lang, data.message || data.detail || `HTTP ${r.status}`);
+    $("coach-error").textContent = said;
+    settingsError(said);
     if (r.ok) { versus = data; if (page.state) renderCoach(page.state, page.lang); }
   });
   $("coach-tutor").addEventListener("change", (ev) => putSettings({ tutor: ev.target.value }));

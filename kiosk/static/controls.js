@@ -63,7 +63,7 @@ export function actionsNow(t, state) {
   return rows;
 }
 
-export function openControls(dialog, t, state, info, lang = "pt") {
+export function openControls(dialog, t, state, info, lang = "pt", chouette = null) {
   dialog.replaceChildren();
   const title = document.createElement("h2");
   title.textContent = t.pinTitle;
@@ -88,8 +88,10 @@ export function openControls(dialog, t, state, info, lang = "pt") {
     return;
   }
   const rows = actionsNow(t, state);
-  for (const items of rows) {
-    dialog.append(row(...items.map(([label, path, body, confirm, testid]) => (confirm
+  // The actions flow in one wrapping row (issue 37: at the readable size a row each left the new-match form below
+  // the 800x480 screen); actionsNow keeps them in their groups' order.
+  if (rows.length) {
+    dialog.append(row(...rows.flat().map(([label, path, body, confirm, testid]) => (confirm
       ? confirmed(t, label, act(path, body), testid) : button(label, act(path, body), testid)))));
   }
   if (!rows.length) {
@@ -114,6 +116,11 @@ export function openControls(dialog, t, state, info, lang = "pt") {
   ruleSet.dataset.testid = "new-match-rule-set"; ruleSet.setAttribute("aria-label", ct.ruleSet);
   for (const [value, label] of Object.entries(ct.ruleSets)) ruleSet.append(new Option(label, value));
   ruleSet.value = state?.match?.rules?.rule_set || "";
+  // The clock (issue 37): the rule set's own (a tournament's is in its name), or minutes a point with a 12 s delay.
+  const clock = document.createElement("select");
+  clock.dataset.testid = "new-match-clock"; clock.setAttribute("aria-label", ct.clockLbl);
+  for (const [value, label] of Object.entries(ct.clocks)) clock.append(new Option(label, value));
+  clock.value = "";
   const names = {};
   for (const side of ["light", "dark"]) {
     const input = document.createElement("input");
@@ -130,12 +137,18 @@ export function openControls(dialog, t, state, info, lang = "pt") {
     if (Object.keys(players).length) body.players = players;
     if (game.value !== "backgammon") body.variant = game.value;
     if (ruleSet.value) body.rule_set = ruleSet.value;
+    if (clock.value) body.rules = { clock: { per_point: Number(clock.value), delay: 12 } };
     return act("/api/match", body)();
   }, "new-match");
   const label = (text, input) => { const l = document.createElement("label"); l.append(`${text} `, input); return l; };
-  form.append(row(game, label(t.lengthLbl, length)), row(label(ct.ruleSet, ruleSet)), row(names.light, names.dark), row(start));
-  const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; }, "new-match-open");
-  dialog.append(row(opener), form);
+  // Three rows at 800x480 (the game, its length and the names; the rules; the clock and the start).
+  form.append(row(game, label(t.lengthLbl, length), names.light, names.dark), row(label(ct.ruleSet, ruleSet)),
+              row(label(ct.clockLbl, clock), start));
+  // A chouette (three players or more) starts from here too: the toolbar's button shows only during one.
+  const more = chouette && !state?.variant ? [button(t.newChouette, () => { dialog.close(); chouette(); }, "new-chouette")] : [];
+  const opener = button(t.newMatchOpen, () => { form.hidden = false; opener.hidden = true; for (const m of more) m.hidden = true; },
+                        "new-match-open");
+  dialog.append(row(opener, ...more), form);
   dialog.showModal();
   pin.focus();
 }

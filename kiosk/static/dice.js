@@ -1,7 +1,7 @@
 // The dice statistics page (issue 21): GET /api/dice-stats (kiosk/routers/dice.py, core/match/dicestats.py).
 // One scope at a time (this match, today, the unit's life): counts per die as bars with the chi-square test,
 // the 36 ordered pairs as a grid, the doubles against 1 in 6, and the cocked and re-rolled counts apart.
-import { CLOCK_TEXT } from "./i18n.js";
+import { CLOCK_TEXT, number } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -12,12 +12,15 @@ let data = null;
 const t = () => CLOCK_TEXT[lang] || CLOCK_TEXT.pt;
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
 const verdict = (p) => (p < 0.001 ? ["unfair", t().unfair] : p < 0.01 ? ["doubtful", t().doubtful] : ["fair", t().fair]);
-const pText = (p) => (p < 0.0001 ? "p < 0.0001" : `p = ${p.toFixed(4)}`);
+// Numbers in the page's one locale (0,0673 beside 0,287 in Portuguese).
+const pText = (p) => (p < 0.0001 ? `p < ${number(lang, 0.0001, 4)}` : `p = ${number(lang, p, 4)}`);
+// The unit's name without the word "unit" (English on the Portuguese page): "unit-A" -> "dados A".
+const unitName = (id) => `${lang === "en" ? "unit" : "dados"} ${String(id).replace(/^unit[-_ ]?/i, "")}`;
 
 function test(p, chi2) {
   const [cls, words] = verdict(p);
   const s = el("div", `test ${cls}`);
-  s.append(el("b", "", words), el("span", "", ` ${chi2 !== undefined ? `χ² ${chi2.toFixed(1)}, ` : ""}${pText(p)}`));
+  s.append(el("b", "", words), el("span", "", ` ${chi2 !== undefined ? `χ² ${number(lang, chi2, 1)}, ` : ""}${pText(p)}`));
   return s;
 }
 
@@ -54,7 +57,7 @@ function pairsCard(pairs, doubles) {
   });
   card.append(grid, test(pairs.p, pairs.chi2));
   const dbl = el("div", "doubles");
-  dbl.append(el("span", "", `${t().doubles}: ${doubles.count} (${t().expected} ${doubles.expected.toFixed(1)})`), test(doubles.p));
+  dbl.append(el("span", "", `${t().doubles}: ${doubles.count} (${t().expected} ${number(lang, doubles.expected, 1)})`), test(doubles.p));
   card.append(dbl);
   return card;
 }
@@ -76,7 +79,7 @@ function render() {
   const summary = el("p", "summary");
   summary.dataset.testid = "dice-summary";
   summary.textContent = s.rolls || s.cocked ? `${s.rolls} ${tt.rolls} · ${s.cocked} ${tt.cocked} · ${s.rerolls} ${tt.rerolls}`
-    + (data.units?.length ? ` · ${data.units.join(", ")}` : "") : tt.none;
+    + (data.units?.length ? ` · ${data.units.map(unitName).join(", ")}` : "") : tt.none;
   box.append(summary);
   if (!s.rolls) return;
   if (s.rolls < 600) box.append(el("p", "note", tt.few));

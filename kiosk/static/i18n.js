@@ -1,10 +1,17 @@
 // Every word on the players' screen, Brazilian Portuguese and English, in one table. Portuguese in the seeds'
-// words (shared/seeds; core/messages.py): casa, peça, setor interno, bar, retirar, dobradinha, cubo, and the
+// words (shared/seeds; core/messages.py): casa, peça, setor interno, barra, retirar, fora, dobradinha, cubo, and the
 // results "simples", "gamão" (the double game) and "gamão triplo" (the triple game). Verdict names follow
 // core/referee; an unknown name still shows (amber, with the referee's own explanation) rather than a blank
 // banner. No rule code (R01-R32) ever reaches the players' screen: noRuleCodes() takes them out of the referee's
 // sentences, and a rule's own words are one touch away (the "Regras" card).
 const dice = (d) => (d || []).join("-");
+
+// A play as written on the Portuguese page: the seeds' "barra" and "fora" for the bar and borne off ("barra/23",
+// "6/fora"); English keeps the notation ("bar/23", "6/off").
+export function playText(lang, play) {
+  const text = String(play ?? "");
+  return lang === "en" ? text : text.replace(/\bbar(?=\/)/g, "barra").replace(/\/off\b/g, "/fora");
+}
 
 // Numbers as the language writes them (0,026 in Portuguese, 0.026 in English).
 export function number(lang, x, digits) {
@@ -20,23 +27,23 @@ export function noRuleCodes(text) {
 
 const HOW = {
   pt: { single: "simples", gammon: "gamão", backgammon: "gamão triplo", drop: "dobra recusada", resign: "desistência",
-        mother: "mãe presa", draw: "empate" },
+        mother: "mãe presa", draw: "empate", time_out: "tempo esgotado" },
   en: { single: "single game", gammon: "gammon", backgammon: "backgammon", drop: "double dropped", resign: "resigned",
-        mother: "mother pinned", draw: "draw" },
+        mother: "mother pinned", draw: "draw", time_out: "out of time" },
 };
 
 export const TEXT = {
   pt: {
-    title: "Gamão", light: "Claras", dark: "Escuras", score: "Placar", matchTo: (n) => `Partida de ${n} pontos`,
+    title: "Gamão", light: "Claras", dark: "Escuras", score: "Placar", matchTo: (n) => `Partida de ${n} ${n === 1 ? "ponto" : "pontos"}`,
     money: "Jogo valendo dinheiro", game: (n) => `Jogo ${n}`, crawford: "Crawford", postCrawford: "Pós-Crawford",
     dice: "Dados", cube: "Cubo", centred: "no centro", owns: (p) => `de ${p}`, offered: (p, v) => `${p} dobra para ${v}`,
-    noCube: "sem cubo (Crawford)", pips: "Pips", moves: "Jogadas", export: "Exportar", noPlay: "não joga",
-    toPlay: (p) => `Joga: ${p}`,
+    noCube: "sem cubo (Crawford)", pips: "Contagem", moves: "Jogadas", export: "Exportar", noPlay: "não joga",
+    toPlay: (p) => `Joga: ${p}`, rollAgain: (p) => `Lança de novo: ${p}`, unknown: "Aviso do árbitro",
     resigns: (p, v) => `${p} desiste (${["", "simples", "gamão", "gamão triplo"][v] || v}): aceita?`,
     cocked: "Dado inclinado: lance de novo", noRoll: "—",
     connecting: "Conectando…", offline: "Sem conexão com o árbitro; tentando de novo…",
     tournament: "Modo torneio", calibrate: "Calibrar câmera", controls: "Controle", coach: "Treinador",
-    rules: "Regras", review: "Revisão", language: "English", chouette: "Chouette",
+    rules: "Regras", review: "Revisão", language: "English", chouette: "Chouette", newChouette: "Nova chouette…",
     voiceMissing: "Sem voz: o espeak-ng não está instalado. O jogo continua só na tela.",
     phase: {
       opening: "Lançamento inicial: cada jogador lança um dado", awaiting_roll: "Esperando os dados",
@@ -62,7 +69,7 @@ export const TEXT = {
                          drop: `${n(v.side)} recusa a dobra`, beaver: `${n(v.side)} castor: ${v.value}`,
                          raccoon: `${n(v.side)} guaxinim: ${v.value}` })[v.action] || "Cubo",
       game_over: (v, n) => (v.how === "draw" ? "Fim do jogo: empate, nenhum ponto"
-        : `${n(v.winner)} ganha ${v.points} ${v.points === 1 ? "ponto" : "pontos"} (${HOW.pt[v.how] || v.how})`),
+        : `${n(v.winner)} ganha ${v.points} ${v.points === 1 ? "ponto" : "pontos"}${HOW.pt[v.how] ? ` (${HOW.pt[v.how]})` : ""}`),
       match_over: (v, n) => `${n(v.winner)} ganha a partida!`,
       error: () => "O árbitro não conseguiu avaliar este evento (veja o log)",
     },
@@ -70,11 +77,12 @@ export const TEXT = {
     why: (v, n, other) => ({
       single: `${n(v.winner)} retirou todas as peças; ${n(other)} já tinha retirado alguma: vitória simples.`,
       gammon: `${n(v.winner)} retirou todas as peças antes de ${n(other)} retirar alguma: gamão, vale o dobro.`,
-      backgammon: `${n(other)} não retirou nenhuma peça e ainda tinha peça no bar ou no setor interno de ${n(v.winner)}: gamão triplo, vale o triplo.`,
+      backgammon: `${n(other)} não retirou nenhuma peça e ainda tinha peça na barra ou no setor interno de ${n(v.winner)}: gamão triplo, vale o triplo.`,
       drop: `${n(other)} recusou a dobra e perdeu o valor do cubo.`,
       resign: `${n(other)} desistiu e ${n(v.winner)} aceitou.`,
       mother: `${n(v.winner)} prendeu a mãe (a última peça da casa de partida) de ${n(other)}.`,
       draw: "As duas mães estão presas: ninguém ganha.",
+      time_out: `${n(other)} ficou sem tempo (a bandeira caiu).`,
     })[v.how] || "",
     nextGame: "Arrumem as peças para o próximo jogo.",
     summaryTitle: "Fim da partida", summaryBtn: "Resumo", gamesPlayed: (n) => `${n} ${n === 1 ? "jogo" : "jogos"}`,
@@ -99,14 +107,14 @@ export const TEXT = {
     rulesTitle: "Regras deste jogo",
     rulesCard: {
       backgammon: ["Cada jogador move 15 peças da casa 24 para a casa 1, com os dois dados.",
-        "Uma casa com duas ou mais peças do adversário está fechada. Uma peça sozinha pode ser capturada: vai para o bar e precisa entrar no setor interno do adversário antes de qualquer outra jogada.",
+        "Uma casa com duas ou mais peças do adversário está fechada. Uma peça sozinha pode ser capturada: vai para a barra e precisa entrar no setor interno do adversário antes de qualquer outra jogada.",
         "Dobradinha (dados iguais): joga-se quatro vezes o número.", "É obrigatório jogar os dois dados quando possível; se só um dá, o maior.",
-        "Com todas as peças no setor interno, retire-as. Quem retira todas primeiro ganha: simples (1), gamão (2) se o outro não retirou nenhuma, gamão triplo (3) se ele ainda tem peça no bar ou no seu setor interno.",
+        "Com todas as peças no setor interno, retire-as. Quem retira todas primeiro ganha: simples (1), gamão (2) se o outro não retirou nenhuma, gamão triplo (3) se ele ainda tem peça na barra ou no seu setor interno.",
         "O cubo dobra o valor do jogo: quem recusa a dobra perde o valor atual."],
       plakoto: ["Todas as 15 peças começam na casa 24 de cada jogador; andam em sentidos opostos.",
         "Ninguém captura: parar sobre uma peça sozinha do adversário a prende. A peça presa não anda até a de cima sair.",
         "Prender a mãe (a última peça que ficou na casa de partida) ganha o jogo; se as duas mães estão presas, é empate.",
-        "Não há bar nem entrada; retira-se como no gamão."],
+        "Não há barra nem entrada; retira-se como no gamão."],
       russian: ["As peças começam fora do tabuleiro e entram pelo mesmo setor; os dois andam no mesmo sentido.",
         "É preciso entrar pelo menos duas peças antes de mover uma que já entrou.",
         "Dobradinha: joga-se quatro vezes o número, depois a dobradinha complementar (o 7 menos o número), e lança-se de novo.",
@@ -118,16 +126,16 @@ export const TEXT = {
     },
   },
   en: {
-    title: "Gamão", light: "Light", dark: "Dark", score: "Score", matchTo: (n) => `Match to ${n} points`,
+    title: "Gamão", light: "Light", dark: "Dark", score: "Score", matchTo: (n) => `Match to ${n} ${n === 1 ? "point" : "points"}`,
     money: "Money game", game: (n) => `Game ${n}`, crawford: "Crawford", postCrawford: "Post-Crawford",
     dice: "Dice", cube: "Cube", centred: "centred", owns: (p) => `${p}'s`, offered: (p, v) => `${p} doubles to ${v}`,
     noCube: "no cube (Crawford)", pips: "Pips", moves: "Moves", export: "Export", noPlay: "no play",
-    toPlay: (p) => `${p} to play`,
+    toPlay: (p) => `${p} to play`, rollAgain: (p) => `${p} rolls again`, unknown: "The referee says",
     resigns: (p, v) => `${p} resigns (${["", "single", "gammon", "backgammon"][v] || v}): accept?`,
     cocked: "Cocked die: roll again", noRoll: "—",
     connecting: "Connecting…", offline: "No connection to the referee; retrying…",
     tournament: "Tournament mode", calibrate: "Calibrate camera", controls: "Control", coach: "Coach",
-    rules: "Rules", review: "Review", language: "Português", chouette: "Chouette",
+    rules: "Rules", review: "Review", language: "Português", chouette: "Chouette", newChouette: "New chouette…",
     voiceMissing: "No voice: espeak-ng is not installed. Play goes on, on the screen only.",
     phase: {
       opening: "Opening roll: each player rolls one die", awaiting_roll: "Waiting for the dice",
@@ -153,7 +161,7 @@ export const TEXT = {
                          drop: `${n(v.side)} drops`, beaver: `${n(v.side)} beavers: ${v.value}`,
                          raccoon: `${n(v.side)} raccoons: ${v.value}` })[v.action] || "Cube",
       game_over: (v, n) => (v.how === "draw" ? "Game over: a draw, no points"
-        : `${n(v.winner)} wins ${v.points} ${v.points === 1 ? "point" : "points"} (${HOW.en[v.how] || v.how})`),
+        : `${n(v.winner)} wins ${v.points} ${v.points === 1 ? "point" : "points"}${HOW.en[v.how] ? ` (${HOW.en[v.how]})` : ""}`),
       match_over: (v, n) => `${n(v.winner)} wins the match!`,
       error: () => "The referee could not rule on this event (see the log)",
     },
@@ -165,6 +173,7 @@ export const TEXT = {
       resign: `${n(other)} resigned and ${n(v.winner)} accepted.`,
       mother: `${n(v.winner)} pinned ${n(other)}'s mother (the last checker on the starting point).`,
       draw: "Both mothers are pinned: nobody wins.",
+      time_out: `${n(other)} ran out of time (the flag fell).`,
     })[v.how] || "",
     nextGame: "Set the checkers up for the next game.",
     summaryTitle: "Match over", summaryBtn: "Summary", gamesPlayed: (n) => `${n} ${n === 1 ? "game" : "games"}`,
@@ -228,6 +237,7 @@ export const SERVER_SENTENCES = [
   [/^too many wrong PINs from this device: try again in (\d+) s$/, "Muitos PINs errados neste aparelho: tente de novo em $1 s."],
   [/^one PIN at a time from this device.*/, "Um PIN de cada vez: aguarde a resposta."],
   [/^pin: String should match pattern.*/, "O PIN precisa ter de 4 a 12 dígitos."],
+  [/^GNU Backgammon has not doubled.*/, "O GNU Backgammon não dobrou: não há dobra dele para responder agora."],
 ];
 
 export function serverWords(lang, text) {
@@ -255,7 +265,8 @@ export function describe(lang, verdict, name, game = null) {
   let kind = verdict.verdict;
   if (kind === "in_progress" && verdict.complete) kind = "legal";
   const f = t.verdicts[kind];
-  const head = f ? f(verdict, name) : String(kind || "").replaceAll("_", " ");
+  // An unknown verdict: the referee's own sentence says what it is; its name (a code) never reaches the screen.
+  const head = f ? f(verdict, name) : t.unknown;
   const m = verdict.message;
   let detail = m && typeof m === "object" ? m[lang] || m.en || "" : m || "";
   if (verdict.reason === "point_covered" && detail.includes(": ")) {
@@ -266,11 +277,12 @@ export function describe(lang, verdict, name, game = null) {
   }
   if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
   if (kind === "match_over") {
-    detail = game ? `${t.verdicts.game_over(game, name)}: ${t.why(game, name, other(game.winner))}` : "";
+    const why = game ? t.why(game, name, other(game.winner)) : "";
+    detail = game ? (why ? `${t.verdicts.game_over(game, name)}: ${why}` : t.verdicts.game_over(game, name)) : "";
   }
   // The referee's own sentences say "as claras" where the players have names.
   detail = withNames(lang, noRuleCodes(detail), name);
-  return { head: noRuleCodes(head), detail };
+  return { head: playText(lang, noRuleCodes(head)), detail };
 }
 
 // "as claras" / "Light" in the referee's sentences -> with the players' names, when they have names. Portuguese
@@ -297,8 +309,11 @@ export const CLOCK_TEXT = {
     pressHint: (p) => `${p}: toque no seu relógio ao terminar a jogada`,
     accept: "Aceitar a jogada", correct: "Pedir correção", answerBy: (p) => `${p}: aceitar a jogada ilegal ou pedir correção?`,
     correctOnly: (p) => `${p}: peça a correção da jogada ilegal`,
-    ruleSet: "Regras", ruleSets: { "": "padrão", casual: "Casual", tournament_usbgf: "Torneio (EUA, USBGF)",
-      tournament_ukbgf: "Torneio (Reino Unido, UKBGF)", lesson: "Aula" },
+    ruleSet: "Regras", ruleSets: { "": "padrão (sem relógio)", casual: "Casual (sem relógio)",
+      tournament_usbgf: "Torneio EUA (2 min/ponto + 12 s)",
+      tournament_ukbgf: "Torneio Reino Unido (2 min/ponto + 12 s)", lesson: "Aula (sem relógio)" },
+    clockLbl: "Relógio", clocks: { "": "o das regras", 60: "1 min/ponto + 12 s", 120: "2 min/ponto + 12 s",
+      180: "3 min/ponto + 12 s" },
     diceTitle: "Os dados são justos?", life: "Desde sempre", day: "Hoje", match: "Esta partida",
     rolls: "lançamentos", cocked: "inclinados", rerolls: "relançados", die: (n) => `Dado ${n}`,
     doubles: "Duplas", expected: "esperado", pairs: "Pares (36)", fair: "como dados justos",
@@ -319,8 +334,11 @@ export const CLOCK_TEXT = {
     pressHint: (p) => `${p}: touch your clock when your play is done`,
     accept: "Accept the play", correct: "Ask for a correction", answerBy: (p) => `${p}: accept the illegal play or have it corrected?`,
     correctOnly: (p) => `${p}: ask for the illegal play to be corrected`,
-    ruleSet: "Rules", ruleSets: { "": "default", casual: "Casual", tournament_usbgf: "Tournament (US, USBGF)",
-      tournament_ukbgf: "Tournament (UK, UKBGF)", lesson: "Lesson" },
+    ruleSet: "Rules", ruleSets: { "": "default (no clock)", casual: "Casual (no clock)",
+      tournament_usbgf: "US tournament (2 min/point + 12 s)",
+      tournament_ukbgf: "UK tournament (2 min/point + 12 s)", lesson: "Lesson (no clock)" },
+    clockLbl: "Clock", clocks: { "": "the rules' own", 60: "1 min/point + 12 s", 120: "2 min/point + 12 s",
+      180: "3 min/point + 12 s" },
     diceTitle: "Are the dice fair?", life: "All time", day: "Today", match: "This match",
     rolls: "rolls", cocked: "cocked", rerolls: "re-rolled", die: (n) => `Die ${n}`,
     doubles: "Doubles", expected: "expected", pairs: "Pairs (36)", fair: "like fair dice",
@@ -354,8 +372,8 @@ export const CONVENTIONS_TEXT = {
         : "O árbitro julga cada tabuleiro parado.",
       r.forgotten_checker === "hint" ? "Se o jogador deixa uma peça esquecida fora do jogo, não há penalidade: a tela diz onde ela vai."
         : "Uma peça fora do tabuleiro é chamada de peça faltando.",
-      r.bar_first === "hint" ? `Se o jogador move peças antes de entrar uma peça capturada, ele pode voltá-las: a tela lembra "Entre primeiro a peça do bar"${r.point_out === "players_director" ? ", só para ele, e nada vai ao adversário nem ao diretor enquanto a vez está aberta" : ""}.`
-        : "Mover antes de entrar a peça do bar é chamado de jogada ilegal na hora.",
+      r.bar_first === "hint" ? `Se o jogador move peças antes de entrar uma peça capturada, ele pode voltá-las: a tela lembra "Entre primeiro a peça da barra"${r.point_out === "players_director" ? ", só para ele, e nada vai ao adversário nem ao diretor enquanto a vez está aberta" : ""}.`
+        : "Mover antes de entrar a peça da barra é chamado de jogada ilegal na hora.",
     ],
     verdicts: {
       touch_move_upheld: (v, n) => `Peça tocada: ${n(v.side)} joga uma peça da casa ${v.point}`,
@@ -364,8 +382,8 @@ export const CONVENTIONS_TEXT = {
       touch_move_not_in_rules: () => "Peça tocada: não vale nestas regras",
       touch_move_not_expected: () => "Peça tocada: só o adversário pede, durante a jogada",
       touch_move_seen: (v, n) => `Uma peça de ${n(v.side)} saiu da casa ${v.point} e voltou`,
-      bar_first_hint: () => "Entre primeiro a peça do bar",
-      checker_off_board: (v) => (v.point === "bar" ? "Peça fora do tabuleiro: vai para o bar"
+      bar_first_hint: () => "Entre primeiro a peça da barra",
+      checker_off_board: (v) => (v.point === "bar" ? "Peça fora do tabuleiro: vai para a barra"
         : Number.isInteger(v.point) ? `Peça fora do tabuleiro: volta para a casa ${v.point}` : "Peça fora do tabuleiro: ponha de volta"),
     },
   },

@@ -46,6 +46,12 @@ class Sender:
         self.client.loop_stop()
 
 
+def _altered(payload: bytes) -> bytes:
+    """The message with its MAC's last hex digit changed (to another digit: never the same one)."""
+    last = payload[-3:-2]
+    return payload[:-3] + (b"1" if last == b"0" else b"0") + payload[-2:]
+
+
 def _alive(board: Board, event: dict[str, Any]) -> bool:
     """The board's link still carries its copies: a new event reaches the broker."""
     board.service.submit(event)
@@ -74,7 +80,7 @@ def test_a_board_obeys_only_a_fresh_command_signed_with_its_key(open_broker: Loc
         refusals = [anyone.send(p) for p in (
             json.dumps({"match": match, "from": 0}).encode(),                   # unsigned
             anyone.signed(bytes(32), 10**15, match=match, **{"from": 0}),        # another key's
-            anyone.signed(key, 10**15, match=match, **{"from": 0})[:-3] + b'0"}',  # altered
+            _altered(anyone.signed(key, 10**15, match=match, **{"from": 0})),    # its MAC's last digit changed
             anyone.signed(key, 10**15, match=match, **{"from": -1}),            # out of bounds
             anyone.signed(key, 10**15, match=float(match), **{"from": 0}),      # not an integer
         )]

@@ -52,7 +52,7 @@ def test_parameters_fill_dice_and_points() -> None:
     assert message("wrong_distance", dice=[3, 3], move="13/9", count=4)["pt"].endswith(
         "volte a peça e jogue a dobradinha: quatro vezes o 3.")
     assert message("checker_missing", side="dark", point="bar") == {
-        "pt": "Falta uma peça das escuras no bar. Coloque-a de volta no lugar.",
+        "pt": "Falta uma peça das escuras na barra. Coloque-a de volta no lugar.",  # the seeds' "barra" (issue 37)
         "en": "A dark checker is missing from the bar. Put it back."}
     assert message("unplayed_die", dice=[6, 5], unplayed=[6, 5], example="24/13")["en"].startswith(
         "The 6 and the 5 were left unplayed")
@@ -76,3 +76,14 @@ def test_describe_reports_every_informative_verdict() -> None:
         assert text["pt"] and text["en"] and text["pt"] != text["en"]
     assert describe({"verdict": "game_over", "winner": "light", "points": 6, "how": "gammon"}) == {
         "pt": "Fim do jogo: as claras ganham 6 pontos (gamão).", "en": "Game over: light wins 6 points (gammon)."}
+
+
+def test_a_play_on_the_portuguese_screen_in_the_seeds_words() -> None:
+    """Issue 37: "bar/23" and "6/off" are English on the Portuguese page: the seeds' "barra" and "fora"."""
+    from core.messages import pt_play
+
+    assert pt_play("bar/22 6/off(2) 13/8*") == "barra/22 6/fora(2) 13/8*"
+    said = message("illegal_play", dice=[6, 5], example="bar/20 6/off")
+    assert "barra/20 6/fora" in said["pt"] and "bar/20 6/off" in said["en"]
+    game = describe({"verdict": "game_over", "winner": "light", "points": 1, "how": "time_out"})
+    assert "time_out" not in game["pt"] + game["en"] and "(tempo esgotado)" in game["pt"]

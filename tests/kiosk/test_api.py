@@ -27,7 +27,7 @@ def test_state_is_the_public_state(client: TestClient) -> None:
 
 
 def test_kiosk_info_reports_language_and_pin(client: TestClient) -> None:
-    assert client.get("/api/kiosk").json() == {"language": "en", "languages": ["pt", "en"],
+    assert client.get("/api/kiosk").json() == {"language": "en", "language_set": True, "languages": ["pt", "en"],
                                                "pin_set": False, "camera": False, "voice": "off"}
 
 

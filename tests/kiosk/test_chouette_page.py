@@ -101,7 +101,10 @@ def test_r26_a_chouette_started_from_the_screen_in_english(live) -> None:
         page.goto(url + "/?lang=en")
         page.wait_for_selector("body:not(.connecting)")
         assert page.locator("[data-testid=chouette]").is_hidden()
-        page.click("[data-testid=chouette-btn]")
+        # No chouette button in a two-player match (issue 37): a chouette starts from Control's new-match form.
+        assert page.is_hidden("[data-testid=chouette-btn]")
+        page.click("[data-testid=controls-btn]")
+        page.click("#controls [data-testid=new-chouette]")
         page.fill("[data-testid=chouette-pin]", PIN)
         names = page.locator(".ch-setup-players .ch-name")
         rolls = page.locator(".ch-setup-players .ch-rolls")

@@ -130,23 +130,24 @@ def _played_on_screen(url: str, referee: RefereeService, label: str) -> Iterator
 def test_r23_tutor_warning_before_the_commit_goes_when_the_checkers_are_put_back(live) -> None:
     url, referee = live
     with _played_on_screen(url, referee, "bad") as (page, bad, loss):
-        page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=5000)
+        # The warning is the banner's verdict (issue 37: never a box over another verdict).
+        page.wait_for_selector("[data-testid=verdict][data-verdict=tutor]", timeout=5000)
         size = size_of(loss, "xg", ())
-        assert page.inner_text("[data-testid=tutor] .tutor-head") == (
-            f"⚠ Wait! This play is {play_words(size)['en']}: put the checkers back and think again?")
+        assert page.inner_text("#verdict-head") == (
+            f"Wait! This play is {play_words(size)['en']}: put the checkers back and think again?")
         assert page.get_attribute("[data-testid=coach-view]", "data-kind") == "tutor"
         assert page.inner_text("[data-testid=coach-caption]") == f"Best: {ranked_opening()[0].play}"
-        page.wait_for_selector("[data-testid=tutor] .tutor-reason", timeout=5000)
+        page.wait_for_function("document.getElementById('verdict-detail').textContent.length > 0", timeout=5000)
         assert not page.is_visible("[data-testid=tutor] .numbers")  # no number unless asked
         page.click("[data-testid=coach-numbers]")
         assert f"loses {loss:.3f}" in page.inner_text("[data-testid=tutor] .numbers")
         page.click("[data-testid=coach-numbers]")
         screenshot(page, "coach-en-tutor")
         page.click("[data-testid=lang-switch]")
-        assert page.inner_text("[data-testid=tutor] .tutor-head") == (
-            f"⚠ Espere! Esta jogada é {play_words(size)['pt']}: volte as peças e pense de novo?")
+        assert page.inner_text("#verdict-head") == (
+            f"Espere! Esta jogada é {play_words(size)['pt']}: volte as peças e pense de novo?")
         referee.submit(board(START))  # the checkers put back: no commit, no warning
-        page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
+        page.wait_for_selector("[data-testid=tutor][hidden]", state="attached", timeout=5000)
         assert not page.is_visible("[data-testid=coach-view]")
 
 
@@ -236,12 +237,12 @@ def test_tutor_and_rating_with_the_real_gnubg(tmp_path: Path) -> None:
             opening(referee)
             _open(page, server.url)
             referee.submit(board(after("24/21 6/5")))
-            page.wait_for_selector("[data-testid=tutor]:not([hidden])", timeout=30000)
-            assert page.inner_text("[data-testid=tutor] .tutor-head") == (
-                "⚠ Wait! This play is a blunder: put the checkers back and think again?")
+            page.wait_for_selector("[data-testid=verdict][data-verdict=tutor]", timeout=30000)
+            assert page.inner_text("#verdict-head") == (
+                "Wait! This play is a blunder: put the checkers back and think again?")
             assert page.inner_text("[data-testid=coach-caption]") == "Best: 8/5 6/5"
             referee.submit(board(START))
-            page.wait_for_selector("[data-testid=tutor]", state="hidden", timeout=5000)
+            page.wait_for_selector("[data-testid=tutor][hidden]", state="attached", timeout=5000)
             referee.submit(board(after("24/21 6/5")))
             referee.submit({"event": "roll", "dice": [6, 4]})
             page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=30000)
@@ -280,9 +281,9 @@ def test_the_coach_screens_at_800x480_in_brazilian_portuguese(live) -> None:
     with chromium_page(800, 480) as page:
         _open(page, url, "pt")
         referee.submit(board(after(bad)))
-        page.wait_for_selector("[data-testid=tutor] .tutor-reason", timeout=5000)
-        assert page.inner_text("[data-testid=tutor] .tutor-head").startswith("⚠ Espere! Esta jogada é")
-        assert page.is_visible("[data-testid=tutor]") and page.is_visible("[data-testid=coach-view]")
+        page.wait_for_selector("[data-testid=verdict][data-verdict=tutor]", timeout=5000)
+        assert page.inner_text("#verdict-head").startswith("Espere! Esta jogada é")
+        assert page.is_visible("[data-testid=coach-view]")
         screenshot(page, "screen-tutor-warning")
         referee.submit({"event": "roll", "dice": [6, 4]})  # dark's roll commits it (R23)
         page.wait_for_selector("[data-testid=rating][data-status=rated]", timeout=5000)

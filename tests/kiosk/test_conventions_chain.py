@@ -34,8 +34,8 @@ START = Position.start()
 SIZE = (640, 360)
 SEED = 0
 TOURNAMENT = ("tournament_usbgf", "tournament_ukbgf")
-HEADS = {"step": "Captura em andamento na casa 7", "off_board": "Peça fora do tabuleiro: vai para o bar",
-         "bar_first": "Entre primeiro a peça do bar"}
+HEADS = {"step": "Captura em andamento na casa 7", "off_board": "Peça fora do tabuleiro: vai para a barra",
+         "bar_first": "Entre primeiro a peça da barra"}
 
 
 class Film:

@@ -98,7 +98,7 @@ def test_each_rule_sets_conventions_on_the_rules_card(live: Any, name: str) -> N
         card.wait_for()
         text = card.inner_text()
         assert ("deve ser movida" in text) == (name == "casual")
-        assert "Entre primeiro a peça do bar" in text and "não há penalidade" in text
+        assert "Entre primeiro a peça da barra" in text and "não há penalidade" in text
         assert ("nem ao diretor" in text) == name.startswith("tournament")
         if name in ("casual", "tournament_usbgf"):
             card.scroll_into_view_if_needed()
@@ -115,6 +115,6 @@ def test_the_conventions_calls_are_spoken() -> None:
                 {"verdict": "in_progress", "step": "hit", "side": "dark"}, {"verdict": "touch_move_not_in_rules"}]
     calls = calls_for(verdicts, {"light": "Ana", "dark": "Bruno"}, "pt")
     assert [phrase("pt", k, **p) for k, p in calls] == [
-        "Ana, entre primeiro a peça do bar.", "Peça fora do tabuleiro: sem penalidade, ponha no lugar.",
+        "Ana, entre primeiro a peça da barra.", "Peça fora do tabuleiro: sem penalidade, ponha no lugar.",
         "Peça tocada, Ana: jogue uma peça da casa 8."]
 

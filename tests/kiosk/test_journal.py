@@ -81,7 +81,8 @@ def test_unwritable_journal_is_a_plain_error(tmp_path: Path) -> None:
 
 
 def test_a_journal_from_before_checksums_opens_healthy_and_new_events_get_one(tmp_path: Path) -> None:
-    from kiosk.journal import event_crc, inspect
+    from kiosk.journal import event_crc
+    from kiosk.journal_health import inspect
 
     path = tmp_path / "old.sqlite"
     db = sqlite3.connect(path)

@@ -445,7 +445,7 @@ def test_read_only_journal_answers_503_and_keeps_what_is_stored(played, tmp_path
 def test_seeded_random_damage_never_raises_and_never_invents_an_event(played, tmp_path: Path) -> None:
     """40 seeded damages (byte runs zeroed, flipped or filled with noise, anywhere in the file): inspect and
     salvage never raise, and every event salvaged is exactly an event that was recorded, at its place."""
-    from kiosk.journal import inspect, salvage
+    from kiosk.journal_health import inspect, salvage
 
     data, before = played
     original = {(mid, seq): ev for mid, was in before.items() for seq, ev in enumerate(was["events"])}

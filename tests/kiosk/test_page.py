@@ -242,7 +242,8 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
         assert page.inner_text("#verdict-head") == "Ana desiste (gamão): aceita?"
         page.click("#controls-btn")
         assert page.locator("#controls button").all_inner_texts()[1:] == ["Aceita a desistência", "Recusa a desistência",
-                                                                          "Nova partida…", "Nova partida"]
+                                                                          "Nova partida…", "Nova chouette…",
+                                                                          "Nova partida"]
         page.click("#controls button:has-text('Fechar')")
         confirm("Aceita a desistência")
         fake.update(resignation=None)

@@ -52,7 +52,8 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
         pinned = page.locator("[data-testid=board] circle.checker.pinned")
         assert pinned.count() == 1 and pinned.get_attribute("data-pinned") == "10"
         assert "dark" in (pinned.get_attribute("class") or "")
-        assert page.inner_text("[data-testid=variant-info]") == "Presas: 10 (Escuras)"  # no name: the side's word
+        # no name: the side's word; the point in the board's numbering, the mover's (issue 37)
+        assert page.inner_text("[data-testid=variant-info]") == "Presas: 15 (Escuras)"
         page.click("[data-testid=rules-btn]")
         assert "prende" in page.inner_text("[data-testid=rules-card]")  # the rule in players' words
         page.click("[data-testid=drawer-close]")
@@ -79,7 +80,7 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
         fake.update(**{"variant": None, "chain": None, **Referee().public_state()})  # backgammon: no variant shown
         page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)
         assert page.is_hidden("[data-testid=chain]") and page.is_hidden("[data-testid=variant-info]")
-        assert page.is_visible("[data-testid=chouette-btn]")
+        assert page.is_hidden("[data-testid=chouette-btn]")  # a two-player match: no chouette button (issue 37)
 
 
 DIALOG_ON_SCREEN = """() => {

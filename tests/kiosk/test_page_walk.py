@@ -5,8 +5,10 @@ and 1280x800, in Portuguese and English (issue 20).
 the page before it starts (its default), so the opening is seen. A checker installed in the page runs after every
 render and notes, for each verdict shown: every visible control (button, link, select, input) at least 48 px tall
 and inside the screen; the verdict, board, dice, cube, score and the newest move on screen; no rule code (R01-R32)
-and, on the Portuguese page, no English word. The Portuguese walk at 800x480 saves a screenshot of each phase in
-docs/screens/ and checks the demo's spoken calls (--speak-to: numbered WAVs with their texts).
+and, on the Portuguese page, no English word; and what is read from the chair (issue 37, tests/kiosk/chair.py): no
+text under the size floor (18 px at 800x480, with its reason there), no code reaching a sentence, one language per
+page, no emoji, nothing cut. The Portuguese walk at 800x480 saves a screenshot of each phase in docs/screens/ and
+checks the demo's spoken calls (--speak-to: numbered WAVs with their texts).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer, free_port
 from kiosk.service import RefereeService
 from tests.kiosk.browser import _browser, chromium_or_skip
+from tests.kiosk.chair import CHAIR_JS, chair_args
 
 ROOT = Path(__file__).resolve().parents[2]
 # The screens of each phase: artifacts/screenshots/walk/ on every run; docs/screens/ (kept in the repository) when
@@ -52,6 +55,10 @@ CHECKER = """((english) => {
   };
   const words = new RegExp(`\\\\b(${english.join("|")})\\\\b`, "i");
   function check() {
+    // Each verdict's findings are kept once: a render of a verdict already seen is counted, not checked again (the
+    // chair's checks walk every text of the page; at every render they held the page back under load).
+    const key0 = `${document.getElementById("banner").dataset.verdict}: ${document.getElementById("verdict-head").textContent}`;
+    if (key0 in seen.verdicts) { seen.renders += 1; return; }
     const vw = innerWidth, vh = innerHeight, bad = [];
     const inside = (r) => r.left >= -1 && r.top >= -1 && r.right <= vw + 1 && r.bottom <= vh + 1;
     for (const e of document.querySelectorAll("button, a, select, input")) {
@@ -81,6 +88,8 @@ CHECKER = """((english) => {
       const w = text.match(words);
       if (w) bad.push(`English word "${w[0]}" in: ${text.slice(Math.max(0, w.index - 40), w.index + 40).replace(/\\s+/g, " ")}`);
     }
+    // What is read from the chair (issue 37): the size floor, no code, one language, no emoji, nothing cut.
+    if (window.__chair) for (const p of window.__chair(window.__chairArgs)) bad.push(p);
     const head = document.getElementById("verdict-head").textContent;
     const key = `${document.getElementById("banner").dataset.verdict}: ${head}`;
     seen.renders += 1;
@@ -110,7 +119,8 @@ def _demo(port: int, tmp: Path, speed: float, *extra: str, match: str = "2pt") -
 def _open(browser: Any, url: str, width: int, height: int) -> Any:
     """A page on `url` with the checker in it from the start, retried while the demo's server starts."""
     context = browser.new_context(viewport={"width": width, "height": height}, locale="pt-BR")
-    context.add_init_script(f"{CHECKER}({json.dumps(list(ENGLISH))});")
+    context.add_init_script(f"window.__chair = {CHAIR_JS}; window.__chairArgs = {json.dumps(chair_args())};"
+                            f"{CHECKER}({json.dumps(list(ENGLISH))});")
     page = context.new_page()
     deadline = time.monotonic() + 60
     while True:
@@ -244,6 +254,8 @@ def test_the_walks_checker_would_catch_what_it_looks_for(browser: Any, tmp_path:
           const cover = document.createElement("div"); cover.id = "cover";
           cover.style.cssText = "position:fixed;inset:0;z-index:9"; document.body.append(cover);
           document.getElementById("verdict-head").textContent = "planted";
+          const small = document.createElement("div"); small.style.cssText = "font-size:12px";
+          small.textContent = "Bruno ganha 1 ponto (time_out):"; document.querySelector(".panel").prepend(small);
           document.body.dataset.renders = "999";
         }""")
         page.wait_for_function("Object.keys(window.__walk.verdicts).some((k) => k.endsWith('planted'))")
@@ -251,6 +263,9 @@ def test_the_walks_checker_would_catch_what_it_looks_for(browser: Any, tmp_path:
         text = " | ".join(bad)
         assert "BUTTON tiny: 20 px tall" in text and "rule code R24" in text and 'English word "Light"' in text
         assert "board covered by DIV#cover" in text
+        # issue 37: the size floor, a code in a sentence, a colon with nothing after it
+        assert '"Bruno ganha 1 ponto (time_out)" (div) is 12.0 px, under 18' in text, text
+        assert 'code "time_out"' in text and "ends in a colon with nothing after it" in text, text
 
 
 TARGETS = """(root) => [...document.querySelectorAll(`${root} button, ${root} input, ${root} select, ${root} a, ${root} summary`)]
@@ -269,7 +284,9 @@ def test_every_dialog_and_pane_has_48_px_targets_at_800x480(browser: Any, tmp_pa
     with BackgroundServer(app) as server:
         page = _open(browser, server.url + "/?lang=pt", 800, 480)
         page.wait_for_function("Number(document.body.dataset.renders) > 0")
-        page.click("[data-testid=chouette-btn]")
+        # A chouette starts from Controle's new-match form (the toolbar's button shows during one only).
+        page.click("[data-testid=controls-btn]")
+        page.click("#controls [data-testid=new-chouette]")
         page.wait_for_selector("#chouette-dialog[open]")
         assert page.evaluate(TARGETS, "#chouette-dialog") == []
         page.click("[data-testid=chouette-close]")

@@ -25,10 +25,10 @@ EUROPEAN_ONLY = {
     r"\b[àÀ] espera\b": "esperando", r"\bem curso\b": "em andamento", r"\b[Gg]uardad[oa]\b": "salvo",
     r"\bficheiro\b": "arquivo", r"\btelemóvel\b": "celular", r"\bpor acabar\b": "inacabado",
     r"\b(ficou|ficaram) por jogar\b": "faltou jogar", r"\bcasa interior\b": "setor interno",
-    r"\btabuleiro interior\b": "setor interno", r"\bna barra\b|\bda barra\b": "bar (the seeds' word)",
+    r"\btabuleiro interior\b": "setor interno", r"\bpeças? no bar\b|\bpara o bar\b|\bpelo bar\b|\bdo bar\b": "barra (the seeds' word, issue 37)",
     r"\bMarcador\b": "Placar", r"\bem falta\b": "faltando", r"\bfora de tempo\b": "fora de hora",
 }
-SEED_WORDS = ["casa", "peça", "setor interno", "bar", "retirar", "dobradinha", "cubo"]
+SEED_WORDS = ["casa", "peça", "setor interno", "barra", "retirar", "dobradinha", "cubo"]
 
 VERDICTS = [
     {"verdict": "opening", "side": "light", "dice": [3, 1]}, {"verdict": "roll", "side": "dark", "dice": [6, 6]},
@@ -100,7 +100,8 @@ def test_the_seeds_words_are_the_ones_used() -> None:
     everything += " " + " ".join(describe(v)["pt"] for v in VERDICTS).lower()
     for word in SEED_WORDS:
         assert re.search(rf"\b{word}\b", everything), word
-    assert "barra" not in everything  # the seeds call it the bar ("linha bar")
+    # the seeds call the bar "barra" (13 times; "linha bar" 10): issue 37 asks for it, never "no bar"
+    assert not re.search(r"\b(no|do|para o) bar\b", everything)
 
 
 def test_screens_declare_brazilian_portuguese() -> None:

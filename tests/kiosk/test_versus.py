@@ -132,14 +132,16 @@ def test_the_page_shows_the_engines_play_in_words_and_as_arrows_at_800x480(tmp_p
             play = versus.snapshot()["instruction"]["play"]
             page.goto(f"{server.url}/?lang=pt")
             page.wait_for_selector("[data-testid=versus-arrows] line", state="attached", timeout=10000)
-            assert page.inner_text("[data-testid=versus] .versus-head") == (
-                f"GNU Backgammon (expert) joga {play}: mova as peças dele como as setas mostram.")
+            # Its play is the banner's verdict, as large as any (issue 37); its level in words beside.
+            assert page.inner_text("#verdict-head") == f"GNU Backgammon joga {play}"
+            assert page.inner_text("#verdict-detail") == "Mova as peças dele como as setas mostram no tabuleiro."
+            assert page.inner_text("[data-testid=versus] .versus-head") == "Contra o GNU Backgammon (especialista)"
             assert page.locator("[data-testid=versus-arrows] line").count() == len(versus.snapshot()["instruction"]["moves"])
             screenshot(page, "versus-pt-800x480")
             wrong = next(lp for lp in START.legal_plays((6, 4)) if lp.play.text() != play)
             service.submit(board(wrong.result))
-            page.wait_for_selector("[data-testid=versus] .versus-fix", timeout=10000)
-            assert page.inner_text("[data-testid=versus] .versus-fix").startswith("Mova a peça")
+            page.wait_for_function("document.getElementById('verdict-detail').textContent.startsWith('Mova a peça')",
+                                   timeout=10000)
             # The correction's arrows stay in view: no tutor's warning over the board for the engine's side.
             assert page.is_hidden("[data-testid=coach-view]")
             screenshot(page, "versus-fix-pt-800x480")

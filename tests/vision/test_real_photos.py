@@ -60,7 +60,9 @@ def test_cli_detect_json_contract_on_a_real_photo() -> None:
     out = subprocess.run([sys.executable, "-m", "cli", "detect", str(photo), "--corners", arg, "--json",
                           "--repeat", "3"], capture_output=True, text=True, check=True)
     data = json.loads(out.stdout)
-    assert set(data) == {"top", "bottom", "bar", "ms"}
+    assert set(data) == {"top", "bottom", "bar", "covered", "ms"}
+    # issue 33: what covers a column is an added field; nothing stands on this board's points
+    assert data["covered"] == {"top": [None] * 12, "bottom": [None] * 12}
     assert len(data["top"]) == 12 and len(data["bottom"]) == 12
     assert all(set(c) == {"light", "dark"} for c in data["top"] + data["bottom"])
     assert set(data["bar"]) == {"light", "dark"} and data["ms"] > 0

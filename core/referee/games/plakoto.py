@@ -51,7 +51,9 @@ class PlakotoGame(VariantGame):
             return None
         for p in sorted(pos.pinned(mover), reverse=True):
             if boards.me1[p] < boards.me0[p]:
-                return Fault(ILLEGAL, "pinned_checker_moved", {**params, "point": pos.physical_point(mover, p)},
+                # The mover's own number, as the play is written and the board is labelled on the screen (one
+                # numbering per game; issue 37): "10/5" and "the checker on point 15" in the same count.
+                return Fault(ILLEGAL, "pinned_checker_moved", {**params, "point": p},
                              boards.moves())
         return None
 

@@ -133,3 +133,11 @@ def test_match_state_for_the_kiosk() -> None:
     m = Match(7, score={L: 2, D: 4})
     state = m.state()
     assert state["score"] == {"light": 2, "dark": 4} and state["length"] == 7 and state["crawford"] is False
+
+
+def test_r14_a_one_point_match_has_no_crawford_game() -> None:
+    """Issue 37: a 1-point match showed "Pós-Crawford" at 0-0 (both sides at N-1 read as the Crawford game played)."""
+    from core.match.score import Match
+
+    m = Match(1)
+    assert (m.crawford, m.post_crawford) == (False, False)

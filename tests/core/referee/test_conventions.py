@@ -240,7 +240,7 @@ def test_r21_a_hit_checker_left_beside_the_board_is_told_where_it_goes(name: str
     out = [v for _ in range(4) for v in ref.feed(dict(beside))]
     said = [v for v in out if v["verdict"] == "checker_off_board"]
     assert [(v["side"], v["point"]) for v in said] == [("light", "bar")]
-    assert "vai para o bar" in said[0]["message"]["pt"] and "sem penalidade" in said[0]["message"]["pt"]
+    assert "vai para a barra" in said[0]["message"]["pt"] and "sem penalidade" in said[0]["message"]["pt"]
     assert "illegal" not in kinds(out) and all("to" not in v for v in said)
     out = ref.feed(roll(3, 2))
     assert out[0]["verdict"] == "play" and out[0]["play"] == "13/7* 8/7" and out[0]["legal"]
@@ -294,7 +294,7 @@ def test_r22_moving_before_entering_is_a_hint_for_the_mover_alone(name: str) -> 
     out = ref.feed(bd(moved(p2, Side.LIGHT, 13, 9)))
     (v,) = out
     assert (v["verdict"], v["reason"], v["side"], v["to"]) == ("bar_first_hint", "bar_first", "light", ["light"])
-    assert v["message"]["pt"].startswith("As claras têm uma peça no bar: voltem as peças movidas")
+    assert v["message"]["pt"].startswith("As claras têm uma peça na barra: voltem as peças movidas")
     assert "answers" not in v and "answer_by" not in v
     # moved back and entered: the play goes on as any other
     out = ref.feed(bd(after(p2, (4, 3), "bar/21 13/10")))

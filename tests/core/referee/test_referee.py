@@ -171,8 +171,9 @@ def test_r07_bar_first() -> None:
     (v,) = ref.feed(bd(moved(moved(p2, Side.LIGHT, 13, 8), Side.LIGHT, 13, 10)))
     assert v["reason"] == "bar_first"
     assert v["message"] == {
-        "pt": "As claras têm uma peça no bar: ela precisa entrar primeiro, no setor interno do adversário, antes "
-              "de mover qualquer outra peça. Volte as peças movidas e entre com a peça do bar.",
+        # the seeds' "barra" (issue 37)
+        "pt": "As claras têm uma peça na barra: ela precisa entrar primeiro, no setor interno do adversário, antes "
+              "de mover qualquer outra peça. Volte as peças movidas e entre com a peça da barra.",
         "en": "Light has a checker on the bar: it must enter first, in the opponent's home board, before any other "
               "checker moves. Take the other checkers back and enter the one on the bar."}
     (v,) = ref.feed(bd(after(p2, (5, 3), "bar/20 13/10")))  # put right
@@ -401,7 +402,7 @@ def test_drop_ends_game_and_match() -> None:
     assert kinds(out) == ["cube", "game_over", "match_over"]
     assert out[1]["winner"] == "dark" and out[1]["points"] == 1
     assert out[1]["message"] == {"pt": "Fim do jogo: as escuras ganham 1 ponto (cubo recusado).",
-                                 "en": "Game over: dark wins 1 point (drop)."}
+                                 "en": "Game over: dark wins 1 point (double dropped)."}  # words, not the code
     assert out[2]["score"] == [0, 1]
     assert out[2]["message"] == {"pt": "Fim da partida: as escuras ganham, 0-1.", "en": "Match over: dark wins, 0-1."}
     assert ref.public_state()["phase"] == "match_over"

@@ -238,3 +238,33 @@ def test_faults_seen_by_a_camera_flagged_or_uncertain() -> None:
         flagged_right += len(flagged)
     print(f"camera faults: {flagged_right} of {total} flagged, the rest uncertain")
     assert flagged_right >= 0.85 * total
+
+
+def test_r04_the_hint_is_the_legal_play_nearest_the_board_and_the_verdict_carries_the_board() -> None:
+    """Issue 37: after 8/4 6/5 with 3-1 the hint is 8/5 6/5 (one checker to move back), not the generator's first
+    play (24/23 24/21); the verdict carries the board as it stands, so the screen draws the wooden board."""
+    start = Position.start()
+    ref = Referee()
+    ref.feed({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"}})
+    ref.feed({"event": "roll", "dice": [3, 1]})
+    own = {s: list(start.own(s)) for s in Side}
+    own[Side.LIGHT][8] -= 1
+    own[Side.LIGHT][4] += 1
+    own[Side.LIGHT][6] -= 1
+    own[Side.LIGHT][5] += 1
+    bad = Position((tuple(own[Side.LIGHT]), tuple(own[Side.DARK])), Side.LIGHT)
+    (v,) = ref.feed({"event": "board", **bad.to_dict(), "stable": True})
+    assert v["verdict"] == "illegal"
+    assert "8/5 6/5" in v["message"]["pt"] and "8/5 6/5" in v["message"]["en"], v["message"]
+    assert v["board"]["light"] == bad.to_dict()["light"] and v["board"]["dark"] == bad.to_dict()["dark"]
+
+
+def test_r24_a_cocked_die_names_who_rolls_again() -> None:
+    """Issue 37: the screen said "Joga: Ana" while Bruno had to roll again; the verdict names the roller."""
+    start = Position.start()
+    ref = Referee()
+    ref.feed({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"}})
+    ref.feed({"event": "roll", "dice": [3, 1]})
+    ref.feed({"event": "board", **start.play((3, 1), "24/21 24/23").to_dict(), "stable": True})
+    (v,) = ref.feed({"event": "roll", "dice": [6, 5], "cocked": [False, True]})
+    assert (v["verdict"], v["reason"], v["roller"]) == ("reroll", "cocked_die", "dark")

@@ -152,7 +152,8 @@ def test_plakoto_pin_and_release() -> None:
     assert [v["verdict"] for v in out] == ["play", "roll"] and ref.match_state.pos == after.with_turn(Side.DARK)
     assert all(lp.result.own(Side.DARK)[15] == 1 for lp in ref.turn_state.model.legal)  # own 15 = physical 10
     out = ref.feed(moved(after, "dark", {10: -1, 16: 1}))
-    assert [(v["reason"], v["point"]) for v in out if v["verdict"] == "illegal"] == [("pinned_checker_moved", 10)]
+    # dark's own 15 (physical 10): the mover's numbering, as its plays are written and the screen labels the board
+    assert [(v["reason"], v["point"]) for v in out if v["verdict"] == "illegal"] == [("pinned_checker_moved", 15)]
     # the pinner leaves (light 10/4 with the 6): the dark checker is free again
     pos = after.with_turn(Side.LIGHT)
     ref = referee_at(pos)

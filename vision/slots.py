@@ -1,0 +1,109 @@
+"""A learned judge of each slot of a point: empty, a checker, or an object (a dice cup, a die, the cube, a phone).
+
+The ring score (detect.py) finds checkers by their round outline whatever their colour; on fields it was not
+tuned on it also finds rings in the field's own texture (cork's granules, mosaic tiles, a painted field's
+pictures) and in the mouth of a dice cup. This judge looks at the same slot as the ring score did, at the
+centre the ring score chose: a small crop of the canonical board (brightness shape, colour against the board's
+own, smoothness inside and on the rim) plus the ring score itself, through a one-hidden-layer network in plain
+NumPy (no new run-time dependency). The weights ship in `vision/slots_model.npz` and are made by
+`python -m vision.train_slots` (seeded renders of every board kind of vision.synthetic plus, optionally, our
+labelled real photos: see that module).
+
+The detector uses it as a veto and a finder of objects, never to add checkers: where the judge says a slot is
+not a checker, the ring's probability is scaled down; where it says object, the column is covered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL = Path(__file__).with_name("slots_model.npz")
+CLASSES = ("empty", "checker", "object")
+GRID = 10  # the crop's side in samples (a checker's width across)
+CHROMA = 5  # the colour crop's side in samples
+CONTEXT = 6  # the surroundings' side in samples, over two checker widths (a dice cup is wider than a checker)
+
+
+@dataclass(frozen=True)
+class SlotModel:
+    mean: np.ndarray  # (F,) feature standardisation
+    scale: np.ndarray  # (F,)
+    w1: np.ndarray  # (F, H)
+    b1: np.ndarray  # (H,)
+    w2: np.ndarray  # (H, 3)
+    b2: np.ndarray  # (3,)
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        """(N, F) features -> (N, 3) probabilities of empty, checker, object."""
+        x = (features - self.mean) / self.scale
+        h = np.maximum(x @ self.w1 + self.b1, 0.0)
+        z = h @ self.w2 + self.b2
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **{k: getattr(self, k).astype(np.float32) for k in
+                                     ("mean", "scale", "w1", "b1", "w2", "b2")})
+
+    @classmethod
+    def load(cls, path: Path) -> SlotModel:
+        with np.load(path) as d:
+            return cls(*(d[k].astype(np.float32) for k in ("mean", "scale", "w1", "b1", "w2", "b2")))
+
+
+@cache
+def default_model() -> SlotModel | None:
+    return SlotModel.load(MODEL) if MODEL.is_file() else None
+
+
+class SlotFeatures:
+    """Sampling offsets for one checker width, built once per detector."""
+
+    def __init__(self, cw: float) -> None:
+        t = (np.arange(GRID, dtype=np.float32) + 0.5) / GRID - 0.5
+        gx, gy = np.meshgrid(t * cw, t * cw)
+        self.dx, self.dy = gx.ravel(), gy.ravel()
+        c = (np.arange(CHROMA, dtype=np.float32) + 0.5) / CHROMA - 0.5
+        cx, cy = np.meshgrid(c * 0.8 * cw, c * 0.8 * cw)
+        self.cdx, self.cdy = cx.ravel(), cy.ravel()
+        o = (np.arange(CONTEXT, dtype=np.float32) + 0.5) / CONTEXT - 0.5
+        ox, oy = np.meshgrid(o * 2.0 * cw, o * 2.0 * cw)
+        self.odx, self.ody = ox.ravel(), oy.ravel()
+        r = np.hypot(gx, gy).ravel() / cw
+        self.inner = r < 0.3
+        self.rim = (r >= 0.33) & (r < 0.5)
+        self.cw = cw
+
+    def __call__(self, canonical: np.ndarray, x: np.ndarray, y: np.ndarray, ring: np.ndarray,
+                 slot: np.ndarray) -> np.ndarray:
+        """(N, F) features for N slots centred at (x, y) with their ring scores and slot indices."""
+        lab = cv2.cvtColor(canonical, cv2.COLOR_BGR2LAB)
+        h, w = lab.shape[:2]
+        grey = lab[:, :, 0].astype(np.float32)
+        lap = np.abs(cv2.Laplacian(grey, cv2.CV_32F, ksize=3))
+        board = np.median(lab[::4, ::4].reshape(-1, 3), axis=0).astype(np.float32)
+        texture = float(np.median(lap[::2, ::2])) + 1.0
+        xi = np.clip(x[:, None] + self.dx + 0.5, 0, w - 1).astype(np.intp)
+        yi = np.clip(y[:, None] + self.dy + 0.5, 0, h - 1).astype(np.intp)
+        g = grey[yi, xi]  # (N, G*G)
+        m = g.mean(axis=1, keepdims=True)
+        s = g.std(axis=1, keepdims=True)
+        shape = (g - m) / (s + 8.0)
+        cxi = np.clip(x[:, None] + self.cdx + 0.5, 0, w - 1).astype(np.intp)
+        cyi = np.clip(y[:, None] + self.cdy + 0.5, 0, h - 1).astype(np.intp)
+        ab = (lab[cyi, cxi, 1:].astype(np.float32) - board[1:]) / 20.0  # (N, C*C, 2)
+        oxi = np.clip(x[:, None] + self.odx + 0.5, 0, w - 1).astype(np.intp)
+        oyi = np.clip(y[:, None] + self.ody + 0.5, 0, h - 1).astype(np.intp)
+        around = (grey[oyi, oxi] - m) / (s + 8.0)
+        lp = lap[yi, xi]
+        inner = lp[:, self.inner].mean(axis=1) / texture
+        rim = lp[:, self.rim].mean(axis=1) / texture
+        extra = np.stack([(m[:, 0] - board[0]) / 40.0, s[:, 0] / 30.0, ring, inner, rim, inner / (rim + 0.5),
+                          slot.astype(np.float32), np.log(texture) * np.ones_like(ring)], axis=1)
+        return np.concatenate([shape, ab.reshape(len(x), -1), around, extra], axis=1).astype(np.float32)

@@ -1,0 +1,226 @@
+"""Train the slot judge (vision/slots.py) and write vision/slots_model.npz. Seeded: the same command gives the
+same weights on the same machine (NumPy's float sums may differ in the last digits on another processor).
+
+    python -m vision.train_slots [--boards 40] [--real] [--real-weight 10] [--epochs 15] [--cache FILE.npz]
+
+Data: seeded renders of every board kind of vision.synthetic.KINDS (cork, painted, mosaic, inlay, dark felt,
+leather, wood on wood, glossy, translucent, pearl, dice cups and other objects on points, small pictures,
+keystone) and of the classic random boards, at 640x360 and 1280x720; each slot of each point column is
+labelled from the scene (a checker below the stack's height, an object where one stands, else empty) at the
+centre the ring score chose. With ``--real``, also the labelled real photos beside the checkout
+(../shared/vision/real, read in place: evaluation photos are never copied into the project; their labels are
+the Deeper Systems truth and tests/vision/real_labels.json). The shipped model is trained on renders only,
+so every real photo stays a held-out test (bench/bench_vision_generality.py reports both ways).
+NumPy only: no training framework to install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import columns_to_points
+from vision.reader import BoardReader
+from vision.render import Options, Scene, render
+from vision.slots import MODEL, SlotModel
+from vision.synthetic import KINDS, kind_case, random_objects, random_options, random_scene
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_REAL = REPO.parent / "shared" / "vision" / "real"
+LABELS = REPO / "tests" / "vision" / "real_labels.json"
+#: an object's extent along its point, in checker widths from its slot: (start, end)
+EXTENT = {"cup": (0.0, 1.75), "die": (0.1, 0.9), "cube": (0.1, 0.9), "phone": (0.0, 2.8)}
+
+
+def _reader() -> BoardReader:
+    reader = BoardReader()
+    cfg = replace(reader.cfg, detect=replace(reader.cfg.detect, slot_model=False))
+    return BoardReader(cfg)
+
+
+def board_samples(reader: BoardReader, image: np.ndarray, corners: np.ndarray, counts: list[int],
+                  objects: list[list[tuple[float, float]]] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(features, labels) of every slot of one board; counts per column (top then bottom), objects per column
+    as [(start, end)] in checker widths from the edge (or none)."""
+    canonical = reader.canonical(image, corners)
+    det = reader.detector
+    _, raw, centres = det.evidence(canonical)
+    x = det.slot_features(canonical, raw, centres)
+    y = np.zeros((24, det.slots), np.int64)
+    for c in range(24):
+        n = counts[c]
+        y[c, : min(n, det.slots)] = 1
+        if objects:
+            for a, b in objects[c]:
+                for k in range(n, det.slots):  # checkers under an object's slot stay checkers
+                    if a - 0.2 <= k + 0.5 <= b + 0.2:
+                        y[c, k] = 2
+    return x, y.ravel()
+
+
+def scene_counts(scene: Scene, o: Options) -> tuple[list[int], list[list[tuple[float, float]]]]:
+    top, bottom = columns_to_points(o.light_home)
+    pts = top + bottom
+    counts = [scene.light[p - 1] + scene.dark[p - 1] for p in pts]
+    objects: list[list[tuple[float, float]]] = [[] for _ in range(24)]
+    for kind, point, slot in o.objects:
+        a, b = EXTENT[kind]
+        objects[pts.index(point)].append((slot + a, slot + b))
+    return counts, objects
+
+
+def render_cases(boards: int, seed0: int = 5000) -> Iterable[tuple[Scene, Options, int]]:
+    """Every kind `boards` times and as many classic random boards, some at 1280x720."""
+    for kind in KINDS:
+        for i in range(boards):
+            size = (1280, 720) if i % 4 == 3 else (640, 360)
+            scene, o = kind_case(kind, seed0 + i, size)
+            if not o.objects and i % 3 == 1:  # objects on every kind of board, not only the cups' kind
+                o.objects = random_objects(np.random.default_rng([seed0, i, len(kind)]), scene, 2)
+            yield scene, o, seed0 + 97 * i + len(kind)
+    for i in range(boards * 3):
+        rng = np.random.default_rng([seed0, i, 7])
+        o = random_options(rng, (1280, 720) if i % 4 == 3 else (640, 360))
+        scene = random_scene(rng)
+        if i % 4 == 1:
+            o.objects = random_objects(rng, scene, 2)
+        yield scene, o, seed0 + 10_000 + i
+
+
+def render_data(boards: int, seed0: int = 5000) -> tuple[np.ndarray, np.ndarray]:
+    reader = _reader()
+    xs, ys = [], []
+    for scene, o, seed in render_cases(boards, seed0):
+        image, corners = render(scene, seed, o)
+        counts, objects = scene_counts(scene, o)
+        x, y = board_samples(reader, image, corners, counts, objects)
+        xs.append(x)
+        ys.append(y)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def real_boards(shared: Path = SHARED_REAL) -> list[tuple[str, str, Path, np.ndarray, list[int]]]:
+    """(source, name, photo, corners, counts per column) of every labelled real photo; [] without ../shared.
+    Sources are boards: each Deeper Systems photo is its own board and camera, the broadcast frames are
+    grouped by board (WTC 2022: frame0, test8; fmgammon: test10-12), the walnut board alone."""
+    out: list[tuple[str, str, Path, np.ndarray, list[int]]] = []
+    deeper = shared / "jvitors23__backgammon-checker-detection-openCV"
+    if not (deeper / "bgsamples_truth.json").is_file():
+        return out
+    truth = json.loads((deeper / "bgsamples_truth.json").read_text())
+    for key, counts in sorted(truth.items()):
+        photo = deeper / "bgsamples" / key.replace(".checkers.json", "")
+        info = json.loads(Path(str(photo) + ".info.json").read_text())
+        source = "deeper-" + photo.stem.split("_")[0][:8]
+        out.append((source, photo.name, photo, np.array(info["canonical_board"]["tl_tr_br_bl"], np.float32),
+                    list(counts["top"]) + list(counts["bottom"])))
+    groups = {"frame0": "broadcast-wtc", "test8": "broadcast-wtc", "test10": "broadcast-fmgammon",
+              "test11": "broadcast-fmgammon", "test12": "broadcast-fmgammon", "test6": "walnut"}
+    labels = json.loads(LABELS.read_text())
+    for name, label in labels.items():
+        if not name.endswith(".jpg"):
+            continue
+        counts = [0 if cell == "." else int(cell[:-1]) for row in ("top", "bottom") for cell in label[row]]
+        out.append((groups.get(Path(name).stem, Path(name).stem), Path(name).name, shared / name,
+                    np.array(label["corners"], np.float32), counts))
+    return out
+
+
+def real_data(boards: list[tuple[str, str, Path, np.ndarray, list[int]]]) -> tuple[np.ndarray, np.ndarray]:
+    reader = _reader()
+    xs, ys = [], []
+    for _, _, photo, corners, counts in boards:
+        image = cv2.imread(str(photo))
+        if image is None:
+            raise SystemExit(f"cannot read {photo}")
+        x, y = board_samples(reader, image, corners, counts)
+        xs.append(x)
+        ys.append(y)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def train(x: np.ndarray, y: np.ndarray, hidden: int = 32, epochs: int = 25, seed: int = 0,
+          weights: np.ndarray | None = None) -> SlotModel:
+    """A one-hidden-layer network, softmax over (empty, checker, object), Adam, classes balanced."""
+    rng = np.random.default_rng(seed)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 1e-3
+    xs = ((x - mean) / scale).astype(np.float32)
+    n, f = xs.shape
+    counts = np.bincount(y, minlength=3).astype(np.float64)
+    cw = (n / (3 * np.maximum(counts, 1))) ** 0.5
+    sw = (cw[y] * (weights if weights is not None else 1.0)).astype(np.float32)
+    params = {"w1": (rng.normal(0, 1, (f, hidden)) * np.sqrt(2 / f)).astype(np.float32),
+              "b1": np.zeros(hidden, np.float32),
+              "w2": (rng.normal(0, 1, (hidden, 3)) * np.sqrt(1 / hidden)).astype(np.float32),
+              "b2": np.zeros(3, np.float32)}
+    m = {k: np.zeros_like(v) for k, v in params.items()}
+    v = {k: np.zeros_like(p) for k, p in params.items()}
+    lr, b1, b2, step, decay = 3e-3, 0.9, 0.999, 0, 1e-4
+    onehot = np.eye(3, dtype=np.float32)
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for i in range(0, n, 256):
+            idx = order[i:i + 256]
+            xb, yb, wb = xs[idx], onehot[y[idx]], sw[idx][:, None]
+            h = np.maximum(xb @ params["w1"] + params["b1"], 0)
+            z = h @ params["w2"] + params["b2"]
+            z -= z.max(axis=1, keepdims=True)
+            pr = np.exp(z)
+            pr /= pr.sum(axis=1, keepdims=True)
+            dz = (pr - yb) * wb / len(idx)
+            grads = {"w2": h.T @ dz + decay * params["w2"], "b2": dz.sum(axis=0)}
+            dh = (dz @ params["w2"].T) * (h > 0)
+            grads["w1"] = xb.T @ dh + decay * params["w1"]
+            grads["b1"] = dh.sum(axis=0)
+            step += 1
+            for k in params:
+                m[k] = b1 * m[k] + (1 - b1) * grads[k]
+                v[k] = b2 * v[k] + (1 - b2) * grads[k] ** 2
+                params[k] -= lr * (m[k] / (1 - b1**step)) / (np.sqrt(v[k] / (1 - b2**step)) + 1e-8)
+        lr *= 0.9
+    return SlotModel(mean.astype(np.float32), scale.astype(np.float32), params["w1"], params["b1"],
+                     params["w2"], params["b2"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", type=int, default=40, help="renders per board kind (and 3x as many classic ones)")
+    ap.add_argument("--real", action="store_true", help="add the labelled real photos of ../shared (see above)")
+    ap.add_argument("--out", type=Path, default=MODEL)
+    ap.add_argument("--real-weight", type=float, default=10.0, help="weight of a real slot against a rendered one")
+    ap.add_argument("--epochs", type=int, default=15)
+    ap.add_argument("--cache", type=Path, help="render features: read from this .npz if it exists, else saved there")
+    args = ap.parse_args(argv)
+    if args.cache and args.cache.is_file():
+        with np.load(args.cache) as d:
+            x, y = d["x"], d["y"]
+    else:
+        x, y = render_data(args.boards)
+        if args.cache:
+            np.savez(args.cache, x=x, y=y)
+    w = np.ones(len(y))
+    print(f"renders: {len(y)} slots (empty {np.sum(y == 0)}, checker {np.sum(y == 1)}, object {np.sum(y == 2)})")
+    if args.real:
+        boards = real_boards()
+        if not boards:
+            raise SystemExit(f"no labelled real photos at {SHARED_REAL}")
+        xr, yr = real_data(boards)
+        x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
+        w = np.concatenate([w, np.full(len(yr), args.real_weight)])
+        print(f"real photos: {len(yr)} slots from {len(boards)} photos, weight {args.real_weight}")
+    model = train(x, y, epochs=args.epochs, weights=w)
+    acc = float((model.predict(x).argmax(axis=1) == y).mean())
+    model.save(args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes); training accuracy {acc:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
