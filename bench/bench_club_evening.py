@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -77,6 +78,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--speed", type=float, default=20.0, help="the boards' play speed (1e6: as fast as they can)")
     ap.add_argument("--before-config", action="store_true", help="the broker without issue 34's bounds and client ids")
+    ap.add_argument("--keep", action="store_true", help="keep the run's folder (its broker database can be 0.8 GB)")
     ap.add_argument("--director-code", metavar="DIR", help="run `gamao director` from another checkout (e.g. one from "
                     "before the intake and the views were apart: `git archive COMMIT | tar -x -C DIR`)")
     args = ap.parse_args()
@@ -170,6 +172,8 @@ def main() -> int:
             director.wait(30)
         log.close()
         broker.stop()
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
     print(json.dumps(report, indent=1))
     return 0
 

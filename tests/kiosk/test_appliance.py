@@ -32,16 +32,24 @@ class Collect:
             return self.got.wait_for(lambda: pred(self.events), timeout)
 
 
-def test_camera_loop_turns_frames_into_board_events_and_saves_calibration(tmp_path: Path) -> None:
+WOOD = Options(size=(960, 540), field="wood", checkers="red_white", glare=False, dice=False, perspective=0.02,
+               rotate=2)
+
+
+def _camera_loop(tmp_path: Path, image: np.ndarray, corners: np.ndarray) -> tuple[Collect, CameraLoop]:
+    """The appliance's camera loop on a folder of twelve frames of ``image``, the board's corners saved."""
     frames = tmp_path / "frames"
     frames.mkdir()
-    image, corners = render(Scene.start(), 3, Options(size=(960, 540), field="wood", checkers="red_white",
-                                                          glare=False, dice=False, perspective=0.02, rotate=2))
     for i in range(12):
         cv2.imwrite(str(frames / f"{i:02}.png"), image)
     (tmp_path / "calibration.json").write_text(json.dumps({"corners": corners.tolist()}))
     got = Collect()
-    loop = CameraLoop(str(frames), got, tmp_path).start()
+    return got, CameraLoop(str(frames), got, tmp_path).start()
+
+
+def test_camera_loop_turns_frames_into_board_events_and_saves_calibration(tmp_path: Path) -> None:
+    image, corners = render(Scene.start(), 3, WOOD)
+    got, loop = _camera_loop(tmp_path, image, corners)
     try:
         assert got.wait(lambda ev: any(e["stable"] for e in ev)), got.events
         stable = next(e for e in got.events if e["stable"])
@@ -62,17 +70,8 @@ def test_camera_loop_learns_the_empty_board_and_refuses_the_start_it_does_not_se
     """Issue 33: the calibration page's "learn" on the appliance's own camera loop (frames from a folder): the
     empty board is learnt for every point; the start is refused in words while the board is empty; new corners
     (another view) keep what the checkers look like, not the empty points' look."""
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    opts = Options(size=(960, 540), field="wood", checkers="red_white", glare=False, dice=False, perspective=0.02,
-                   rotate=2)
-    start, corners = render(Scene.start(), 3, opts)
-    image = render(Scene([0] * 24, [0] * 24), 3, opts)[0]
-    for i in range(12):
-        cv2.imwrite(str(frames / f"{i:02}.png"), image)
-    (tmp_path / "calibration.json").write_text(json.dumps({"corners": corners.tolist()}))
-    got = Collect()
-    loop = CameraLoop(str(frames), got, tmp_path).start()
+    start, corners = render(Scene.start(), 3, WOOD)
+    got, loop = _camera_loop(tmp_path, render(Scene([0] * 24, [0] * 24), 3, WOOD)[0], corners)
     try:
         assert got.wait(lambda ev: any(e["stable"] for e in ev)), got.events
         ov = loop.learn("empty")

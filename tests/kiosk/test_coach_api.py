@@ -17,13 +17,6 @@ PIN = "2468"
 
 
 @pytest.fixture
-def referee(tmp_path: Path) -> Iterator[RefereeService]:
-    service = RefereeService(tmp_path / "journal.sqlite")
-    yield service
-    service.close()
-
-
-@pytest.fixture
 def client(tmp_path: Path, referee: RefereeService) -> Iterator[TestClient]:
     app = create_app(Settings(data_dir=tmp_path, language="en"), service=referee, coach_engine=fake_engine)
     with TestClient(app, client=("127.0.0.1", 50000)) as c:  # the touch screen sets the first PIN
