@@ -149,4 +149,24 @@ def backup(path: Path, target: Path) -> int:
               f"`gamao journal {path.parent} --salvage` first", file=sys.stderr)
         return 1
     print(f"backed up {events} events in {matches} matches from {path} to {target}")
+    return _backup_students(path.parent, target)
+
+
+def _backup_students(folder: Path, target: Path) -> int:
+    """The students' drills and cards (kiosk/students.py, issue 38) beside the journal's copy, when the data folder
+    has them: FILE-students.sqlite."""
+    import sqlite3
+
+    from kiosk.students import STUDENTS, backup_students, students_backup_name
+
+    source = folder / STUDENTS
+    if not source.exists():
+        return 0
+    copy = students_backup_name(target)
+    try:
+        n = backup_students(source, copy)
+    except (sqlite3.Error, OSError) as exc:
+        print(f"gamao journal: cannot back up {source} to {copy}: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {n} students from {source} to {copy}")
     return 0

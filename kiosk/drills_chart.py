@@ -7,7 +7,7 @@ from html import escape
 from typing import Any
 
 KIND_COLOURS = {"pips": "#1f77b4", "mistake": "#d62728", "opening": "#2ca02c", "setup": "#9467bd"}
-KIND_WORDS = {"pips": ("Contagem de pips", "Pip count"), "mistake": ("Meus erros", "My mistakes"),
+KIND_WORDS = {"pips": ("Contagem de casas", "Pip count"), "mistake": ("Meus erros", "My mistakes"),
               "opening": ("Aberturas", "Openings"), "setup": ("Montar posição", "Set-up")}
 
 

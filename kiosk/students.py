@@ -201,3 +201,30 @@ class StudentStore:
                 boxes[c["box"]] += 1
         return {"kinds": kinds, "matches": matches, "boxes": boxes,
                 "learnt": sum(1 for c in cards if c["learnt"]), "answers": len(rows)}
+
+
+def backup_students(path: Path, target: Path) -> int:
+    """SQLite's online backup of ``students.sqlite`` to ``target`` (checked); the number of students copied.
+    sqlite3.Error or OSError when it cannot be done."""
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    dst = sqlite3.connect(tmp)
+    try:
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode=DELETE")
+        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+        students = int(dst.execute("SELECT COUNT(*) FROM students").fetchone()[0])
+    finally:
+        dst.close()
+        src.close()
+    if check != "ok":
+        tmp.unlink(missing_ok=True)
+        raise sqlite3.DatabaseError(f"the copy failed SQLite's integrity check: {check}")
+    tmp.replace(target)
+    return students
+
+
+def students_backup_name(journal_backup: Path) -> Path:
+    """Where `gamao journal DIR --backup FILE` puts the students' copy: FILE's name with ``-students``."""
+    return journal_backup.with_name(f"{journal_backup.stem}-students{journal_backup.suffix or '.sqlite'}")

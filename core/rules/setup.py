@@ -75,10 +75,48 @@ def side_moves(now: Sequence[int], target: Sequence[int]) -> list[tuple[int, int
 
 
 def setup_moves(now: Position, target: Position) -> SetupPlan:
-    """The fewest single-checker moves that turn ``now`` into ``target`` (the side on roll is not a move)."""
-    moves = [
-        SetupMove(side, frm, to, n)
-        for side in (Side.LIGHT, Side.DARK)
-        for frm, to, n in side_moves(now.own(side), target.own(side))
-    ]
+    """The fewest single-checker moves that turn ``now`` into ``target`` (the side on roll is not a move).
+
+    Ordered so that a hand can make them one after the other: each move lands on the bar, the tray or a point where
+    the other side has no checker at that moment. Any lift from a place holding too many to a place holding too few
+    keeps the plan the fewest, so the order is found a checker at a time: the shortest-carry pairing's first move
+    that lands free, else the shortest free lift between a surplus and a shortage (a side leaves a point before the
+    other side needs it). Only where every shortage of both sides is held by the other side (a swap) does a move
+    land on an occupied point: the count stays the fewest and the hand holds a checker meanwhile."""
+    sides = (Side.LIGHT, Side.DARK)
+    counts = {side: list(now.own(side)) for side in sides}
+    goal = {side: target.own(side) for side in sides}
+    held = {side: [0] * 25 for side in sides}  # physical point -> checkers
+    for side in sides:
+        for point in range(1, 25):
+            held[side][now.physical_point(side, point)] += counts[side][point]
+
+    def free(side: Side, to: int) -> bool:
+        return to in (BAR, OFF) or not held[side.other][now.physical_point(side, to)]
+
+    steps: list[tuple[Side, int, int]] = []
+    while True:
+        paired = [(side, frm, to) for side in sides for frm, to, _ in side_moves(counts[side], goal[side])]
+        if not paired:
+            break
+        step = next((m for m in paired if free(m[0], m[2])), None)
+        if step is None:
+            lifts = [(abs(frm - to), k, (side, frm, to)) for k, side in enumerate(sides)
+                     for frm in range(26) if counts[side][frm] > goal[side][frm]
+                     for to in range(26) if counts[side][to] < goal[side][to] and free(side, to)]
+            step = min(lifts)[2] if lifts else paired[0]  # paired[0]: a swap, nothing lands free
+        side, frm, to = step
+        counts[side][frm] -= 1
+        counts[side][to] += 1
+        if frm not in (BAR, OFF):
+            held[side][now.physical_point(side, frm)] -= 1
+        if to not in (BAR, OFF):
+            held[side][now.physical_point(side, to)] += 1
+        steps.append(step)
+    moves: list[SetupMove] = []
+    for side, frm, to in steps:  # the same lift again and again: one move with its count
+        if moves and (moves[-1].side, moves[-1].frm, moves[-1].to) == (side, frm, to):
+            moves[-1] = SetupMove(side, frm, to, moves[-1].count + 1)
+        else:
+            moves.append(SetupMove(side, frm, to, 1))
     return SetupPlan(tuple(moves))

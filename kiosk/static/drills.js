@@ -5,18 +5,18 @@ import { drawBoard } from "/static/board.js";
 
 const WORDS = {
   pt: {
-    title: "Aula", create: "Novo aluno", namePh: "Nome do aluno", pips: "Contagem de pips",
+    title: "Aula", create: "Novo aluno", namePh: "Nome do aluno", pips: "Contagem de casas",
     mistakes: (n) => `Meus erros (${n} para hoje)`, setup: "Montar posição", answers: (n) => `${n} respostas`,
     due: (n) => `${n} para hoje`, setupStage: (n) => `Monte a posição: ${n} ${n === 1 ? "peça" : "peças"} a mover`,
-    noCamera: "Esperando a câmera ver o tabuleiro…", pipsStage: "Conte os pips: claras e escuras",
+    noCamera: "Esperando a câmera ver o tabuleiro…", pipsStage: "Conte as casas que faltam: claras e escuras",
     playStage: (d) => `Jogue ${d} no tabuleiro (as ${"{side}"} jogam)`, done: "Pronto",
     light: "Claras", dark: "Escuras", ok: "OK", del: "⌫", again: "Outro", right: "Certo!", wrong: "Ainda não",
     counts: (l, d) => `Contagem certa: claras ${l}, escuras ${d}`, given: (l, d) => `Você disse: ${l} e ${d}`,
-    seconds: (s) => `Tempo: ${s} s`, method: "Como contar (casa × peças):", keith: (k) =>
+    seconds: (s) => `Tempo: ${s} s`, method: (side) => `${side}, casa × peças:`, keith: (k) =>
       `Contagem de Keith: claras ${k.counts.light}, escuras ${k.counts.dark}. As claras ${k.double ? "dobram" : "não dobram"}; as escuras ${k.take ? "aceitam" : "recusam"}.`,
     cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
     cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
-    learnt: "Aprendida: não volta mais.", setupDone: "A posição está montada.",
+    learnt: "Aprendida: não volta mais.", more: (n) => `… e mais ${n} ${n === 1 ? "passo" : "passos"}`, setupDone: "A posição está montada.",
     side: { light: "claras", dark: "escuras" },
   },
   en: {
@@ -27,11 +27,11 @@ const WORDS = {
     playStage: (d) => `Play ${d} on the board ({side} to play)`, done: "Done",
     light: "Light", dark: "Dark", ok: "OK", del: "⌫", again: "Another", right: "Right!", wrong: "Not yet",
     counts: (l, d) => `The counts: light ${l}, dark ${d}`, given: (l, d) => `You said: ${l} and ${d}`,
-    seconds: (s) => `Time: ${s} s`, method: "How to count (point × checkers):", keith: (k) =>
+    seconds: (s) => `Time: ${s} s`, method: (side) => `${side}, point × checkers:`, keith: (k) =>
       `Keith count: light ${k.counts.light}, dark ${k.counts.dark}. Light ${k.double ? "doubles" : "does not double"}; dark ${k.take ? "takes" : "drops"}.`,
     cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
     cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
-    learnt: "Learnt: it will not come back.", setupDone: "The position is set up.",
+    learnt: "Learnt: it will not come back.", more: (n) => `… and ${n} more ${n === 1 ? "step" : "steps"}`, setupDone: "The position is set up.",
     side: { light: "light", dark: "dark" },
   },
 };
@@ -134,12 +134,10 @@ function resultHtml(kind, r) {
   if (kind === "pips") {
     line(r.right ? w.right : w.wrong, r.right ? "right" : "wrong");
     line(w.counts(r.counts.light, r.counts.dark));
-    line(w.given(r.given.light, r.given.dark));
-    line(w.seconds(String(r.seconds).replace(".", lang === "pt" ? "," : ".")));
-    line(w.method);
-    for (const side of ["light", "dark"]) {
-      const p = document.createElement("p"), c = document.createElement("code");
-      c.textContent = `${w[side]}: ${r.method_text[side]}`; p.append(c); div.append(p);
+    line(`${w.given(r.given.light, r.given.dark)} · ${w.seconds(String(r.seconds).replace(".", lang === "pt" ? "," : "."))}`);
+    for (const side of ["light", "dark"]) {  // point × checkers, summed: "11×2 + 10×1 + … = 91"
+      const parts = r.method_text[side].split(" = ");
+      line(`${w.method(w[side])} ${parts[0]} = ${parts[parts.length - 1]}`);
     }
     line(w.keith(r.keith));
   } else if (kind === "mistake") {
@@ -152,19 +150,25 @@ function resultHtml(kind, r) {
 async function refresh() {
   const { session: s } = await api("GET", "/api/drills/session");
   if (!s) return;
-  drawBoard($("target"), { position: s.target.board, turn: s.target.turn });
+  drawBoard($("target"), { position: s.target.board, turn: s.target.turn, match: { crawford: true } });  // no cube in a drill
   const w = W();
   $("pad").hidden = s.stage !== "answer";
   $("steps").hidden = s.stage !== "setup";
   $("result").hidden = s.stage !== "done";
+  $("stage").hidden = s.stage === "done";
   $("again").hidden = s.stage !== "done";
   $("again").textContent = w.again;
   if (s.stage === "setup") {
     if (!s.setup) { $("stage").textContent = w.noCamera; $("steps").replaceChildren(); return; }
     $("stage").textContent = w.setupStage(s.setup.checkers_moved);
-    $("steps").replaceChildren(...s.setup.moves.slice(0, 6).map((m) => {
+    const items = s.setup.moves.slice(0, 4).map((m) => {
       const li = document.createElement("li"); li.textContent = m.words[lang]; return li;
-    }));
+    });
+    if (s.setup.moves.length > 4) {
+      const li = document.createElement("li");
+      li.className = "more"; li.textContent = w.more(s.setup.moves.length - 4); items.push(li);
+    }
+    $("steps").replaceChildren(...items);
   } else if (s.stage === "answer") {
     $("stage").textContent = w.pipsStage;
     if (!$("keys").children.length || $("keys").dataset.lang !== lang) { renderPad(); $("keys").dataset.lang = lang; }
@@ -189,7 +193,10 @@ $("go-mistakes").onclick = () => start("mistake");
 $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-id").value); };
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
-$("again").onclick = () => (lastKind === "setup" ? menu(student) : start(lastKind, lastTarget));
+$("again").onclick = () => (lastKind === "pips" ? start("pips") : menu(student));
+// A position to set up, from a link (the review's "set up on the board": /aula?setup=POSITION_ID)
+const wanted = new URLSearchParams(location.search).get("setup");
+if (wanted) $("setup-id").value = wanted;
 $("back").onclick = async () => {
   if (!$("drill").hidden) { await api("POST", "/api/drills/stop"); return menu(student); }
   return students();

@@ -177,7 +177,7 @@ def test_a_simulated_month_of_one_students_sessions() -> None:
     assert [w["week"] for w in pips] == [0, 1, 2, 3, 4] and sum(w["answers"] for w in pips) == 31 * 6
     assert pips[-1]["accuracy"] > pips[0]["accuracy"] and pips[-1]["seconds"] < pips[0]["seconds"]
     svg = progress_svg(progress)
-    assert svg.startswith("<svg") and "Contagem de pips" in svg and "Meus erros" in svg
+    assert svg.startswith("<svg") and "Contagem de casas" in svg and "Meus erros" in svg
     SHOTS.mkdir(parents=True, exist_ok=True)
     (SHOTS / "month.svg").write_text(svg)
     (SHOTS / "month.json").write_text(json.dumps({"seen": seen, "progress": progress}, indent=1))
@@ -222,3 +222,22 @@ def test_the_api_guards_and_refuses_bad_input(tmp_path: Path) -> None:
         assert screen.get(f"/api/students/{sid}/export", headers=pin).json()["student"]["name"] == "Ana"
         assert screen.delete(f"/api/students/{sid}", headers=pin).status_code == 200
         assert screen.get(f"/api/students/{sid}/progress").status_code == 404
+
+
+def test_the_journals_backup_copies_the_students_too(tmp_path: Path) -> None:
+    from cli.journal import backup
+    from kiosk.journal import Journal
+    from kiosk.students import students_backup_name
+
+    data = tmp_path / "data"
+    data.mkdir()
+    Journal(data / "journal.sqlite").close()
+    store = StudentStore(data / STUDENTS)  # open while backed up, as the kiosk keeps it
+    store.create("Ana")
+    try:
+        assert backup(data / "journal.sqlite", tmp_path / "backup.sqlite") == 0
+    finally:
+        store.close()
+    copy = StudentStore(students_backup_name(tmp_path / "backup.sqlite"))
+    assert copy.path.name == "backup-students.sqlite" and [s["name"] for s in copy.students()] == ["Ana"]
+    copy.close()

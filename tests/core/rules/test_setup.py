@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from core.coach.drills import race_position
 from core.messages import setup_words
 from core.rules.notation import BAR, OFF
 from core.rules.position import Position, Side
@@ -137,3 +138,71 @@ def test_the_variants_positions_set_up_the_same_way() -> None:
         {"side": side, "from": frm, "to": 23, "count": 1} for side in ("light", "dark") for frm in (13, 6)]
     for cls in VARIANTS.values():
         assert setup_moves(cls.start(), cls.start()).done
+
+
+def test_the_moves_can_be_made_one_after_the_other_on_a_real_board() -> None:
+    # R01: a point holds one side's checkers. Every move lands on a point free of the other side, except in a swap:
+    # when every shortage left, of both sides, is a point the other side holds (the hand holds a checker meanwhile).
+    rng = random.Random(7)
+    swaps = clean = 0
+    for k in range(20):
+        race = race_position(random.Random(k))
+        for now, target in ((Position.start(), race), (race, Position.start()), (_scramble(rng), race)):
+            pos = now
+            for move in setup_moves(now, target).as_json()["moves"]:  # type: ignore[union-attr]
+                for _ in range(int(move["count"])):  # type: ignore[call-overload]
+                    light, dark = _apply(pos, [move | {"count": 1}])
+                    after = Position((tuple(light), tuple(dark)), Side.LIGHT)
+                    try:
+                        after._check_shared_points()
+                        clean += 1
+                    except ValueError:
+                        if _valid(pos):  # the first move of a swap (those after it finish the swap)
+                            assert _all_held(pos, target), (pos.position_id(), target.position_id(), move)
+                            swaps += 1
+                    pos = after
+            assert pos.own(Side.LIGHT) == target.own(Side.LIGHT) and pos.own(Side.DARK) == target.own(Side.DARK)
+    assert clean > 20 * swaps
+
+
+def _valid(pos: Position) -> bool:
+    try:
+        pos._check_shared_points()
+    except ValueError:
+        return False
+    return True
+
+
+def _all_held(pos: Position, target: Position) -> bool:
+    light, dark = pos.light, pos.dark
+    for side, other in ((Side.LIGHT, dark), (Side.DARK, light)):
+        own, goal = pos.own(side), target.own(side)
+        for p in range(26):
+            if own[p] < goal[p] and (p in (BAR, OFF) or not other[pos.physical_point(side, p) - 1]):
+                return False
+    return True
+
+
+def test_a_swap_cannot_be_ordered_and_keeps_the_fewest_moves() -> None:
+    # light's checker on physical 5, dark's on 10; the target swaps them: neither lands free, still 2 moves
+    now = Position.from_physical([0] * 4 + [1] + [0] * 19, [0] * 9 + [1] + [0] * 14)
+    target = Position.from_physical([0] * 9 + [1] + [0] * 14, [0] * 4 + [1] + [0] * 19)
+    assert setup_moves(now, target).checkers_moved == 2
+
+
+def _scramble(rng: random.Random) -> Position:
+    pos = Position.start()
+    for _ in range(8):
+        side = rng.choice((Side.LIGHT, Side.DARK))
+        frm = rng.choice([p for p in range(1, 26) if pos.own(side)[p]])
+        to = rng.randrange(0, 25)
+        if to == frm:
+            continue
+        light, dark = _apply(pos, [{"side": side.value, "from": frm, "to": to, "count": 1}])
+        moved = Position((tuple(light), tuple(dark)), Side.LIGHT)
+        try:
+            moved._check_shared_points()
+        except ValueError:
+            continue
+        pos = moved
+    return pos
