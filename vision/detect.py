@@ -304,6 +304,11 @@ class Detector:
         # a clear ring is a checker whatever the judge says (real checkers it was not trained on have them, and
         # a field's texture or a cup's mouth rarely makes one): the judge rules where the ring is doubtful
         doubt = np.clip((cfg.judge_ring - raw) / 0.1, 0.0, 1.0)
+        # nor under a clear ring: a slot with a checker clearly above it is taken (a pile of 15, whose first row
+        # the upper rows hide in part, looked like an object to the judge, which has seen no piles)
+        clear = raw >= cfg.judge_ring
+        under = np.flip(np.maximum.accumulate(np.flip(clear, axis=1), axis=1), axis=1)  # a clear ring here or beyond
+        doubt[under] = 0.0
         veto = doubt.copy()
         veto[spare] = 0.0
         ring = p[:, :-1].copy()
