@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR", help="archive folder (default: <data folder>/director)")
     parser.add_argument("--ca", metavar="FILE", help="the club's CA certificate for mqtts:// (docs/club.md)")
     parser.add_argument("--pin", help="set the director's PIN (4-8 digits) for rename and close; kept hashed")
+    parser.add_argument("--broadcast-port", type=int, metavar="PORT",
+                        help="also serve the broadcast alone on this port (overlay, /live/ files; read-only, no PIN, "
+                             "no control, behind the delay): the address to give a streamer or the world")
     parser.add_argument("--trust-proxy", metavar="ADDRS",
                         help="addresses of a reverse proxy whose X-Forwarded-For is believed (comma-separated); "
                              "by default no proxy header is trusted")
@@ -127,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("director", str(exc))
     if not 0 <= args.port <= 65535:
         return fail("director", f"--port must be 0-65535, not {args.port}")
+    if args.broadcast_port is not None and not 0 <= args.broadcast_port <= 65535:
+        return fail("director", f"--broadcast-port must be 0-65535, not {args.broadcast_port}")
     from webguard.pin import PinStore
 
     data = _data_dir(args)
@@ -143,7 +148,9 @@ def run(args: argparse.Namespace) -> int:
 
     import time
 
+    from club.broadcast import create_broadcast_app
     from club.director import Director
+    from club.live import Live
     from club.tournament import Journal
     from club.tournament_boards import Desk
     from club.tournament_web import add_routes
@@ -164,12 +171,25 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"Gamão club director on http://{args.host}:{server.port}/ (broker {broker.display()}, "
           f"archive {data / 'club.sqlite'})", flush=True)
+    broadcast = None
+    if args.broadcast_port is not None:
+        try:
+            broadcast = BackgroundServer(create_broadcast_app(Live(director)), host=args.host,
+                                         port=args.broadcast_port, log_level="warning",
+                                         trust_proxy=args.trust_proxy).start()
+        except (RuntimeError, TimeoutError) as exc:
+            print(f"gamao director: the broadcast: {exc}", file=sys.stderr)
+        else:
+            print(f"broadcast (read-only) on http://{args.host}:{broadcast.port}/overlay?board=featured and "
+                  f"/live/", flush=True)
     try:
         while server.thread.is_alive():
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
     finally:
+        if broadcast is not None:
+            broadcast.stop()
         server.stop()
         desk.close()
         desk.journal.close()

@@ -27,7 +27,7 @@ const T = {
     closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} mensagens recusadas`,
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
     askPin: "PIN do diretor:", publicScreen: "tela pública", tournament: "torneio", moves: "Lances", clock: "relógio", dice: "dados",
-    rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar",
+    rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "overlay",
   },
   en: {
     title: "Gamão · club director", board: "Board", connecting: "connecting…", live: "live",
@@ -45,7 +45,7 @@ const T = {
     closed: "closed", none: "no finished match yet", refused: (n) => `${n} messages refused`,
     delay: (s) => `public screen delay: ${s} s`, setDelay: "change", askDelay: "Seconds the public screen runs behind (0 to 3600):",
     askPin: "Director's PIN:", publicScreen: "public screen", tournament: "tournament", moves: "Moves", clock: "clock", dice: "dice",
-    rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back",
+    rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back", feature: "feature on the broadcast", featured: "featured on the broadcast", overlay: "overlay",
   },
 }[LANG];
 document.documentElement.lang = LANG === "pt" ? "pt-BR" : "en";
@@ -178,7 +178,22 @@ async function status() {
 
 function labels() {
   document.title = T.title;
-  if (single) { $("back").title = T.back; $("moves-title").textContent = T.moves; return; }
+  if (single) {
+    $("back").title = T.back; $("moves-title").textContent = T.moves;
+    // the broadcast (club/broadcast.py): this board's overlay, and the PIN-guarded "feature" that puts it on
+    // overlay?board=featured (the stream follows without anyone touching OBS)
+    $("overlaylink").textContent = T.overlay; $("overlaylink").href = `/overlay?board=${encodeURIComponent(here)}&layout=side&lang=${LANG}`;
+    const mark = (f) => { const on = f && `${f.club}/${f.board}` === here; $("feature").textContent = on ? T.featured : T.feature; $("feature").disabled = on; };
+    fetch("/api/feature").then((r) => r.json()).then((s) => mark(s.featured)).catch(() => {});
+    $("feature").addEventListener("click", async () => {
+      const pin = prompt(T.askPin); if (!pin) return;
+      const [club, board] = here.split("/");
+      const r = await fetch("/api/feature", { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
+        body: JSON.stringify({ club, board }) });
+      if (!r.ok) alert((await r.json()).message); else mark((await r.json()).featured);
+    });
+    return;
+  }
   $("h1").textContent = T.title;
   $("results-title").textContent = T.results; $("standings-title").textContent = T.standings; $("rating-title").textContent = T.rating;
   $("noresults").textContent = T.none;
