@@ -12,6 +12,10 @@ starts. Drills:
   student plays on the board; the board the camera sees is matched against the legal plays' results: right when
   it is the best play's result (the coach's best play, stored with the card), wrong otherwise (the card goes back
   to box 1). No engine is needed to grade a card.
+- ``opening``: the start (an opening move) or the start after the opponent's opening (a reply, the opponent playing
+  GNU Backgammon's best) with a roll for light; the student plays it on the board; the coach's engine ranks the
+  roll's plays when the drill starts, and the play the camera sees is called by its size in the coach's words
+  (best, good, error, blunder with XG's marks): right when the coach finds nothing wrong (best or good).
 - ``setup``: any position (a Position ID or XGID typed, a recorded match's move): the set-up alone.
 """
 
@@ -24,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.coach.drills import grade_pips, keith_advice, method_text, race_position
+from core.coach.words import headline, size_of
 from core.messages import setup_words
 from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
@@ -40,8 +45,10 @@ def parse_target(text: str) -> Position:
 
 
 class DrillRoom:
-    def __init__(self, store: StudentStore, clock: Callable[[], float] = time.time, seed: int | None = None) -> None:
+    def __init__(self, store: StudentStore, clock: Callable[[], float] = time.time, seed: int | None = None,
+                 coach: Any = None) -> None:
         self.store = store
+        self.coach = coach  # kiosk.coach.CoachService: its engines rank an opening drill's plays
         self.clock = clock
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
@@ -82,10 +89,12 @@ class DrillRoom:
                 raise LookupError("no card is due today")
             pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
             s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
+        elif kind == "opening":
+            s.update(self._opening())
         elif kind == "setup":
             s.update(target=parse_target(target or ""), dice=None)
         else:
-            raise ValueError(f"kind: one of pips, mistake, setup (not {kind!r})")
+            raise ValueError(f"kind: one of pips, mistake, opening, setup (not {kind!r})")
         with self._lock:
             self.session = s
             self._check_setup(s)
@@ -99,7 +108,7 @@ class DrillRoom:
         if s["stage"] != "setup" or self.seen is None:
             return
         if setup_moves(self.seen, s["target"]).done:
-            s["stage"] = "answer" if s["kind"] == "pips" else "play" if s["kind"] == "mistake" else "done"
+            s["stage"] = "answer" if s["kind"] == "pips" else "done" if s["kind"] == "setup" else "play"
             s["ready_at"] = self.clock()
             if s["kind"] == "setup":
                 self.store.answer(s["student"], "setup", True, s["ready_at"] - s["started"],
@@ -123,6 +132,7 @@ class DrillRoom:
                     "checkers_moved": plan.checkers_moved,
                     "moves": [m.as_json() | {"words": setup_words(m.as_json())} for m in plan.moves]},
                 "dice": list(s["dice"]) if s.get("dice") else None,
+                "reply": s.get("reply"),  # an opening reply: the opponent's roll and play ("31 8/5 6/5")
                 "result": s["result"],
             }
             return {"session": out}
@@ -145,8 +155,33 @@ class DrillRoom:
                            "counts": graded["counts"]}, at=now)
         return self.view()
 
+    def _rank(self, pos: Position, dice: tuple[int, int]) -> list[Any]:
+        engines = getattr(self.coach, "engines", None)
+        ranked = engines.rank(pos.position_id(pos.turn), dice, None, 0, 30.0) if engines is not None else None
+        if not ranked:
+            raise RuntimeError("the coach's engine (GNU Backgammon) is not running: openings need it")
+        return list(ranked)
+
+    def _opening(self) -> dict[str, Any]:
+        """An opening move (light's first roll, never a double) or a reply (dark has played its best opening)."""
+        pos = Position.start(Side.LIGHT)
+        reply = self.rng.random() < 0.5
+        if reply:
+            first = self.rng.choice([(a, b) for a in range(1, 7) for b in range(1, a)])
+            dark = Position.start(Side.DARK)
+            best = self._rank(dark, first)[0]
+            pos = dark.play(first, best.play).with_turn(Side.LIGHT)
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        else:
+            dice = self.rng.choice([(a, b) for a in range(1, 7) for b in range(1, a)])
+        return {"target": pos, "dice": dice, "ranked": self._rank(pos, dice),
+                "reply": f"{first[0]}{first[1]} {best.play}" if reply else None}
+
     def _played(self, s: dict[str, Any], pos: Position) -> None:
-        """A board while a card waits for the student's play: graded once it is one of the roll's results."""
+        """A board while the student's play is awaited: graded once it is one of the roll's results."""
+        if s["kind"] == "opening":
+            self._opening_played(s, pos)
+            return
         target: Position = s["target"]
         card = s["card"]
         side = Side(card["side"])
@@ -167,3 +202,24 @@ class DrillRoom:
         s["result"] = {"right": right, "played": played, "best": card["best"], "was": card["played"],
                        "loss": card["loss"], "box": updated["box"], "due": updated["due"],
                        "learnt": bool(updated["learnt"]), "side": side.value}
+
+    def _opening_played(self, s: dict[str, Any], pos: Position) -> None:
+        target: Position = s["target"]
+        seen = pos.with_turn(Side.LIGHT)
+        if setup_moves(target, seen).done:
+            return
+        ranked = {Position.from_position_id(r.result, turn=Side.LIGHT).with_turn(Side.LIGHT): r for r in s["ranked"]}
+        if seen not in ranked:
+            return  # a play in progress, or a hit not yet finished: wait for a whole play
+        mine = ranked[seen]
+        best = s["ranked"][0]
+        size = size_of(mine.loss, "xg", ()) or "good"
+        right = size in ("best", "good")
+        now = self.clock()
+        seconds = round(now - s["ready_at"], 1)
+        s["stage"] = "done"
+        s["result"] = {"right": right, "played": mine.play, "best": best.play, "size": size,
+                       "words": headline(mine.play, size), "loss": mine.loss, "reply": s.get("reply")}
+        self.store.answer(s["student"], "opening", right, seconds,
+                          {"position_id": target.position_id(Side.LIGHT), "dice": list(s["dice"]),
+                           "played": mine.play, "best": best.play, "size": size}, at=now)

@@ -17,7 +17,9 @@ const WORDS = {
     cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
     cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
     learnt: "Aprendida: não volta mais.", more: (n) => `… e mais ${n} ${n === 1 ? "passo" : "passos"}`, setupDone: "A posição está montada.",
-    side: { light: "claras", dark: "escuras" },
+    side: { light: "claras", dark: "escuras" }, opening: "Aberturas",
+    reply: (r) => `As escuras abriram com ${r.slice(0, 1)}-${r.slice(1, 2)}: ${r.slice(3).replaceAll("bar", "barra").replaceAll("off", "fora")}.`,
+    openingBest: (b) => `A melhor jogada do treinador: ${b}.`,
   },
   en: {
     title: "Lesson", create: "New student", namePh: "Student's name", pips: "Pip count",
@@ -32,7 +34,9 @@ const WORDS = {
     cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
     cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
     learnt: "Learnt: it will not come back.", more: (n) => `… and ${n} more ${n === 1 ? "step" : "steps"}`, setupDone: "The position is set up.",
-    side: { light: "light", dark: "dark" },
+    side: { light: "light", dark: "dark" }, opening: "Openings",
+    reply: (r) => `Dark opened with ${r.slice(0, 1)}-${r.slice(1, 2)}: ${r.slice(3)}.`,
+    openingBest: (b) => `The coach's best play: ${b}.`,
   },
 };
 
@@ -88,6 +92,7 @@ async function menu(s) {
   $("go-mistakes").textContent = W().mistakes(student.due || 0);
   $("go-mistakes").disabled = !student.due;
   $("go-setup").textContent = W().setup;
+  $("go-opening").textContent = W().opening;
   $("chart").src = `/api/students/${student.id}/progress.svg?lang=${lang}&t=${Date.now()}`;
 }
 
@@ -96,7 +101,7 @@ async function start(kind, target) {
   pad.light = pad.dark = ""; padField = "light";
   await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target } : {}) });
   show("drill");
-  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : W().setup}`;
+  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : kind === "opening" ? W().opening : W().setup}`;
   await refresh();
   timer = setInterval(refresh, 500);
 }
@@ -143,6 +148,9 @@ function resultHtml(kind, r) {
   } else if (kind === "mistake") {
     line(r.right ? w.cardRight(r) : w.cardWrong(r), r.right ? "right" : "wrong");
     if (r.learnt) line(w.learnt);
+  } else if (kind === "opening") {
+    line(r.words[lang], r.right ? "right" : "wrong");
+    if (r.played !== r.best) line(w.openingBest(r.best));
   } else line(w.setupDone, "right");
   return div;
 }
@@ -174,6 +182,8 @@ async function refresh() {
     if (!$("keys").children.length || $("keys").dataset.lang !== lang) { renderPad(); $("keys").dataset.lang = lang; }
   } else if (s.stage === "play") {
     $("stage").textContent = w.playStage(s.dice.join("-")).replace("{side}", w.side[s.target.turn]);
+    $("result").hidden = !s.reply;
+    if (s.reply) { const p = document.createElement("p"); p.textContent = w.reply(s.reply); $("result").replaceChildren(p); }
   } else if (s.stage === "done") {
     $("stage").textContent = w.done;
     $("result").replaceChildren(resultHtml(s.kind, s.result));
@@ -190,10 +200,11 @@ $("new-student").onsubmit = async (e) => {
 };
 $("go-pips").onclick = () => start("pips");
 $("go-mistakes").onclick = () => start("mistake");
+$("go-opening").onclick = () => start("opening");
 $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-id").value); };
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
-$("again").onclick = () => (lastKind === "pips" ? start("pips") : menu(student));
+$("again").onclick = () => (["pips", "opening"].includes(lastKind) ? start(lastKind) : menu(student));
 // A position to set up, from a link (the review's "set up on the board": /aula?setup=POSITION_ID)
 const wanted = new URLSearchParams(location.search).get("setup");
 if (wanted) $("setup-id").value = wanted;

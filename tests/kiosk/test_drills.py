@@ -241,3 +241,40 @@ def test_the_journals_backup_copies_the_students_too(tmp_path: Path) -> None:
     copy = StudentStore(students_backup_name(tmp_path / "backup.sqlite"))
     assert copy.path.name == "backup-students.sqlite" and [s["name"] for s in copy.students()] == ["Ana"]
     copy.close()
+
+
+def test_an_opening_and_a_reply_played_on_the_board_are_rated_by_gnu_backgammon(store: StudentStore) -> None:
+    # R02-R04: the start, an opening roll; the real GNU Backgammon ranks the plays (kiosk/coach_engines.py)
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=3, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        sizes = []
+        for attempt in range(4):
+            view = room.start(sid, "opening")["session"]
+            target = Position.from_position_id(view["target"]["position_id"])
+            room.board(board_event(target))  # set up (the guidance is the pips drill's, tested above)
+            dice = tuple(view["dice"])
+            assert room.view()["session"]["stage"] == "play"
+            legal = target.legal_plays(dice)
+            ranked = room.session["ranked"]  # type: ignore[index]
+            # the best play once, then the engine's worst
+            pick = ranked[0] if attempt % 2 == 0 else ranked[-1]
+            room.board(board_event(Position.from_position_id(pick.result, turn=Side.LIGHT)))
+            result = room.view()["session"]["result"]
+            assert result is not None and result["played"] == pick.play and len(legal) >= len(ranked) >= 1
+            assert result["right"] is (attempt % 2 == 0) or len(ranked) == 1
+            assert pick.play in result["words"]["pt"]
+            sizes.append((view["target"]["position_id"], dice, result["size"], result["reply"]))
+        assert any(r for *_, r in sizes) and any(r is None for *_, r in sizes), sizes  # openings and replies
+        assert {s for _, _, s, _ in sizes} >= {"best", "blunder"}, sizes
+        assert [a["kind"] for a in store.export(sid)["answers"]] == ["opening"] * 4
+    finally:
+        engines.close()

@@ -177,3 +177,42 @@ def test_a_drill_session_at_800x480(kiosk: tuple[str, Any, RefereeService]) -> N
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
     answers = app.state.drills.store.export(sid)["answers"]
     assert [(a["kind"], a["right"]) for a in answers] == [("pips", 0), ("mistake", 1)]
+
+
+def test_an_opening_reply_rated_in_words_at_800x480(tmp_path: Path) -> None:
+    """The coach's GNU Backgammon ranks the roll's plays; the student's play (boards straight to the service, as
+    the camera sends them) is called by its size in the coach's words."""
+    from kiosk.coach_engines import default_engine
+    from tests.kiosk.test_drills import board_event
+
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=default_engine)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
+            if app.state.coach.engines.main() is None:
+                pytest.skip("GNU Backgammon is not available")
+            room = app.state.drills
+            room.rng = random.Random(4)  # a reply (dark opened first)
+            room.store.create("Bia")
+            page.goto(f"{server.url}/aula")
+            page.get_by_test_id("drills-student").click()
+            page.get_by_test_id("drills-opening").click()
+            page.get_by_test_id("drills-drill").wait_for()
+            session = httpx.get(f"{server.url}/api/drills/session").json()["session"]
+            target = Position.from_position_id(session["target"]["position_id"])
+            service.submit(board_event(target))
+            page.wait_for_function("() => document.querySelector('#stage').textContent.startsWith('Jogue')")
+            shot(page, "13-abertura-jogue")
+            worst = room.session["ranked"][-1]
+            service.submit(board_event(Position.from_position_id(worst.result, turn=Side.LIGHT)))
+            page.get_by_test_id("drills-result").wait_for()
+            page.wait_for_function("() => document.querySelector('#again:not([hidden])')")
+            text = page.get_by_test_id("drills-result").inner_text()
+            assert worst.play in text and "melhor jogada" in text
+            shot(page, "14-abertura-avaliada")
+            assert session["reply"], session
+    finally:
+        service.close()
+    problems = {k: v for k, v in PROBLEMS.items() if v and k.startswith("1")}
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
