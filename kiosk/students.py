@@ -183,7 +183,8 @@ class StudentStore:
         rows = self._q("SELECT kind, at, right, seconds FROM answers WHERE student = ? ORDER BY at", (sid,))
         kinds: dict[str, list[dict[str, Any]]] = {}
         if rows:
-            first = day_of(rows[0]["at"])
+            first = min([day_of(rows[0]["at"])] + [day_of(r["at"]) for r in self._q(
+                "SELECT at FROM matches WHERE student = ? ORDER BY at LIMIT 1", (sid,))])
             weeks: dict[tuple[str, int], list[sqlite3.Row]] = {}
             for r in rows:
                 weeks.setdefault((r["kind"], (day_of(r["at"]) - first) // 7), []).append(r)
@@ -194,6 +195,9 @@ class StudentStore:
                     "seconds": secs[len(secs) // 2] if secs else None})
         matches = [dict(r) for r in self._q(
             "SELECT match, at, pr FROM matches WHERE student = ? AND pr IS NOT NULL ORDER BY at", (sid,))]
+        start = min([day_of(r["at"]) for r in rows[:1]] + [day_of(m["at"]) for m in matches[:1]], default=0)
+        for m in matches:
+            m["week"] = (day_of(m["at"]) - start) // 7
         cards = self._q("SELECT box, learnt FROM cards WHERE student = ?", (sid,))
         boxes = {b: 0 for b in range(1, 6)}
         for c in cards:

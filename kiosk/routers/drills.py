@@ -30,7 +30,7 @@ class StudentIn(Strict):
 
 class DrillIn(Strict):
     student: int = Field(ge=1)
-    kind: Literal["pips", "mistake", "opening", "setup"]
+    kind: Literal["pips", "mistake", "opening", "cube", "setup"]
     target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
     card: int | None = Field(None, ge=1)
 
@@ -38,6 +38,11 @@ class DrillIn(Strict):
 class PipsIn(Strict):
     light: int = Field(ge=0, le=999)
     dark: int = Field(ge=0, le=999)
+
+
+class CubeIn(Strict):
+    double: bool  # light doubles
+    take: bool  # dark takes
 
 
 class MatchIn(Strict):
@@ -152,6 +157,14 @@ def start(body: DrillIn, request: Request) -> dict[str, Any]:
 def pips(body: PipsIn, request: Request) -> dict[str, Any]:
     try:
         return room(request).answer_pips(body.light, body.dark)
+    except LookupError as exc:
+        raise _refused(exc, 409) from None
+
+
+@router.post("/api/drills/cube", dependencies=AT_THE_BOARD, summary="The student's cube decision in a race")
+def cube(body: CubeIn, request: Request) -> dict[str, Any]:
+    try:
+        return room(request).answer_cube(body.double, body.take)
     except LookupError as exc:
         raise _refused(exc, 409) from None
 

@@ -278,3 +278,43 @@ def test_an_opening_and_a_reply_played_on_the_board_are_rated_by_gnu_backgammon(
         assert [a["kind"] for a in store.export(sid)["answers"]] == ["opening"] * 4
     finally:
         engines.close()
+
+
+def test_a_cube_decision_in_a_race_graded_by_keiths_rule_without_the_engine(store: StudentStore) -> None:
+    room = DrillRoom(store, Clock(T0), seed=6)
+    sid = store.create("Ana")["id"]
+    view = room.start(sid, "cube")["session"]
+    target = Position.from_position_id(view["target"]["position_id"])
+    lead = keith_advice(target, Side.LIGHT)["lead"]
+    assert -1 <= lead <= 7  # a close race, near the doubling window
+    with pytest.raises(LookupError):
+        room.answer_cube(True, True)  # not before the board shows it
+    room.board(board_event(target))
+    assert room.view()["session"]["stage"] == "answer"
+    keith = keith_advice(target, Side.LIGHT)
+    result = room.answer_cube(keith["double"], keith["take"])["session"]["result"]
+    assert result["right"] is True and result["by"] == "keith" and result["truth"] == {
+        "double": keith["double"], "take": keith["take"]}
+    assert store.export(sid)["answers"][0]["kind"] == "cube"
+
+
+def test_a_cube_decision_graded_by_gnu_backgammon(store: StudentStore) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=6, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        target = Position.from_position_id(room.start(sid, "cube")["session"]["target"]["position_id"])
+        room.board(board_event(target))
+        result = room.answer_cube(False, False)["session"]["result"]
+        assert result["by"] == "gnubg" and result["action"] in ("no_double", "double_take", "double_pass",
+                                                                "too_good_take", "too_good_pass")
+        assert result["right"] is (result["truth"] == {"double": False, "take": False})
+    finally:
+        engines.close()
