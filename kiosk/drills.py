@@ -63,7 +63,18 @@ class DrillRoom:
     def follow(self, service: Any) -> None:
         """Read the camera's boards from the service's journal (kiosk.service.RefereeService.on_journaled)."""
         if hasattr(service, "on_journaled"):
-            service.on_journaled(lambda _match, _seq, event, _verdicts: self.board(event))
+            service.on_journaled(lambda match, _seq, event, _verdicts: self.journaled(match, event))
+
+    def journaled(self, match: int, event: dict[str, Any]) -> None:
+        """A board goes to the set-up; a new match whose player is named as a student becomes that student's."""
+        if event.get("event") == "new_match":
+            players = event.get("players") or {}
+            for side in ("light", "dark"):
+                sid = self.store.by_name(players.get(side))
+                if sid is not None:
+                    self.store.record_match(sid, str(match), side, [], at=self.clock())
+            return
+        self.board(event)
 
     def board(self, event: dict[str, Any]) -> None:
         if event.get("event") != "board" or event.get("stable") is False:

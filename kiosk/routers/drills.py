@@ -94,6 +94,33 @@ def export_student(sid: int, request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="aluno-{sid}.json"'})
 
 
+@router.post("/api/students/{sid}/matches/refresh", dependencies=AT_THE_BOARD,
+             summary="The coach's review of each of the student's matches read again: new blunders become cards")
+def refresh_matches(sid: int, request: Request) -> dict[str, Any]:
+    drills = room(request)
+    try:
+        matches = drills.store.matches_of(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    added = 0
+    for m in matches:
+        rows, pr = _reviewed(request, m["match"], m["side"])
+        added += drills.store.record_match(sid, m["match"], m["side"], rows, pr=pr)
+    return {"cards_added": added, "matches": len(matches)}
+
+
+def _reviewed(request: Request, match: str, side: str) -> tuple[list[dict[str, Any]], float | None]:
+    """The coach's review rows of a match and the side's PR ([] and None when the coach cannot review it)."""
+    coach = getattr(request.app.state, "coach", None)
+    if coach is None:
+        return [], None
+    try:
+        review = coach.review(match)
+    except Exception:  # no such match in the journal, tournament mode, the coach off: nothing to add
+        return [], None
+    return list(review.get("plays", [])), ((review.get("summary") or {}).get(side) or {}).get("pr")
+
+
 @router.post("/api/students/{sid}/matches", dependencies=AT_THE_BOARD,
              summary="A recorded match played by the student: its blunders become cards")
 def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:

@@ -91,7 +91,9 @@ async function students() {
   }));
 }
 
-async function menu(s) {
+async function menu(s, fresh = false) {
+  // the coach's reviews of her matches read again (new blunders become cards), then the menu drawn again
+  if (!fresh) api("POST", `/api/students/${s.id}/matches/refresh`).then((r) => r.cards_added && menu(s, true)).catch(() => {});
   const { students: list } = await api("GET", "/api/students");
   student = list.find((x) => x.id === s.id) || s;
   show("menu");

@@ -318,3 +318,22 @@ def test_a_cube_decision_graded_by_gnu_backgammon(store: StudentStore) -> None:
         assert result["right"] is (result["truth"] == {"double": False, "take": False})
     finally:
         engines.close()
+
+
+def test_a_match_whose_player_is_named_as_a_student_is_hers(tmp_path: Path) -> None:
+    """The kiosk's real referee service: a new match with "ana" playing dark is Ana's (names as the
+    students' list writes them, case and spaces aside); the refresh reads the coach's review (none here)."""
+    from kiosk.service import RefereeService
+
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
+    try:
+        with TestClient(app, client=TOUCH_SCREEN) as screen:
+            sid = screen.post("/api/students", json={"name": "Ana"}).json()["id"]
+            service.submit({"event": "new_match", "length": 3, "players": {"light": "Bruno", "dark": " ana "}})
+            mine = app.state.drills.store.matches_of(sid)
+            assert [(m["side"], m["pr"]) for m in mine] == [("dark", None)]
+            refreshed = screen.post(f"/api/students/{sid}/matches/refresh")
+            assert refreshed.status_code == 200 and refreshed.json()["matches"] == 1
+    finally:
+        service.close()
