@@ -40,12 +40,13 @@ from core.rules.xgid import XGID
 from kiosk.students import StudentStore, day_of
 
 
-def parse_target(text: str) -> Position:
-    """A Position ID (light on roll) or an XGID, as typed or pasted; ValueError saying why not."""
+def parse_target(text: str, turn: str = "light") -> Position:
+    """A Position ID (encoded for ``turn``, the side on roll) or an XGID, as typed or pasted; ValueError saying
+    why not."""
     text = " ".join(str(text).split())
     if text.upper().startswith("XGID="):
         return XGID.from_text(text).position
-    return Position.from_position_id(text, turn=Side.LIGHT)
+    return Position.from_position_id(text, turn=Side(turn))
 
 
 class DrillRoom:
@@ -90,7 +91,8 @@ class DrillRoom:
                 self._played(s, pos)
 
     # ----- sessions ------------------------------------------------------------------------------------------
-    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None) -> dict[str, Any]:
+    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None,
+              turn: str = "light") -> dict[str, Any]:
         self.store.student(student)
         now = self.clock()
         s: dict[str, Any] = {"student": student, "kind": kind, "started": now, "stage": "setup", "result": None}
@@ -109,7 +111,7 @@ class DrillRoom:
         elif kind == "cube":
             s.update(target=self._close_race(), dice=None)
         elif kind == "setup":
-            s.update(target=parse_target(target or ""), dice=None)
+            s.update(target=parse_target(target or "", turn), dice=None)
         else:
             raise ValueError(f"kind: one of pips, mistake, opening, cube, setup (not {kind!r})")
         with self._lock:

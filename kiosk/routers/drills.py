@@ -33,6 +33,7 @@ class DrillIn(Strict):
     kind: Literal["pips", "mistake", "opening", "cube", "setup"]
     target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
     card: int | None = Field(None, ge=1)
+    turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
 
 
 class PipsIn(Strict):
@@ -169,7 +170,7 @@ def session(request: Request) -> dict[str, Any]:
 @router.post("/api/drills/start", dependencies=AT_THE_BOARD, summary="Start a drill for a student")
 def start(body: DrillIn, request: Request) -> dict[str, Any]:
     try:
-        return room(request).start(body.student, body.kind, body.target, body.card)
+        return room(request).start(body.student, body.kind, body.target, body.card, body.turn)
     except KeyError:
         raise HTTPException(404, "no such student") from None
     except LookupError as exc:

@@ -1,7 +1,7 @@
 // The teacher's table (issue 38): students, drills set up on the real board by the camera's guidance, the pip
 // count's number pad, the student's own mistakes coming back, progress as a chart. Portuguese in the seeds'
 // words and English; the set-up steps come from the server in both (core/messages.py setup_words).
-import { drawBoard } from "/static/board.js";
+import { drawBoard, playMarks } from "/static/board.js";
 
 const WORDS = {
   pt: {
@@ -110,7 +110,8 @@ async function menu(s, fresh = false) {
 async function start(kind, target) {
   lastKind = kind; lastTarget = target;
   pad.light = pad.dark = ""; padField = "light";
-  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target } : {}) });
+  const turn = new URLSearchParams(location.search).get("turn") === "dark" ? "dark" : "light";
+  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target, turn } : {}) });
   show("drill");
   $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : kind === "opening" ? W().opening : kind === "cube" ? W().cube : W().setup}`;
   await refresh();
@@ -174,7 +175,11 @@ function resultHtml(kind, r) {
 async function refresh() {
   const { session: s } = await api("GET", "/api/drills/session");
   if (!s) return;
-  drawBoard($("target"), { position: s.target.board, turn: s.target.turn, match: { crawford: true } });  // no cube in a drill
+  // While setting up, the board is numbered for the side of the first step (its own numbering, as the step is
+  // written) and the step's points are marked; no cube in a drill.
+  const first = s.stage === "setup" && s.setup && s.setup.moves[0];
+  const view = { position: s.target.board, turn: first ? first.side : s.target.turn, match: { crawford: true } };
+  drawBoard($("target"), view, first ? playMarks(view, first.side, `${first.from}/${first.to}`) : null);
   const w = W();
   $("pad").hidden = !(s.stage === "answer" && s.kind === "pips");
   $("cube").hidden = !(s.stage === "answer" && s.kind === "cube");
@@ -249,7 +254,7 @@ $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
 $("again").onclick = () => (["pips", "opening", "cube"].includes(lastKind) ? start(lastKind) : menu(student));
-// A position to set up, from a link (the review's "set up on the board": /aula?setup=POSITION_ID)
+// A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark)
 const wanted = new URLSearchParams(location.search).get("setup");
 if (wanted) $("setup-id").value = wanted;
 $("back").onclick = async () => {

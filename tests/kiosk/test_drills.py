@@ -216,6 +216,12 @@ def test_the_api_guards_and_refuses_bad_input(tmp_path: Path) -> None:
                                                     "target": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"})
         assert xg.status_code == 200, xg.text
         assert xg.json()["session"]["target"]["position_id"] == "4HPwATDgc/ABMA"
+        # a recorded match's move by dark: its Position ID is encoded for dark
+        after = START.play((3, 1), "8/5 6/5").with_turn(Side.DARK)
+        dark = screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "turn": "dark",
+                                                      "target": after.position_id(Side.DARK)})
+        assert dark.status_code == 200
+        assert dark.json()["session"]["target"]["board"] == after.to_dict()
         assert screen.get(f"/api/students/{sid}/progress.svg").headers["content-type"].startswith("image/svg+xml")
         assert screen.post("/api/pin", json={"pin": PIN}).status_code == 204
         pin = {"X-Gamao-PIN": PIN}
