@@ -16,6 +16,8 @@ starts. Drills:
   GNU Backgammon's best) with a roll for light; the student plays it on the board; the coach's engine ranks the
   roll's plays when the drill starts, and the play the camera sees is called by its size in the coach's words
   (best, good, error, blunder with XG's marks): right when the coach finds nothing wrong (best or good).
+- ``bearoff``: a bear-off (both sides in their home boards) and a roll; played on the board and called as an
+  opening is (GNU Backgammon's ranking, which reads its bear-off database for such positions).
 - ``cube``: a close race is set up; the student enters light's cube decision (double or not) and dark's answer
   (take or drop) on the screen; graded against GNU Backgammon's cube advice at 0 ply (double when it says
   double/take or double/pass; take when taking is worth more to dark than dropping), or Keith's rule without
@@ -31,9 +33,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from core.coach.drills import grade_pips, keith_advice, method_text, race_position
+from core.coach.drills import bearoff_position, grade_pips, keith_advice, method_text, race_position
 from core.coach.words import headline, size_of
-from core.messages import setup_words
+from core.messages import pt_play, setup_words
 from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
 from core.rules.xgid import XGID
@@ -87,7 +89,9 @@ class DrillRoom:
         with self._lock:
             self.seen = pos
             s = self.session
-            if s is not None and s["stage"] == "play":
+            if s is not None and s["stage"] == "setup":
+                self._check_setup(s)
+            elif s is not None and s["stage"] == "play":
                 self._played(s, pos)
 
     # ----- sessions ------------------------------------------------------------------------------------------
@@ -108,12 +112,16 @@ class DrillRoom:
             s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
         elif kind == "opening":
             s.update(self._opening())
+        elif kind == "bearoff":
+            pos = bearoff_position(self.rng)
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            s.update(target=pos, dice=dice, ranked=self._rank(pos, dice), reply=None)
         elif kind == "cube":
             s.update(target=self._close_race(), dice=None)
         elif kind == "setup":
             s.update(target=parse_target(target or "", turn), dice=None)
         else:
-            raise ValueError(f"kind: one of pips, mistake, opening, cube, setup (not {kind!r})")
+            raise ValueError(f"kind: one of pips, mistake, opening, bearoff, cube, setup (not {kind!r})")
         with self._lock:
             self.session = s
             self._check_setup(s)
@@ -243,7 +251,7 @@ class DrillRoom:
 
     def _played(self, s: dict[str, Any], pos: Position) -> None:
         """A board while the student's play is awaited: graded once it is one of the roll's results."""
-        if s["kind"] == "opening":
+        if s["kind"] in ("opening", "bearoff"):
             self._opening_played(s, pos)
             return
         target: Position = s["target"]
@@ -283,7 +291,9 @@ class DrillRoom:
         seconds = round(now - s["ready_at"], 1)
         s["stage"] = "done"
         s["result"] = {"right": right, "played": mine.play, "best": best.play, "size": size,
-                       "words": headline(mine.play, size), "loss": mine.loss, "reply": s.get("reply")}
-        self.store.answer(s["student"], "opening", right, seconds,
+                       "words": {"pt": headline(pt_play(mine.play), size)["pt"], "en": headline(mine.play, size)["en"]},
+                       "best_words": {"pt": pt_play(best.play), "en": best.play},
+                       "loss": mine.loss, "reply": s.get("reply")}
+        self.store.answer(s["student"], s["kind"], right, seconds,
                           {"position_id": target.position_id(Side.LIGHT), "dice": list(s["dice"]),
                            "played": mine.play, "best": best.play, "size": size}, at=now)

@@ -30,7 +30,7 @@ class StudentIn(Strict):
 
 class DrillIn(Strict):
     student: int = Field(ge=1)
-    kind: Literal["pips", "mistake", "opening", "cube", "setup"]
+    kind: Literal["pips", "mistake", "opening", "bearoff", "cube", "setup"]
     target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
     card: int | None = Field(None, ge=1)
     turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
@@ -175,7 +175,7 @@ def start(body: DrillIn, request: Request) -> dict[str, Any]:
         raise HTTPException(404, "no such student") from None
     except LookupError as exc:
         raise _refused(exc, 409) from None
-    except RuntimeError as exc:  # an opening without the coach's engine
+    except RuntimeError as exc:  # an opening or a bear-off without the coach's engine
         raise _refused(exc, 503) from None
     except ValueError as exc:
         raise HTTPException(422, {"field": "target", "message": " ".join(str(exc).split())}) from None

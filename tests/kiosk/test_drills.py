@@ -104,9 +104,10 @@ def test_pip_count_drill_set_up_by_guidance_then_answered_on_the_pad(store: Stud
     assert room.view()["session"]["stage"] == "answer"
     clock.t += 21.5
     result = room.answer_pips(target.pips(Side.LIGHT), target.pips(Side.DARK) + 2)["session"]["result"]
-    assert result["right"] is False and result["off_by"] == {"light": 0, "dark": 2} and result["seconds"] == 21.5
+    assert result["right"] is False and result["off_by"] == {"light": 0, "dark": 2} and result["seconds"] == 61.5
     assert result["method_text"]["light"].endswith(f"= {target.pips(Side.LIGHT)}")
-    assert store.progress(sid)["kinds"]["pips"] == [{"week": 0, "answers": 1, "accuracy": 0.0, "seconds": 21.5}]
+    # timed from the board matching the target (40 + 21.5 s), not from when the screen was last looked at
+    assert store.progress(sid)["kinds"]["pips"] == [{"week": 0, "answers": 1, "accuracy": 0.0, "seconds": 61.5}]
 
 
 def _lift(pos: Position, move: dict[str, Any]) -> Position:
@@ -343,3 +344,28 @@ def test_a_match_whose_player_is_named_as_a_student_is_hers(tmp_path: Path) -> N
             assert refreshed.status_code == 200 and refreshed.json()["matches"] == 1
     finally:
         service.close()
+
+
+def test_a_bear_off_played_on_the_board_is_rated_by_gnu_backgammon(store: StudentStore) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=9, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        view = room.start(sid, "bearoff")["session"]
+        target = Position.from_position_id(view["target"]["position_id"])
+        assert all(not target.own(s)[p] for s in (Side.LIGHT, Side.DARK) for p in range(7, 26))  # R10: all home
+        room.board(board_event(target))
+        best = room.session["ranked"][0]  # type: ignore[index]
+        room.board(board_event(Position.from_position_id(best.result, turn=Side.LIGHT)))
+        result = room.view()["session"]["result"]
+        assert result["right"] is True and result["size"] == "best" and result["played"] == best.play
+        assert store.export(sid)["answers"][0]["kind"] == "bearoff"
+    finally:
+        engines.close()
