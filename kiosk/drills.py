@@ -16,6 +16,10 @@ starts. Drills:
   GNU Backgammon's best) with a roll for light; the student plays it on the board; the coach's engine ranks the
   roll's plays when the drill starts, and the play the camera sees is called by its size in the coach's words
   (best, good, error, blunder with XG's marks): right when the coach finds nothing wrong (best or good).
+- ``cube``: a close race is set up; the student enters light's cube decision (double or not) and dark's answer
+  (take or drop) on the screen; graded against GNU Backgammon's cube advice at 0 ply (double when it says
+  double/take or double/pass; take when taking is worth more to dark than dropping), or Keith's rule without
+  the engine; the Keith count and its rule are shown after.
 - ``setup``: any position (a Position ID or XGID typed, a recorded match's move): the set-up alone.
 """
 
@@ -36,12 +40,13 @@ from core.rules.xgid import XGID
 from kiosk.students import StudentStore, day_of
 
 
-def parse_target(text: str) -> Position:
-    """A Position ID (light on roll) or an XGID, as typed or pasted; ValueError saying why not."""
+def parse_target(text: str, turn: str = "light") -> Position:
+    """A Position ID (encoded for ``turn``, the side on roll) or an XGID, as typed or pasted; ValueError saying
+    why not."""
     text = " ".join(str(text).split())
     if text.upper().startswith("XGID="):
         return XGID.from_text(text).position
-    return Position.from_position_id(text, turn=Side.LIGHT)
+    return Position.from_position_id(text, turn=Side(turn))
 
 
 class DrillRoom:
@@ -59,7 +64,18 @@ class DrillRoom:
     def follow(self, service: Any) -> None:
         """Read the camera's boards from the service's journal (kiosk.service.RefereeService.on_journaled)."""
         if hasattr(service, "on_journaled"):
-            service.on_journaled(lambda _match, _seq, event, _verdicts: self.board(event))
+            service.on_journaled(lambda match, _seq, event, _verdicts: self.journaled(match, event))
+
+    def journaled(self, match: int, event: dict[str, Any]) -> None:
+        """A board goes to the set-up; a new match whose player is named as a student becomes that student's."""
+        if event.get("event") == "new_match":
+            players = event.get("players") or {}
+            for side in ("light", "dark"):
+                sid = self.store.by_name(players.get(side))
+                if sid is not None:
+                    self.store.record_match(sid, str(match), side, [], at=self.clock())
+            return
+        self.board(event)
 
     def board(self, event: dict[str, Any]) -> None:
         if event.get("event") != "board" or event.get("stable") is False:
@@ -75,7 +91,8 @@ class DrillRoom:
                 self._played(s, pos)
 
     # ----- sessions ------------------------------------------------------------------------------------------
-    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None) -> dict[str, Any]:
+    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None,
+              turn: str = "light") -> dict[str, Any]:
         self.store.student(student)
         now = self.clock()
         s: dict[str, Any] = {"student": student, "kind": kind, "started": now, "stage": "setup", "result": None}
@@ -91,10 +108,12 @@ class DrillRoom:
             s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
         elif kind == "opening":
             s.update(self._opening())
+        elif kind == "cube":
+            s.update(target=self._close_race(), dice=None)
         elif kind == "setup":
-            s.update(target=parse_target(target or ""), dice=None)
+            s.update(target=parse_target(target or "", turn), dice=None)
         else:
-            raise ValueError(f"kind: one of pips, mistake, opening, setup (not {kind!r})")
+            raise ValueError(f"kind: one of pips, mistake, opening, cube, setup (not {kind!r})")
         with self._lock:
             self.session = s
             self._check_setup(s)
@@ -108,7 +127,7 @@ class DrillRoom:
         if s["stage"] != "setup" or self.seen is None:
             return
         if setup_moves(self.seen, s["target"]).done:
-            s["stage"] = "answer" if s["kind"] == "pips" else "done" if s["kind"] == "setup" else "play"
+            s["stage"] = ("answer" if s["kind"] in ("pips", "cube") else "done" if s["kind"] == "setup" else "play")
             s["ready_at"] = self.clock()
             if s["kind"] == "setup":
                 self.store.answer(s["student"], "setup", True, s["ready_at"] - s["started"],
@@ -141,6 +160,8 @@ class DrillRoom:
     def answer_pips(self, light: int, dark: int) -> dict[str, Any]:
         with self._lock:
             s = self.session
+            if s is not None:
+                self._check_setup(s)
             if s is None or s["kind"] != "pips" or s["stage"] != "answer":
                 raise LookupError("no pip count is waiting for an answer")
             now = self.clock()
@@ -176,6 +197,49 @@ class DrillRoom:
             dice = self.rng.choice([(a, b) for a in range(1, 7) for b in range(1, a)])
         return {"target": pos, "dice": dice, "ranked": self._rank(pos, dice),
                 "reply": f"{first[0]}{first[1]} {best.play}" if reply else None}
+
+    def _close_race(self) -> Position:
+        """A race near the doubling window: Keith's lead (light's count + 1/7 - dark's) between -1 and 7."""
+        for _ in range(500):
+            pos = race_position(self.rng)
+            if -1 <= keith_advice(pos, Side.LIGHT)["lead"] <= 7:
+                return pos
+        return pos
+
+    def answer_cube(self, double: bool, take: bool) -> dict[str, Any]:
+        with self._lock:
+            s = self.session
+            if s is not None:
+                self._check_setup(s)
+            if s is None or s["kind"] != "cube" or s["stage"] != "answer":
+                raise LookupError("no cube decision is waiting for an answer")
+            target: Position = s["target"]
+            s["stage"] = "grading"
+        keith = keith_advice(target, Side.LIGHT)
+        truth = {"double": keith["double"], "take": keith["take"]}
+        by, action = "keith", None
+        engine = getattr(getattr(self.coach, "engines", None), "main", lambda: None)()
+        if engine is not None:
+            try:
+                advice = engine.cube_advice(target.position_id(Side.LIGHT), None, plies=0, timeout=30.0)
+            except Exception:  # the engine failed: Keith's rule grades, and says so
+                advice = None
+            if advice is not None:
+                eq = advice.equities
+                truth = {"double": advice.action in ("double_take", "double_pass"),
+                         "take": eq.get("double_take", 0.0) <= eq.get("double_pass", 1.0)}
+                by, action = "gnubg", advice.action
+        now = self.clock()
+        given = {"double": bool(double), "take": bool(take)}
+        result = {"right": given == truth, "given": given, "truth": truth, "by": by, "action": action,
+                  "keith": keith, "seconds": round(now - s["ready_at"], 1)}
+        with self._lock:
+            s["result"] = result
+            s["stage"] = "done"
+        self.store.answer(s["student"], "cube", result["right"], result["seconds"],
+                          {"position_id": target.position_id(Side.LIGHT), "given": given, "truth": truth, "by": by},
+                          at=now)
+        return self.view()
 
     def _played(self, s: dict[str, Any], pos: Position) -> None:
         """A board while the student's play is awaited: graded once it is one of the roll's results."""

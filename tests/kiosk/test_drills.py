@@ -216,6 +216,12 @@ def test_the_api_guards_and_refuses_bad_input(tmp_path: Path) -> None:
                                                     "target": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"})
         assert xg.status_code == 200, xg.text
         assert xg.json()["session"]["target"]["position_id"] == "4HPwATDgc/ABMA"
+        # a recorded match's move by dark: its Position ID is encoded for dark
+        after = START.play((3, 1), "8/5 6/5").with_turn(Side.DARK)
+        dark = screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "turn": "dark",
+                                                      "target": after.position_id(Side.DARK)})
+        assert dark.status_code == 200
+        assert dark.json()["session"]["target"]["board"] == after.to_dict()
         assert screen.get(f"/api/students/{sid}/progress.svg").headers["content-type"].startswith("image/svg+xml")
         assert screen.post("/api/pin", json={"pin": PIN}).status_code == 204
         pin = {"X-Gamao-PIN": PIN}
@@ -278,3 +284,62 @@ def test_an_opening_and_a_reply_played_on_the_board_are_rated_by_gnu_backgammon(
         assert [a["kind"] for a in store.export(sid)["answers"]] == ["opening"] * 4
     finally:
         engines.close()
+
+
+def test_a_cube_decision_in_a_race_graded_by_keiths_rule_without_the_engine(store: StudentStore) -> None:
+    room = DrillRoom(store, Clock(T0), seed=6)
+    sid = store.create("Ana")["id"]
+    view = room.start(sid, "cube")["session"]
+    target = Position.from_position_id(view["target"]["position_id"])
+    lead = keith_advice(target, Side.LIGHT)["lead"]
+    assert -1 <= lead <= 7  # a close race, near the doubling window
+    with pytest.raises(LookupError):
+        room.answer_cube(True, True)  # not before the board shows it
+    room.board(board_event(target))
+    assert room.view()["session"]["stage"] == "answer"
+    keith = keith_advice(target, Side.LIGHT)
+    result = room.answer_cube(keith["double"], keith["take"])["session"]["result"]
+    assert result["right"] is True and result["by"] == "keith" and result["truth"] == {
+        "double": keith["double"], "take": keith["take"]}
+    assert store.export(sid)["answers"][0]["kind"] == "cube"
+
+
+def test_a_cube_decision_graded_by_gnu_backgammon(store: StudentStore) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=6, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        target = Position.from_position_id(room.start(sid, "cube")["session"]["target"]["position_id"])
+        room.board(board_event(target))
+        result = room.answer_cube(False, False)["session"]["result"]
+        assert result["by"] == "gnubg" and result["action"] in ("no_double", "double_take", "double_pass",
+                                                                "too_good_take", "too_good_pass")
+        assert result["right"] is (result["truth"] == {"double": False, "take": False})
+    finally:
+        engines.close()
+
+
+def test_a_match_whose_player_is_named_as_a_student_is_hers(tmp_path: Path) -> None:
+    """The kiosk's real referee service: a new match with "ana" playing dark is Ana's (names as the
+    students' list writes them, case and spaces aside); the refresh reads the coach's review (none here)."""
+    from kiosk.service import RefereeService
+
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
+    try:
+        with TestClient(app, client=TOUCH_SCREEN) as screen:
+            sid = screen.post("/api/students", json={"name": "Ana"}).json()["id"]
+            service.submit({"event": "new_match", "length": 3, "players": {"light": "Bruno", "dark": " ana "}})
+            mine = app.state.drills.store.matches_of(sid)
+            assert [(m["side"], m["pr"]) for m in mine] == [("dark", None)]
+            refreshed = screen.post(f"/api/students/{sid}/matches/refresh")
+            assert refreshed.status_code == 200 and refreshed.json()["matches"] == 1
+    finally:
+        service.close()

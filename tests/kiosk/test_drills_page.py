@@ -170,6 +170,9 @@ def test_a_drill_session_at_800x480(kiosk: tuple[str, Any, RefereeService]) -> N
         page.get_by_test_id("drills-menu").wait_for()
         page.wait_for_function("() => document.querySelector('#chart').complete")
         shot(page, "11-progresso")
+        page.get_by_test_id("drills-chart").click()  # the chart over the whole screen
+        shot(page, "11b-progresso-grande")
+        page.get_by_test_id("drills-chart").click()
         page.get_by_test_id("drills-lang").click()
         page.wait_for_function("() => document.querySelector('#go-pips').textContent === 'Pip count'")
         shot(page, "12-menu-en")
@@ -211,6 +214,22 @@ def test_an_opening_reply_rated_in_words_at_800x480(tmp_path: Path) -> None:
             text = page.get_by_test_id("drills-result").inner_text()
             assert worst.play in text and "melhor jogada" in text
             shot(page, "14-abertura-avaliada")
+            # a cube decision in a race, graded by GNU Backgammon, Keith's count explained
+            page.get_by_test_id("drills-back").click()
+            page.get_by_test_id("drills-menu").wait_for()
+            shot(page, "15-menu-completo")
+            page.get_by_test_id("drills-cube").click()
+            page.get_by_test_id("drills-drill").wait_for()
+            race = httpx.get(f"{server.url}/api/drills/session").json()["session"]["target"]["position_id"]
+            service.submit(board_event(Position.from_position_id(race)))
+            page.get_by_test_id("drills-cube-answer").wait_for()
+            page.get_by_test_id("drills-double").click()
+            page.get_by_test_id("drills-take").click()
+            shot(page, "16-cubo-resposta")
+            page.get_by_test_id("drills-cube-ok").click()
+            page.get_by_test_id("drills-result").wait_for()
+            assert "GNU Backgammon" in page.get_by_test_id("drills-result").inner_text()
+            shot(page, "17-cubo-resultado")
             assert session["reply"], session
     finally:
         service.close()
