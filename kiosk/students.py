@@ -99,6 +99,16 @@ class StudentStore:
             raise KeyError(sid)
         return dict(rows[0])
 
+    def by_name(self, name: Any) -> int | None:
+        """The student called ``name`` (spaces and case aside), if any: a match's player named as a student."""
+        if not isinstance(name, str) or not name.strip():
+            return None
+        rows = self._q("SELECT id FROM students WHERE name = ? COLLATE NOCASE", (" ".join(name.split()),))
+        return int(rows[0]["id"]) if rows else None
+
+    def matches_of(self, sid: int) -> list[dict[str, Any]]:
+        return [dict(r) for r in self._q("SELECT match, side, at, pr FROM matches WHERE student = ? ORDER BY at", (sid,))]
+
     def students(self, today: int | None = None) -> list[dict[str, Any]]:
         today = day_of(time.time()) if today is None else today
         rows = self._q(
@@ -136,9 +146,9 @@ class StudentStore:
         ``rows`` that lost the blunder mark or more becomes a card, due today. Returns the cards added."""
         self.student(sid)
         at = time.time() if at is None else at
-        statements: list[tuple[str, tuple[Any, ...]]] = [(
-            "INSERT OR REPLACE INTO matches (student, match, side, at, pr) VALUES (?, ?, ?, ?, ?)",
-            (sid, match, side, at, pr))]
+        statements: list[tuple[str, tuple[Any, ...]]] = [(  # the first time it was given keeps its date
+            "INSERT INTO matches (student, match, side, at, pr) VALUES (?, ?, ?, ?, ?) ON CONFLICT "
+            "(student, match, side) DO UPDATE SET pr = COALESCE(excluded.pr, pr)", (sid, match, side, at, pr))]
         before = self._q("SELECT COUNT(*) AS n FROM cards WHERE student = ?", (sid,))[0]["n"]
         for row in rows:
             if row.get("side") != side or not is_blunder(row):
