@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from core.coach.drills import Card, is_blunder, schedule
+from core.messages import pt_play
 
 STUDENTS = "students.sqlite"
 MAX_NAME = 40
@@ -242,3 +243,26 @@ def backup_students(path: Path, target: Path) -> int:
 def students_backup_name(journal_backup: Path) -> Path:
     """Where `gamao journal DIR --backup FILE` puts the students' copy: FILE's name with ``-students``."""
     return journal_backup.with_name(f"{journal_backup.stem}-students{journal_backup.suffix or '.sqlite'}")
+
+
+def anki_text(cards: list[dict[str, Any]], lang: str = "pt") -> str:
+    """A student's cards as a text file Anki imports (File > Import: tab-separated, the header lines name the
+    separator; Anki 2.1.54 and later): front = the position (Position ID, XGID-free), the side and the dice and the
+    question; back = the best play, what the student played and the equity lost."""
+    pt = lang != "en"
+    lines = ["#separator:tab", "#html:false", "#tags column:3"]
+    for c in cards:
+        side = ("claras" if c["side"] == "light" else "escuras") if pt else c["side"]
+        dice = f"{c['dice'][0]}-{c['dice'][1]}"
+        loss = f"{c['loss']:.3f}".replace(".", "," if pt else ".")
+        front = (f"Position ID {c['position_id']} ({side} jogam {dice}): qual é a melhor jogada?" if pt else
+                 f"Position ID {c['position_id']} ({side} to play {dice}): what is the best play?")
+        back = (f"{pt_words(c['best'], pt)}. Na partida: {pt_words(c['played'], pt)} (perdeu {loss})." if pt else
+                f"{c['best']}. In the match: {c['played']} (lost {loss}).")
+        tags = f"gamao partida-{c['source']}"
+        lines.append("\t".join(" ".join(x.split()) for x in (front, back, tags)))
+    return "\n".join(lines) + "\n"
+
+
+def pt_words(play: str, pt: bool) -> str:
+    return pt_play(play) if pt else play

@@ -18,6 +18,7 @@ from kiosk.dependencies import require_pin, require_pin_off_screen
 from kiosk.drills import DrillRoom
 from kiosk.drills_chart import progress_svg
 from kiosk.schemas import Strict
+from kiosk.students import anki_text
 
 router = APIRouter(tags=["drills"])
 AT_THE_BOARD = [Depends(require_pin_off_screen)]
@@ -93,6 +94,17 @@ def export_student(sid: int, request: Request) -> Response:
         raise HTTPException(404, "no such student") from None
     return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="aluno-{sid}.json"'})
+
+
+@router.get("/api/students/{sid}/anki.txt", dependencies=GUARDED,
+            summary="A student's cards as a text file Anki imports (tab-separated)")
+def anki(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+    try:
+        cards = room(request).store.export(sid)["cards"]
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return Response(anki_text(cards, lang), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="aluno-{sid}-anki.txt"'})
 
 
 @router.post("/api/students/{sid}/matches/refresh", dependencies=AT_THE_BOARD,

@@ -18,7 +18,7 @@ from kiosk.config import Settings
 from kiosk.drills import DrillRoom
 from kiosk.drills_chart import progress_svg
 from kiosk.main import create_app
-from kiosk.students import DAY, STUDENTS, StudentStore
+from kiosk.students import DAY, STUDENTS, StudentStore, anki_text
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "drills"
@@ -74,6 +74,11 @@ def test_students_are_made_exported_and_deleted_with_all_their_rows(store: Stude
     assert [a["kind"] for a in exported["answers"]] == ["pips"] and len(exported["cards"]) == 1
     assert exported["matches"] == [{"match": "7", "side": "light", "at": T0, "pr": 9.4}]
     json.dumps(exported)
+    anki = anki_text(exported["cards"]).splitlines()
+    assert anki[:2] == ["#separator:tab", "#html:false"] and len(anki) == 4
+    front, back, tags = anki[3].split("\t")
+    assert START.position_id() in front and "3-1" in front and back.startswith("8/5 6/5. Na partida: 24/21 24/23")
+    assert tags == "gamao partida-7"
     store.delete(ana["id"])
     with pytest.raises(KeyError):
         store.export(ana["id"])
@@ -227,6 +232,8 @@ def test_the_api_guards_and_refuses_bad_input(tmp_path: Path) -> None:
         assert screen.post("/api/pin", json={"pin": PIN}).status_code == 204
         pin = {"X-Gamao-PIN": PIN}
         assert screen.get(f"/api/students/{sid}/export", headers=pin).json()["student"]["name"] == "Ana"
+        assert screen.get(f"/api/students/{sid}/anki.txt").status_code == 401
+        assert screen.get(f"/api/students/{sid}/anki.txt", headers=pin).text.startswith("#separator:tab")
         assert screen.delete(f"/api/students/{sid}", headers=pin).status_code == 200
         assert screen.get(f"/api/students/{sid}/progress").status_code == 404
 
