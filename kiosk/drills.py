@@ -16,6 +16,8 @@ starts. Drills:
   GNU Backgammon's best) with a roll for light; the student plays it on the board; the coach's engine ranks the
   roll's plays when the drill starts, and the play the camera sees is called by its size in the coach's words
   (best, good, error, blunder with XG's marks): right when the coach finds nothing wrong (best or good).
+- ``bearoff``: a bear-off (both sides in their home boards) and a roll; played on the board and called as an
+  opening is (GNU Backgammon's ranking, which reads its bear-off database for such positions).
 - ``cube``: a close race is set up; the student enters light's cube decision (double or not) and dark's answer
   (take or drop) on the screen; graded against GNU Backgammon's cube advice at 0 ply (double when it says
   double/take or double/pass; take when taking is worth more to dark than dropping), or Keith's rule without
@@ -31,21 +33,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from core.coach.drills import grade_pips, keith_advice, method_text, race_position
+from core.coach.drills import bearoff_position, grade_pips, keith_advice, method_text, race_position
 from core.coach.words import headline, size_of
-from core.messages import setup_words
+from core.messages import pt_play, setup_words
 from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
 from core.rules.xgid import XGID
 from kiosk.students import StudentStore, day_of
 
 
-def parse_target(text: str) -> Position:
-    """A Position ID (light on roll) or an XGID, as typed or pasted; ValueError saying why not."""
+def parse_target(text: str, turn: str = "light") -> Position:
+    """A Position ID (encoded for ``turn``, the side on roll) or an XGID, as typed or pasted; ValueError saying
+    why not."""
     text = " ".join(str(text).split())
     if text.upper().startswith("XGID="):
         return XGID.from_text(text).position
-    return Position.from_position_id(text, turn=Side.LIGHT)
+    return Position.from_position_id(text, turn=Side(turn))
 
 
 class DrillRoom:
@@ -63,7 +66,18 @@ class DrillRoom:
     def follow(self, service: Any) -> None:
         """Read the camera's boards from the service's journal (kiosk.service.RefereeService.on_journaled)."""
         if hasattr(service, "on_journaled"):
-            service.on_journaled(lambda _match, _seq, event, _verdicts: self.board(event))
+            service.on_journaled(lambda match, _seq, event, _verdicts: self.journaled(match, event))
+
+    def journaled(self, match: int, event: dict[str, Any]) -> None:
+        """A board goes to the set-up; a new match whose player is named as a student becomes that student's."""
+        if event.get("event") == "new_match":
+            players = event.get("players") or {}
+            for side in ("light", "dark"):
+                sid = self.store.by_name(players.get(side))
+                if sid is not None:
+                    self.store.record_match(sid, str(match), side, [], at=self.clock())
+            return
+        self.board(event)
 
     def board(self, event: dict[str, Any]) -> None:
         if event.get("event") != "board" or event.get("stable") is False:
@@ -75,11 +89,14 @@ class DrillRoom:
         with self._lock:
             self.seen = pos
             s = self.session
-            if s is not None and s["stage"] == "play":
+            if s is not None and s["stage"] == "setup":
+                self._check_setup(s)
+            elif s is not None and s["stage"] == "play":
                 self._played(s, pos)
 
     # ----- sessions ------------------------------------------------------------------------------------------
-    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None) -> dict[str, Any]:
+    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None,
+              turn: str = "light") -> dict[str, Any]:
         self.store.student(student)
         now = self.clock()
         s: dict[str, Any] = {"student": student, "kind": kind, "started": now, "stage": "setup", "result": None}
@@ -95,12 +112,16 @@ class DrillRoom:
             s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
         elif kind == "opening":
             s.update(self._opening())
+        elif kind == "bearoff":
+            pos = bearoff_position(self.rng)
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            s.update(target=pos, dice=dice, ranked=self._rank(pos, dice), reply=None)
         elif kind == "cube":
             s.update(target=self._close_race(), dice=None)
         elif kind == "setup":
-            s.update(target=parse_target(target or ""), dice=None)
+            s.update(target=parse_target(target or "", turn), dice=None)
         else:
-            raise ValueError(f"kind: one of pips, mistake, opening, cube, setup (not {kind!r})")
+            raise ValueError(f"kind: one of pips, mistake, opening, bearoff, cube, setup (not {kind!r})")
         with self._lock:
             self.session = s
             self._check_setup(s)
@@ -230,7 +251,7 @@ class DrillRoom:
 
     def _played(self, s: dict[str, Any], pos: Position) -> None:
         """A board while the student's play is awaited: graded once it is one of the roll's results."""
-        if s["kind"] == "opening":
+        if s["kind"] in ("opening", "bearoff"):
             self._opening_played(s, pos)
             return
         target: Position = s["target"]
@@ -270,7 +291,9 @@ class DrillRoom:
         seconds = round(now - s["ready_at"], 1)
         s["stage"] = "done"
         s["result"] = {"right": right, "played": mine.play, "best": best.play, "size": size,
-                       "words": headline(mine.play, size), "loss": mine.loss, "reply": s.get("reply")}
-        self.store.answer(s["student"], "opening", right, seconds,
+                       "words": {"pt": headline(pt_play(mine.play), size)["pt"], "en": headline(mine.play, size)["en"]},
+                       "best_words": {"pt": pt_play(best.play), "en": best.play},
+                       "loss": mine.loss, "reply": s.get("reply")}
+        self.store.answer(s["student"], s["kind"], right, seconds,
                           {"position_id": target.position_id(Side.LIGHT), "dice": list(s["dice"]),
                            "played": mine.play, "best": best.play, "size": size}, at=now)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-KIND_COLOURS = {"pips": "#1f77b4", "mistake": "#d62728", "opening": "#2ca02c", "setup": "#9467bd", "cube": "#ff7f0e"}
+KIND_COLOURS = {"pips": "#1f77b4", "mistake": "#d62728", "opening": "#2ca02c", "setup": "#9467bd", "cube": "#ff7f0e",
+                "bearoff": "#8c564b"}
 KIND_WORDS = {"pips": ("Contagem de casas", "Pip count"), "mistake": ("Meus erros", "My mistakes"),
               "opening": ("Aberturas", "Openings"), "setup": ("Montar posição", "Set-up"),
-              "cube": ("Cubo nas corridas", "Cube in races")}
+              "cube": ("Cubo nas corridas", "Cube in races"), "bearoff": ("Retiradas", "Bear-offs")}
 
 
 def _poly(points: list[tuple[float, float]], colour: str) -> str:

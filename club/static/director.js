@@ -3,6 +3,7 @@
 // board has them, time since the last move, what needs a person), results, tonight's standings and the club
 // rating. ?public=1 is the screen for the room: no controls, and it runs the director's broadcast delay behind.
 import { drawBoard } from "/kiosk/board.js";
+import { noRuleCodes } from "/kiosk/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -62,7 +63,13 @@ const num = (x, digits) => new Intl.NumberFormat(LANG === "en" ? "en-GB" : "pt-B
   { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 
 function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value ?? ""; return e; }
-function verdictText(v) { if (!v) return ""; const m = v.message || {}; return m[LANG] || m.pt || m.en || v.verdict; }
+// The referee's sentence without its rule code (they name it for the docs: never on a screen; issue 37), and never the
+// verdict's code when it has no sentence.
+function verdictText(v) {
+  if (!v) return "";
+  const m = v.message || {};
+  return noRuleCodes(m[LANG] || m.pt || m.en || "");
+}
 function name(b, side) { const p = b.players || {}; return p[side] || T[side]; }
 function score(b) { const s = b.score || {}; return `${s.light ?? 0}–${s.dark ?? 0}` + (b.length ? ` / ${b.length}` : ""); }
 function clock(sec) { if (sec == null) return ""; const s = Math.max(0, Math.round(sec)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }

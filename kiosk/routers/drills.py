@@ -18,6 +18,7 @@ from kiosk.dependencies import require_pin, require_pin_off_screen
 from kiosk.drills import DrillRoom
 from kiosk.drills_chart import progress_svg
 from kiosk.schemas import Strict
+from kiosk.students import anki_text
 
 router = APIRouter(tags=["drills"])
 AT_THE_BOARD = [Depends(require_pin_off_screen)]
@@ -30,9 +31,10 @@ class StudentIn(Strict):
 
 class DrillIn(Strict):
     student: int = Field(ge=1)
-    kind: Literal["pips", "mistake", "opening", "cube", "setup"]
+    kind: Literal["pips", "mistake", "opening", "bearoff", "cube", "setup"]
     target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
     card: int | None = Field(None, ge=1)
+    turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
 
 
 class PipsIn(Strict):
@@ -94,6 +96,44 @@ def export_student(sid: int, request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="aluno-{sid}.json"'})
 
 
+@router.get("/api/students/{sid}/anki.txt", dependencies=GUARDED,
+            summary="A student's cards as a text file Anki imports (tab-separated)")
+def anki(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+    try:
+        cards = room(request).store.export(sid)["cards"]
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return Response(anki_text(cards, lang), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="aluno-{sid}-anki.txt"'})
+
+
+@router.post("/api/students/{sid}/matches/refresh", dependencies=AT_THE_BOARD,
+             summary="The coach's review of each of the student's matches read again: new blunders become cards")
+def refresh_matches(sid: int, request: Request) -> dict[str, Any]:
+    drills = room(request)
+    try:
+        matches = drills.store.matches_of(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    added = 0
+    for m in matches:
+        rows, pr = _reviewed(request, m["match"], m["side"])
+        added += drills.store.record_match(sid, m["match"], m["side"], rows, pr=pr)
+    return {"cards_added": added, "matches": len(matches)}
+
+
+def _reviewed(request: Request, match: str, side: str) -> tuple[list[dict[str, Any]], float | None]:
+    """The coach's review rows of a match and the side's PR ([] and None when the coach cannot review it)."""
+    coach = getattr(request.app.state, "coach", None)
+    if coach is None:
+        return [], None
+    try:
+        review = coach.review(match)
+    except Exception:  # no such match in the journal, tournament mode, the coach off: nothing to add
+        return [], None
+    return list(review.get("plays", [])), ((review.get("summary") or {}).get(side) or {}).get("pr")
+
+
 @router.post("/api/students/{sid}/matches", dependencies=AT_THE_BOARD,
              summary="A recorded match played by the student: its blunders become cards")
 def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:
@@ -142,12 +182,12 @@ def session(request: Request) -> dict[str, Any]:
 @router.post("/api/drills/start", dependencies=AT_THE_BOARD, summary="Start a drill for a student")
 def start(body: DrillIn, request: Request) -> dict[str, Any]:
     try:
-        return room(request).start(body.student, body.kind, body.target, body.card)
+        return room(request).start(body.student, body.kind, body.target, body.card, body.turn)
     except KeyError:
         raise HTTPException(404, "no such student") from None
     except LookupError as exc:
         raise _refused(exc, 409) from None
-    except RuntimeError as exc:  # an opening without the coach's engine
+    except RuntimeError as exc:  # an opening or a bear-off without the coach's engine
         raise _refused(exc, 503) from None
     except ValueError as exc:
         raise HTTPException(422, {"field": "target", "message": " ".join(str(exc).split())}) from None

@@ -230,6 +230,19 @@ def test_an_opening_reply_rated_in_words_at_800x480(tmp_path: Path) -> None:
             page.get_by_test_id("drills-result").wait_for()
             assert "GNU Backgammon" in page.get_by_test_id("drills-result").inner_text()
             shot(page, "17-cubo-resultado")
+            # a bear-off, played as GNU Backgammon's best
+            page.get_by_test_id("drills-back").click()
+            page.get_by_test_id("drills-bearoff").click()
+            page.get_by_test_id("drills-drill").wait_for()
+            bear = httpx.get(f"{server.url}/api/drills/session").json()["session"]["target"]["position_id"]
+            service.submit(board_event(Position.from_position_id(bear)))
+            page.wait_for_function("() => document.querySelector('#stage').textContent.startsWith('Jogue')")
+            shot(page, "18-retirada-jogue")
+            best = room.session["ranked"][0]
+            service.submit(board_event(Position.from_position_id(best.result, turn=Side.LIGHT)))
+            page.get_by_test_id("drills-result").wait_for()
+            page.wait_for_function("() => document.querySelector('#again:not([hidden])')")
+            shot(page, "19-retirada-avaliada")
             assert session["reply"], session
     finally:
         service.close()

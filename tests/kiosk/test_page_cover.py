@@ -110,3 +110,24 @@ def test_r23_a_rendered_dice_cup_through_the_synthetic_camera(tmp_path: Path) ->
         state = service.state()
         assert [(m["side"], m["play"]) for m in state["moves"]] == [("dark", "8/5 6/5")]
         assert not [v for v in state["verdicts"] if v["verdict"] in ("illegal", "unplayed_die")]
+
+
+def test_r23_a_roll_waiting_for_the_cup_survives_a_restart(tmp_path: Path) -> None:
+    """A power cut while the roll waits for the cup: the journal holds the board with its ``covered`` field and the
+    roll, so the kiosk comes back exactly where it was (the roll still waiting), and the board cleared lets it
+    through."""
+    path = tmp_path / "journal.sqlite"
+    service = RefereeService(path, ticks=False)
+    service.submit({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"}})
+    service.submit({"event": "roll", "dice": [1, 3]})
+    service.submit(camera(DARK_31, CUP, under=2))
+    assert [v["reason"] for v in service.submit({"event": "roll", "dice": [6, 4]})] == ["point_covered"]
+    before = service.state()
+    service.close()
+    again = RefereeService(path, ticks=False)
+    try:
+        assert again.state() == before
+        out = again.submit(camera(DARK_31))
+        assert [(v["verdict"], v.get("play")) for v in out] == [("play", "8/5 6/5"), ("roll", None)]
+    finally:
+        again.close()
