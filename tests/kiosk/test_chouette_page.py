@@ -17,6 +17,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.chair import chair_problems
 from tests.kiosk.chouette_table import PLAYERS, Table
 from tests.kiosk.conftest import PIN
 
@@ -172,3 +173,5 @@ def test_the_chouette_leaves_the_controls_on_the_small_screen(live) -> None:
             box = page.locator(button).bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 481, (button, box)
         assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+        # read from the chair (issue 37, tests/kiosk/chair.py): the size floor, no code, one language, nothing cut
+        assert chair_problems(page) == []
