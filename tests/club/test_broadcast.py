@@ -227,7 +227,18 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                         if layout == "side" and width == 1920:
                             # the director features another board: the stream follows, nothing reloaded
                             page.evaluate("window.notReloaded = true")
-                            director.archive.set_setting("featured", {"club": CLUB, "board": "mesa02"})
+                            # the director features mesa02 from its board page (the button, the PIN asked)
+                            pins = PinStore(tmp_path / "pins")
+                            pins.set(PIN)
+                            with BackgroundServer(create_app(director, pins)) as owner, \
+                                    chromium_page(1280, 800, locale="pt-BR") as control:
+                                control.on("dialog", lambda d: d.accept(PIN))
+                                control.goto(f"{owner.url}/board/{CLUB}/mesa02")
+                                control.wait_for_selector("#feature:has-text('transmitir esta mesa')")
+                                assert "board=porto%2Fmesa02" in control.get_attribute("#overlaylink", "href")
+                                control.click("#feature")
+                                control.wait_for_selector("#feature:has-text('mesa transmitida')")
+                            assert director.archive.setting("featured") == {"club": CLUB, "board": "mesa02"}
                             page.wait_for_selector("#overlay[data-board$='/mesa02']", timeout=10_000)
                             page.screenshot(path=str(shot), omit_background=True)
                             _composite(shot, camera, SCREENSHOTS / "overlay-side-switched-1920x1080.png")
