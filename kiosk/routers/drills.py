@@ -8,9 +8,9 @@ always need the PIN (a child at the screen deletes nothing).
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Path, Request
 from fastapi.responses import Response
 from pydantic import Field
 
@@ -23,6 +23,8 @@ from kiosk.students import anki_text
 router = APIRouter(tags=["drills"])
 AT_THE_BOARD = [Depends(require_pin_off_screen)]
 GUARDED = [Depends(require_pin)]
+MAX_ID = 2**53  # ids are SQLite rowids; anything larger is no student (and no 500 from SQLite's integer range)
+StudentId = Annotated[int, Path(ge=1, le=MAX_ID, description="a student's id")]
 
 
 class StudentIn(Strict):
@@ -30,10 +32,10 @@ class StudentIn(Strict):
 
 
 class DrillIn(Strict):
-    student: int = Field(ge=1)
+    student: int = Field(ge=1, le=MAX_ID)
     kind: Literal["pips", "mistake", "opening", "bearoff", "cube", "setup"]
     target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
-    card: int | None = Field(None, ge=1)
+    card: int | None = Field(None, ge=1, le=MAX_ID)
     turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
 
 
@@ -78,7 +80,7 @@ def create_student(body: StudentIn, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/api/students/{sid}", dependencies=GUARDED, summary="Delete a student and every row of theirs")
-def delete_student(sid: int, request: Request) -> dict[str, Any]:
+def delete_student(sid: StudentId, request: Request) -> dict[str, Any]:
     try:
         room(request).store.delete(sid)
     except KeyError:
@@ -87,7 +89,7 @@ def delete_student(sid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/students/{sid}/export", dependencies=GUARDED, summary="All of a student's data, as JSON")
-def export_student(sid: int, request: Request) -> Response:
+def export_student(sid: StudentId, request: Request) -> Response:
     try:
         data = room(request).store.export(sid)
     except KeyError:
@@ -98,7 +100,7 @@ def export_student(sid: int, request: Request) -> Response:
 
 @router.get("/api/students/{sid}/anki.txt", dependencies=GUARDED,
             summary="A student's cards as a text file Anki imports (tab-separated)")
-def anki(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+def anki(sid: StudentId, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
     try:
         cards = room(request).store.export(sid)["cards"]
     except KeyError:
@@ -109,7 +111,7 @@ def anki(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Respon
 
 @router.post("/api/students/{sid}/matches/refresh", dependencies=AT_THE_BOARD,
              summary="The coach's review of each of the student's matches read again: new blunders become cards")
-def refresh_matches(sid: int, request: Request) -> dict[str, Any]:
+def refresh_matches(sid: StudentId, request: Request) -> dict[str, Any]:
     drills = room(request)
     try:
         matches = drills.store.matches_of(sid)
@@ -136,7 +138,7 @@ def _reviewed(request: Request, match: str, side: str) -> tuple[list[dict[str, A
 
 @router.post("/api/students/{sid}/matches", dependencies=AT_THE_BOARD,
              summary="A recorded match played by the student: its blunders become cards")
-def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:
+def student_match(sid: StudentId, body: MatchIn, request: Request) -> dict[str, Any]:
     drills = room(request)
     coach = getattr(request.app.state, "coach", None)
     rows: list[dict[str, Any]] = []
@@ -158,7 +160,7 @@ def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/students/{sid}/progress", summary="Per kind of drill and week: answers, accuracy, seconds")
-def progress(sid: int, request: Request) -> dict[str, Any]:
+def progress(sid: StudentId, request: Request) -> dict[str, Any]:
     try:
         return room(request).store.progress(sid)
     except KeyError:
@@ -166,7 +168,7 @@ def progress(sid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/students/{sid}/progress.svg", summary="The same as a chart")
-def progress_chart(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+def progress_chart(sid: StudentId, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
     try:
         data = room(request).store.progress(sid)
     except KeyError:
