@@ -25,6 +25,7 @@ from tests.kiosk.coach_game import fake_engine
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService, start_state
 from tests.kiosk.live import live_kiosk
+from tests.kiosk.test_clock_page import fall_the_flag
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots" / "chair"
@@ -57,11 +58,7 @@ def played(pos: Position, dice: tuple[int, int], play: str) -> dict[str, Any]:
 def test_01_a_fallen_flag_says_why_in_words(live: Any) -> None:
     """A flag falls: the banner says who ran out of time, in words (no "(time_out):"), no emoji for the flag."""
     url, service, clock, _ = live
-    service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bruno"},
-                    "rules": {"clock": {"per_point": 30, "delay": 12}}})
-    service.submit({"event": "roll", "dice": [3, 1]})
-    clock.now += 50
-    service.submit({"event": "tick"})
+    fall_the_flag(service, clock)
     with chromium_page(800, 480, locale="pt-BR") as page:
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=clock-light].fallen")
