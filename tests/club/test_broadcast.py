@@ -192,6 +192,14 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
         match = director.archive.match_begun(CLUB, "mesa01", time.time())
         rows = director.archive.received_from(CLUB, "mesa01", match, 0, time.time(), limit=10_000)
         at = next(r for i, _, r in ((i, e, r) for i, e, r in rows if e.get("event") == "roll") if i > len(rows) // 2)
+        # a longer delay set meanwhile takes the view back (the server never shows what the new delay hides)
+        live = Live(director, clock=lambda: at + 1)
+        ahead = live.overlay("mesa01")["events"]
+        director.archive.set_setting("delay", 1)
+        live.settings_changed()
+        back = live.overlay("mesa01")
+        assert back["as_of"] == at and back["events"] == sum(1 for _, _, r in rows if r <= at) < ahead
+        director.archive.set_setting("delay", 0)
         with BackgroundServer(create_broadcast_app(Live(director, clock=lambda: at))) as cast:
             for width, height in ((1920, 1080), (1280, 720)):
                 camera = tmp_path / f"camera-{width}.png"

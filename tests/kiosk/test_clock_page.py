@@ -12,28 +12,20 @@ from typing import Any
 import pytest
 
 from core.rules.position import Position, Side
-from kiosk.config import Settings
 from kiosk.dicelog import DiceLog
-from kiosk.main import create_app
-from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from tests.clock import FakeClock
-from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
-from tests.kiosk.conftest import PIN
+from tests.kiosk.browser import chromium_page, screenshot
+from tests.kiosk.live import live_kiosk
 
 START = Position.start()
 
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService, FakeClock, Path]]:
-    chromium_or_skip()
     clock = FakeClock(500.0)
-    service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service, clock, tmp_path
-    service.close()
+    with live_kiosk(tmp_path, monotonic=clock) as (url, service, _):
+        yield url, service, clock, tmp_path
 
 
 def test_timed_match_shows_both_clocks_and_the_touch_screen_presses(live: Any) -> None:

@@ -23,6 +23,7 @@ from tests.kiosk.chair import chair_problems
 from tests.kiosk.coach_game import fake_engine
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService, start_state
+from tests.kiosk.live import live_kiosk
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots" / "chair"
@@ -31,14 +32,9 @@ START = Position.start()
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService, FakeClock, Any]]:
-    chromium_or_skip()
     clock = FakeClock(500.0)
-    service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, coach_engine=None)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service, clock, app
-    service.close()
+    with live_kiosk(tmp_path, monotonic=clock, coach_engine=None) as (url, service, app):
+        yield url, service, clock, app
 
 
 def shoot(page: Any, name: str) -> list[str]:
