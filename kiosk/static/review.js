@@ -13,6 +13,7 @@ const T = {
         status: { pending: "avaliando…", unranked: "sem avaliação", illegal: "ilegal", forced: "forçada" },
         size: { best: "a melhor", good: "boa", doubtful: "duvidosa", error: "erro", blunder: "erro grave" },
         pr: "PR (XG)", level: "nível", match: "Partida", thisGame: "Este jogo", numbers: "Números", back: "← Voltar",
+        setup: "Montar no tabuleiro",
         levels: { super_grand_master: "super grão-mestre", grand_master: "grão-mestre", master: "mestre",
                   advanced: "avançado", intermediate: "intermediário", beginner: "iniciante" } },
   en: { title: "Game review", game: "Game", played: (p) => `Play made: ${p}`, best: (p) => `Best play: ${p}`,
@@ -23,6 +24,7 @@ const T = {
         status: { pending: "rating…", unranked: "not rated", illegal: "illegal", forced: "forced" },
         size: { best: "the best", good: "good", doubtful: "doubtful", error: "error", blunder: "blunder" },
         pr: "PR (XG)", level: "level", match: "Match", thisGame: "This game", numbers: "Numbers", back: "← Back",
+        setup: "Set up on the board",
         levels: { super_grand_master: "super grand master", grand_master: "grand master", master: "master",
                   advanced: "advanced", intermediate: "intermediate", beginner: "beginner" } },
 };
@@ -78,7 +80,7 @@ function renderStep() {
     return li;
   }));
   if (!plays.length) {
-    $("play").textContent = tt.none; $("why").replaceChildren();
+    $("play").textContent = tt.none; $("why").replaceChildren(); $("setup").hidden = true;
     $("board-played").replaceChildren(); $("board-best").replaceChildren();
     $("cap-played").textContent = ""; $("cap-best").textContent = "";
     return;
@@ -86,6 +88,10 @@ function renderStep() {
   const p = plays[index];
   $("play").textContent = `${p.number}. ${who(p.side)} ${p.dice.join("-")}: ${pl(p.play)} · ${rating(p)}`;
   $("play").dataset.label = p.label || "";
+  // the position before this play, set up on the real board for a lesson (the teacher's table, /aula)
+  $("setup").textContent = tt.setup;
+  $("setup").onclick = () => { location.href = `/aula?setup=${encodeURIComponent(p.position_id)}&turn=${p.side}`; };
+  $("setup").hidden = !p.position_id;
   drawBoard($("board-played"), { position: p.board });
   $("cap-played").textContent = tt.played(pl(p.play));
   const best = p.best_board || p.board;

@@ -54,13 +54,18 @@ def test_timed_match_shows_both_clocks_and_the_touch_screen_presses(live: Any) -
         screenshot(page, "clock-800x480")
 
 
-def test_a_fallen_flag_on_screen(live: Any) -> None:
-    url, service, clock, _ = live
+def fall_the_flag(service: RefereeService, clock: FakeClock) -> None:
+    """A 1-point match with 30 s a point and a 12 s delay: Ana rolls 3-1 and sits on it for 50 s, her flag falls."""
     service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bruno"},
                     "rules": {"clock": {"per_point": 30, "delay": 12}}})
     service.submit({"event": "roll", "dice": [3, 1]})
     clock.now += 50
     service.submit({"event": "tick"})
+
+
+def test_a_fallen_flag_on_screen(live: Any) -> None:
+    url, service, clock, _ = live
+    fall_the_flag(service, clock)
     with chromium_page(800, 480) as page:
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=clock-light].fallen")

@@ -248,3 +248,34 @@ def test_an_opening_reply_rated_in_words_at_800x480(tmp_path: Path) -> None:
         service.close()
     problems = {k: v for k, v in PROBLEMS.items() if v and k.startswith("1")}
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def test_a_recorded_moves_position_set_up_from_the_review(tmp_path: Path) -> None:
+    """The review's "Montar no tabuleiro" opens the teacher's table with the position before that play (R02: the
+    start; 31 played 8/5 6/5, then dark rolls)."""
+    from tests.kiosk.test_drills import board_event
+
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
+            service.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"}})
+            service.submit(board_event(START))
+            service.submit({"event": "roll", "dice": [3, 1], "cocked": [False, False]})
+            service.submit(board_event(START.play((3, 1), "8/5 6/5")))
+            service.submit({"event": "roll", "dice": [6, 4], "cocked": [False, False]})
+            app.state.drills.store.create("Ana")
+            page.goto(f"{server.url}/review?lang=pt")
+            page.get_by_test_id("review-setup").wait_for()
+            shot(page, "20-revisao-montar")
+            page.get_by_test_id("review-setup").click()
+            page.wait_for_url("**/aula?setup=*")
+            assert "turn=light" in page.url
+            page.get_by_test_id("drills-student").click()
+            assert page.get_by_test_id("drills-setup-id").input_value() == START.position_id()
+            page.get_by_test_id("drills-setup").click()
+            page.wait_for_selector("#steps li, #result:not([hidden])")
+            shot(page, "21-montar-da-revisao")
+    finally:
+        service.close()

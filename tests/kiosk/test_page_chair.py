@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from tests.kiosk.coach_game import fake_engine
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService, start_state
 from tests.kiosk.live import live_kiosk
+from tests.kiosk.test_clock_page import fall_the_flag
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots" / "chair"
@@ -56,11 +58,7 @@ def played(pos: Position, dice: tuple[int, int], play: str) -> dict[str, Any]:
 def test_01_a_fallen_flag_says_why_in_words(live: Any) -> None:
     """A flag falls: the banner says who ran out of time, in words (no "(time_out):"), no emoji for the flag."""
     url, service, clock, _ = live
-    service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bruno"},
-                    "rules": {"clock": {"per_point": 30, "delay": 12}}})
-    service.submit({"event": "roll", "dice": [3, 1]})
-    clock.now += 50
-    service.submit({"event": "tick"})
+    fall_the_flag(service, clock)
     with chromium_page(800, 480, locale="pt-BR") as page:
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=clock-light].fallen")
@@ -375,76 +373,66 @@ def test_12_the_portuguese_page_speaks_portuguese(tmp_path: Path) -> None:
         assert problems == [], problems
 
 
-def _coach_app(tmp_path: Path, played: bool) -> tuple[Any, RefereeService]:
+@contextmanager
+def _coach_page(tmp_path: Path, played: bool, width: int = 800, height: int = 480) -> Iterator[Any]:
+    """A page at the coach's kiosk (the fake engine) after Ana's opening roll: the board, or, when ``played``, the
+    review after her very bad play and Bruno's roll."""
     from tests.kiosk.coach_game import after, opening, play_with_label
 
-    chromium_or_skip()
-    service = RefereeService(tmp_path / "journal.sqlite")
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, coach_engine=fake_engine)
-    app.state.pins.set(PIN)
-    opening(service)
-    if played:
-        service.submit({"event": "board", **after(play_with_label("very_bad")).to_dict(), "stable": True})
-        service.submit({"event": "roll", "dice": [6, 4]})
-    return app, service
+    with live_kiosk(tmp_path, ticks=True, coach_engine=fake_engine) as (url, service, _):
+        opening(service)
+        if played:
+            service.submit({"event": "board", **after(play_with_label("very_bad")).to_dict(), "stable": True})
+            service.submit({"event": "roll", "dice": [6, 4]})
+        with chromium_page(width, height, locale="pt-BR") as page:
+            page.goto(url + ("/review?lang=pt" if played else "/"))
+            yield page
+
+
+def _coach_panel(page: Any, button: str) -> None:
+    """The coach's panel opened on the board, then its ``button`` pressed."""
+    renders(page)
+    page.click("[data-testid=coach-btn]")
+    page.click(f"[data-testid={button}]")
 
 
 @pytest.mark.parametrize(("width", "height", "name"), [(800, 480, "11"), (1280, 800, "11d")])
 def test_11_the_review_from_the_chair(tmp_path: Path, width: int, height: int, name: str) -> None:
     """The review: its PR table whole at 800 and 1280 wide, the players' names, a 48 px back link and arrows."""
-    app, service = _coach_app(tmp_path, played=True)
-    try:
-        with BackgroundServer(app) as server, chromium_page(width, height, locale="pt-BR") as page:
-            page.goto(server.url + "/review?lang=pt")
-            page.wait_for_function("window.__review.loaded > 0")
-            page.wait_for_timeout(500)
-            problems = shoot(page, name)
-            table = page.locator("[data-testid=review-summary]").bounding_box()
-            assert table is not None and table["x"] + table["width"] <= width, table
-            assert "Ana" in page.inner_text("[data-testid=review-summary]"), page.inner_text("[data-testid=review-summary]")
-            assert "Claras" not in page.inner_text("body")
-            for sel in ("#back", "[data-testid=review-prev]", "[data-testid=review-next]"):
-                b = page.locator(sel).bounding_box()
-                assert b is not None and b["height"] >= 47.5 and b["width"] >= 47.5, (sel, b)
-            assert problems == [], problems
-    finally:
-        service.close()
+    with _coach_page(tmp_path, True, width, height) as page:
+        page.wait_for_function("window.__review.loaded > 0")
+        page.wait_for_timeout(500)
+        problems = shoot(page, name)
+        table = page.locator("[data-testid=review-summary]").bounding_box()
+        assert table is not None and table["x"] + table["width"] <= width, table
+        assert "Ana" in page.inner_text("[data-testid=review-summary]"), page.inner_text("[data-testid=review-summary]")
+        assert "Claras" not in page.inner_text("body")
+        for sel in ("#back", "[data-testid=review-prev]", "[data-testid=review-next]"):
+            b = page.locator(sel).bounding_box()
+            assert b is not None and b["height"] >= 47.5 and b["width"] >= 47.5, (sel, b)
+        assert problems == [], problems
 
 
 def test_11b_the_coachs_settings_from_the_chair(tmp_path: Path) -> None:
     """The coach's settings: every menu and the versus button in view, none cut."""
-    app, service = _coach_app(tmp_path, played=False)
-    try:
-        with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
-            page.goto(server.url + "/")
-            renders(page)
-            page.click("[data-testid=coach-btn]")
-            page.click("[data-testid=coach-settings-open]")
-            page.wait_for_selector("[data-testid=coach-settings]:not([hidden])")
-            problems = shoot(page, "11b")
-            for testid in ("coach-tutor", "coach-marks", "versus-level", "versus-side", "versus-go"):
-                b = page.locator(f"[data-testid={testid}]").bounding_box()
-                assert b is not None and b["height"] >= 47.5 and b["y"] + b["height"] <= 480 - 56, (testid, b)
-            assert problems == [], problems
-    finally:
-        service.close()
+    with _coach_page(tmp_path, False) as page:
+        _coach_panel(page, "coach-settings-open")
+        page.wait_for_selector("[data-testid=coach-settings]:not([hidden])")
+        problems = shoot(page, "11b")
+        for testid in ("coach-tutor", "coach-marks", "versus-level", "versus-side", "versus-go"):
+            b = page.locator(f"[data-testid={testid}]").bounding_box()
+            assert b is not None and b["height"] >= 47.5 and b["y"] + b["height"] <= 480 - 56, (testid, b)
+        assert problems == [], problems
 
 
 def test_11c_every_legal_play_one_touch_away_and_whole(tmp_path: Path) -> None:
     """The coach's top plays: "Todas as N jogadas" whole in view."""
-    app, service = _coach_app(tmp_path, played=False)
-    try:
-        with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
-            page.goto(server.url + "/")
-            renders(page)
-            page.click("[data-testid=coach-btn]")
-            page.click("[data-testid=coach-plays]")
-            page.wait_for_selector("[data-testid=coach-top] .top-play", timeout=10000)
-            page.wait_for_timeout(500)
-            problems = shoot(page, "11c")
-            box = page.locator("[data-testid=coach-all]").bounding_box()
-            view = page.locator("[data-testid=coach-top]").bounding_box()
-            assert box is not None and view is not None and box["y"] + box["height"] <= view["y"] + view["height"] + 1
-            assert problems == [], problems
-    finally:
-        service.close()
+    with _coach_page(tmp_path, False) as page:
+        _coach_panel(page, "coach-plays")
+        page.wait_for_selector("[data-testid=coach-top] .top-play", timeout=10000)
+        page.wait_for_timeout(500)
+        problems = shoot(page, "11c")
+        box = page.locator("[data-testid=coach-all]").bounding_box()
+        view = page.locator("[data-testid=coach-top]").bounding_box()
+        assert box is not None and view is not None and box["y"] + box["height"] <= view["y"] + view["height"] + 1
+        assert problems == [], problems
