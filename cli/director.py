@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR", help="archive folder (default: <data folder>/director)")
     parser.add_argument("--ca", metavar="FILE", help="the club's CA certificate for mqtts:// (docs/club.md)")
     parser.add_argument("--pin", help="set the director's PIN (4-8 digits) for rename and close; kept hashed")
+    parser.add_argument("--league-director", action="store_true",
+                        help="run as the league's director: every club's boards from the league's broker, checked with "
+                             "the keys the clubs gave (`league pair`), one rating list (club/league.py)")
+    parser.add_argument("--broadcast-port", type=int, metavar="PORT",
+                        help="also serve the broadcast alone on this port (overlay, /live/ files; read-only, no PIN, "
+                             "no control, behind the delay): the address to give a streamer or the world")
     parser.add_argument("--trust-proxy", metavar="ADDRS",
                         help="addresses of a reverse proxy whose X-Forwarded-For is believed (comma-separated); "
                              "by default no proxy header is trusted")
@@ -41,6 +47,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     conf.add_argument("--no-tls", action="store_true",
                       help="plain MQTT (only for a broker listening on loopback; docs/club.md)")
     conf.add_argument("--tls-host", metavar="NAME", help="the broker's host name in its certificate")
+    conf.add_argument("--league", metavar="FILE",
+                      help="the league's pairing of this club (JSON from `league pair`): add Mosquitto's bridge to the "
+                           "league's broker (club/league.py)")
+    conf.add_argument("--league-ca", metavar="FILE", help="the league broker's CA certificate (mqtts://)")
+    keys = actions.add_parser("league-keys", help="this club's boards and keys as JSON, for the league (`league pair`)")
+    keys.add_argument("--club", dest="keys_club", help="only this club's boards (default: every paired board)")
+    league = actions.add_parser("league", help="the league's side: pair a club, write the league broker's config")
+    league_actions = league.add_subparsers(dest="league_action", metavar="ACTION", required=True)
+    lpair = league_actions.add_parser("pair", help="pair a club: its bridge's user and password (JSON)")
+    lpair.add_argument("club", help="the club's name")
+    lpair.add_argument("keys", metavar="KEYS_JSON", help="the club's `league-keys` output")
+    lpair.add_argument("--broker", dest="league_broker", required=True, metavar="URL",
+                       help="the league broker's address as the club's broker reaches it (mqtt[s]://HOST:PORT)")
+    lpair.add_argument("--again", action="store_true", help="the club's boards' keys again (same password)")
+    lconf = league_actions.add_parser("broker-config", help="write the league broker's configuration")
+    lconf.add_argument("out_dir", metavar="OUT_DIR")
+    lconf.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT")
     from cli.director_tournament import add_parser
 
     add_parser(actions)  # `tournament create|result|show|...` (cli/director_tournament.py)
@@ -89,6 +112,18 @@ def _broker_config(args: argparse.Namespace) -> int:
         return fail("director broker-config", str(exc))
     except (OSError, RuntimeError) as exc:
         return fail("director broker-config", f"cannot write {args.out_dir}: {exc}")
+    if args.league:
+        import json
+
+        from club.league import bridge_text
+        try:
+            cred = json.loads(Path(args.league).read_text(encoding="utf-8"))
+            text = bridge_text(str(cred.get("club")), cred, ca_file=args.league_ca)
+        except (OSError, ValueError, AttributeError, KeyError) as exc:
+            return fail("director broker-config", f"--league {args.league}: {exc}")
+        with conf.open("a", encoding="utf-8") as f:
+            f.write(text)
+        conf.chmod(0o600)  # the bridge's password is in it (Mosquitto reads it before dropping to its user)
     print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
           "or reload a running one (SIGHUP)")
     closed = closed_to(broker_owner(), conf.parent)
@@ -99,7 +134,39 @@ def _broker_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _league(args: argparse.Namespace) -> int:
+    import json
+
+    from club.config import ClubConfigError
+    from club.league import League, club_keys, write_league_config
+    from club.pairing import Pairing
+
+    try:
+        if args.action == "league-keys":
+            print(json.dumps(club_keys(Pairing(_data_dir(args)), args.keys_club)))
+            return 0
+        league = League(_data_dir(args))
+        if args.league_action == "pair":
+            try:
+                keys = json.loads(Path(args.keys).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                return fail("director league pair", f"cannot read {args.keys}: {exc}")
+            if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
+                return fail("director league pair", f"{args.keys} must be a JSON object of board names to keys")
+            print(json.dumps(league.pair_club(args.club, keys, broker=args.league_broker, again=args.again)))
+            return 0
+        conf = write_league_config(league, args.out_dir, listen=args.listen)
+        print(f"{conf} ({len(league.clubs())} clubs and the league director)")
+        return 0
+    except ClubConfigError as exc:
+        return fail("director league", str(exc))
+    except OSError as exc:
+        return fail("director league", f"cannot write: {exc}")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.action in ("league", "league-keys"):
+        return _league(args)
     if args.action == "pair":
         return _pair(args)
     if args.action == "broker-config":
@@ -117,9 +184,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         broker = Broker.parse(args.broker, ca_file=args.ca)
         if broker.username is None:  # the director's own user from pairing.json (`broker-config` wrote it)
+            from club.league import League
             from club.pairing import Pairing
 
-            own = Pairing(_data_dir(args)).director()
+            own = (League(_data_dir(args)) if args.league_director else Pairing(_data_dir(args))).director()
             broker = Broker.parse(args.broker, own["username"], own["password"], ca_file=args.ca)
         if args.club != "+":
             check_name("club", args.club)
@@ -127,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("director", str(exc))
     if not 0 <= args.port <= 65535:
         return fail("director", f"--port must be 0-65535, not {args.port}")
+    if args.broadcast_port is not None and not 0 <= args.broadcast_port <= 65535:
+        return fail("director", f"--broadcast-port must be 0-65535, not {args.broadcast_port}")
     from webguard.pin import PinStore
 
     data = _data_dir(args)
@@ -143,14 +213,21 @@ def run(args: argparse.Namespace) -> int:
 
     import time
 
+    from club.broadcast import create_broadcast_app
     from club.director import Director
+    from club.live import Live
     from club.tournament import Journal
     from club.tournament_boards import Desk
     from club.tournament_web import add_routes
     from club.web import create_app
     from webguard.server import BackgroundServer
 
-    director = Director(broker, data, club=args.club).start()
+    if args.league_director:
+        from club.league import League
+
+        director = Director(broker, data, club="+", pairing=League(data)).start()  # type: ignore[arg-type]
+    else:
+        director = Director(broker, data, club=args.club).start()
     desk = Desk(director, Journal(data)).start()  # the tournament night (issue 39): matches to boards, results back
     app = create_app(director, pins)
     add_routes(app, desk)
@@ -164,12 +241,25 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"Gamão club director on http://{args.host}:{server.port}/ (broker {broker.display()}, "
           f"archive {data / 'club.sqlite'})", flush=True)
+    broadcast = None
+    if args.broadcast_port is not None:
+        try:
+            broadcast = BackgroundServer(create_broadcast_app(Live(director)), host=args.host,
+                                         port=args.broadcast_port, log_level="warning",
+                                         trust_proxy=args.trust_proxy).start()
+        except (RuntimeError, TimeoutError) as exc:
+            print(f"gamao director: the broadcast: {exc}", file=sys.stderr)
+        else:
+            print(f"broadcast (read-only) on http://{args.host}:{broadcast.port}/overlay?board=featured and "
+                  f"/live/", flush=True)
     try:
         while server.thread.is_alive():
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
     finally:
+        if broadcast is not None:
+            broadcast.stop()
         server.stop()
         desk.close()
         desk.journal.close()

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS boards (
 CREATE TABLE IF NOT EXISTS events (
     club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, idx INTEGER NOT NULL,
     body TEXT NOT NULL, received REAL NOT NULL, PRIMARY KEY (club, board, match, idx));
+CREATE INDEX IF NOT EXISTS events_begun ON events (club, board, received) WHERE idx = 0;
 CREATE TABLE IF NOT EXISTS verdicts (
     club TEXT NOT NULL, board TEXT NOT NULL, match INTEGER NOT NULL, idx INTEGER NOT NULL,
     body TEXT NOT NULL, PRIMARY KEY (club, board, match, idx));
@@ -172,6 +173,37 @@ class Archive:
             rows = self._db.execute("SELECT idx, body FROM events WHERE club = ? AND board = ? AND match = ? "
                                     "AND idx >= ? ORDER BY idx LIMIT ?", (club, board, match, start, limit)).fetchall()
         return {int(i): json.loads(b) for i, b in rows}
+
+    def received_from(self, club: str, board: str, match: int, start: int, cutoff: float,
+                      limit: int = 2000) -> list[tuple[int, dict[str, Any], float]]:
+        """The events of a match from index `start` received at `cutoff` or before, contiguous (stops at the first
+        one missing or received later): (index, event, received). The broadcast's delayed view (club/live.py)."""
+        with self._lock:
+            rows = self._db.execute("SELECT idx, body, received FROM events WHERE club = ? AND board = ? AND "
+                                    "match = ? AND idx >= ? ORDER BY idx LIMIT ?",
+                                    (club, board, match, start, limit)).fetchall()
+        out = []
+        for expected, (idx, body, received) in enumerate(rows, start=start):
+            if idx != expected or received > cutoff:
+                break
+            out.append((int(idx), json.loads(body), float(received)))
+        return out
+
+    def matches_begun(self, cutoff: float, since: float = 0.0) -> list[tuple[str, str, int, float]]:
+        """(club, board, match, first received) of every match whose first event reached the director between
+        `since` and `cutoff`, oldest first (the broadcast's listing and each board's match in play)."""
+        with self._lock:
+            rows = self._db.execute("SELECT club, board, match, received FROM events WHERE idx = 0 AND "
+                                    "received <= ? AND received >= ? ORDER BY received", (cutoff, since)).fetchall()
+        return [(str(c), str(b), int(m), float(r)) for c, b, m, r in rows]
+
+    def match_begun(self, club: str, board: str, cutoff: float) -> int | None:
+        """The board's latest match whose first event reached the director at `cutoff` or before."""
+        with self._lock:
+            row = self._db.execute("SELECT match FROM events WHERE club = ? AND board = ? AND idx = 0 AND "
+                                   "received <= ? ORDER BY received DESC, match DESC LIMIT 1",
+                                   (club, board, cutoff)).fetchone()
+        return None if row is None else int(row[0])
 
     def event(self, club: str, board: str, match: int, index: int) -> dict[str, Any] | None:
         with self._lock:

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Request
@@ -86,35 +87,32 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
             raise refused(exc) from None
         return Response(svg, media_type="image/svg+xml")
 
-    @app.post("/api/tournaments/{name}/assign", summary="Put a ready match on the board the director chooses (PIN)")
-    def assign(name: TournamentPath, body: AssignIn, request: Request,
-               x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        need_pin(x_gamao_pin, request)
+    def directed(name: str, pin: str | None, request: Request, change: Callable[[], object]) -> dict[str, Any]:
+        """The director's change (PIN), then the tournament as the screen shows it; a refused change is a 404/409."""
+        need_pin(pin, request)
         try:
-            desk.assign(name, body.match, body.club, body.board)
+            change()
             return desk.screen(name)
         except TournamentError as exc:
             raise refused(exc) from None
+
+    @app.post("/api/tournaments/{name}/assign", summary="Put a ready match on the board the director chooses (PIN)")
+    def assign(name: TournamentPath, body: AssignIn, request: Request,
+               x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        return directed(name, x_gamao_pin, request, lambda: desk.assign(name, body.match, body.club, body.board))
 
     @app.post("/api/tournaments/{name}/unassign", summary="Take a match off its board (PIN): sent to a free board again")
     def unassign(name: TournamentPath, body: MatchIn, request: Request,
                  x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        need_pin(x_gamao_pin, request)
-        try:
-            desk.journal.apply(name, {"op": "unassign", "match": body.match})
-            return desk.screen(name)
-        except TournamentError as exc:
-            raise refused(exc) from None
+        return directed(name, x_gamao_pin, request,
+                        lambda: desk.journal.apply(name, {"op": "unassign", "match": body.match}))
 
     @app.post("/api/tournaments/{name}/result", summary="Enter or correct a match's result by hand (PIN, logged)")
     def result(name: TournamentPath, body: ResultIn, request: Request,
                x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        need_pin(x_gamao_pin, request)
-        try:
-            t = desk.journal.load(name)
-            done = t.match(body.match)["status"] == "done"
+        def enter() -> None:
+            done = desk.journal.load(name).match(body.match)["status"] == "done"
             desk.journal.apply(name, {"op": "result", "match": body.match, "winner": body.winner,
                                       "score": body.score, "source": "director" if done else "hand"})
-            return desk.screen(name)
-        except TournamentError as exc:
-            raise refused(exc) from None
+
+        return directed(name, x_gamao_pin, request, enter)

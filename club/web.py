@@ -19,8 +19,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from club.broadcast import add_routes as add_broadcast
 from club.config import NAME
 from club.director import MAX_MATCH_ID, Director
+from club.live import Live
 from webguard.body import BodyLimit
 from webguard.clients import client_host
 from webguard.origin import OriginGuard, same_origin
@@ -42,6 +44,12 @@ class RenameIn(BaseModel):
         if not value.isprintable() or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
             raise ValueError("the name must be printable text (no control characters)")
         return value
+
+
+class FeatureIn(BaseModel):
+    club: str | None = Field(default=None, max_length=40, pattern=NAME.pattern)
+    board: str | None = Field(default=None, max_length=40, pattern=NAME.pattern,
+                              description="the board the broadcast's overlay?board=featured shows (null: none)")
 
 
 class SettingsIn(BaseModel):
@@ -81,6 +89,8 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.add_middleware(OriginGuard)  # another site's page changes nothing (webguard/origin.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
+    live = Live(director)
+    add_broadcast(app, live)  # /overlay, /api/overlay, /live/ (club/broadcast.py), behind the delay
 
     def need_pin(pin: str | None, request: Request) -> None:
         # per client; the director's own screen is never locked (webguard/pin.py)
@@ -159,12 +169,34 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     def settings() -> dict[str, Any]:
         return {"delay": app.state.delay}
 
+    @app.get("/api/feature", summary="The board the broadcast features (overlay?board=featured), or null")
+    def featured() -> dict[str, Any]:
+        return {"featured": director.archive.setting("featured", None)}
+
+    @app.post("/api/feature", summary="Feature a board on the broadcast (overlay?board=featured) (PIN)")
+    def feature(body: FeatureIn, request: Request,
+                x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        need_pin(x_gamao_pin, request)
+        featured = None
+        if body.board is not None:
+            club = body.club
+            if club is None:
+                try:
+                    club, _ = live.resolve(body.board)
+                except KeyError as exc:
+                    raise HTTPException(404, str(exc)) from None
+            featured = {"club": club, "board": body.board}
+        director.archive.set_setting("featured", featured)
+        live.settings_changed()
+        return {"featured": featured}
+
     @app.post("/api/settings", summary="Set the public screen's delay (PIN)")
     def set_settings(body: SettingsIn, request: Request,
                      x_gamao_pin: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         need_pin(x_gamao_pin, request)
         director.archive.set_setting("delay", body.delay)
         app.state.delay = body.delay
+        live.settings_changed()
         return {"delay": body.delay}
 
     @app.websocket("/ws")

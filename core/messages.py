@@ -236,12 +236,21 @@ def _dice_words(dice: Sequence[int], joiner: str, double_word: str) -> str:
     return f" {joiner} ".join(str(d) for d in dice)
 
 
-def _where(point: Any) -> tuple[str, str]:
-    if point == "bar":
-        return "na barra", "the bar"
-    if point == "off":
-        return "entre as peças retiradas", "the borne-off tray"
-    return f"na casa {point}", f"point {point}"
+#: A place in words (Portuguese, English) after what stands before it: where something is ("at"), where a
+#: checker comes from ("from") and where it goes ("to"); "{p}" is a point's number.
+_PLACE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "at": {"bar": ("na barra", "the bar"), "off": ("entre as peças retiradas", "the borne-off tray"),
+           "point": ("na casa {p}", "point {p}")},
+    "from": {"bar": ("da barra", "from the bar"), "off": ("das retiradas", "from the borne-off checkers"),
+             "point": ("da casa {p}", "from point {p}")},
+    "to": {"bar": ("para a barra", "to the bar"), "off": ("para fora (retiradas)", "off the board (borne off)"),
+           "point": ("para a casa {p}", "to point {p}")},
+}
+
+
+def _place(kind: str, place: Any) -> tuple[str, str]:
+    pt, en = _PLACE_WORDS[kind][place if place in ("bar", "off") else "point"]
+    return pt.format(p=place), en.format(p=place)
 
 
 #: What covers a point (a board event's ``covered[].by``), in words; anything else is "an object".
@@ -294,7 +303,7 @@ def message(code: str, **params: Any) -> dict[str, str]:
     else:
         pt["unplayed_pt"] = "Faltou jogar um dado"
         en["unplayed_en"] = "A die was"
-    pt["where_pt"], en["where_en"] = _where(params.get("point"))
+    pt["where_pt"], en["where_en"] = _place("at", params.get("point"))
     pt["thing_pt"], pt["from_pt"], en["thing_en"], en["from_en"] = _covered_words(params)
     pt["why_pt"] = params.get("why_pt", "")
     en["why_en"] = params.get("why_en", "")
@@ -419,28 +428,12 @@ def describe(verdict: dict[str, Any]) -> dict[str, str]:
     raise KeyError(f"no description for verdict {name!r}")
 
 
-def _setup_from(place: Any) -> tuple[str, str]:
-    if place == "bar":
-        return "da barra", "from the bar"
-    if place == "off":
-        return "das retiradas", "from the borne-off checkers"
-    return f"da casa {place}", f"from point {place}"
-
-
-def _setup_to(place: Any) -> tuple[str, str]:
-    if place == "bar":
-        return "para a barra", "to the bar"
-    if place == "off":
-        return "para fora (retiradas)", "off the board (borne off)"
-    return f"para a casa {place}", f"to point {place}"
-
-
 def setup_words(move: dict[str, Any]) -> dict[str, str]:
     """One step of setting up a position (a ``gamao setup-moves`` move) in words, each side's own numbering:
     "Claras: leve 2 peças da casa 13 para a casa 8"."""
     n = int(move["count"])
-    frm_pt, frm_en = _setup_from(move["from"])
-    to_pt, to_en = _setup_to(move["to"])
+    frm_pt, frm_en = _place("from", move["from"])
+    to_pt, to_en = _place("to", move["to"])
     side = str(move["side"])
     pieces_pt = "1 peça" if n == 1 else f"{n} peças"
     pieces_en = "1 checker" if n == 1 else f"{n} checkers"

@@ -252,8 +252,10 @@ class CoachService:
             self._refuse_in_tournament()
             key = self._match() if match == "current" else match
             live = list(self._records.get(key, []))
+            current = dict((self._state.get("match") or {}).get("players") or {}) if key == self._match() else None
         records = self._with_recorded(key, live)
-        out = {**review_of(records, key, game), "engine": self.engine_info()}
+        out = {**review_of(records, key, game), "engine": self.engine_info(),
+               "players": current if current is not None else self._players(key)}
         review_words(out["plays"], self.settings_for(key), self.engines.thresholds_known())
         self._with_cube(key, out)
         return out
@@ -276,6 +278,14 @@ class CoachService:
         analysis = done[1]
         merge_cube(out["summary"], analysis.summary)
         merge_cube(out["game_summary"], analysis.games.get(int(out["game"] or 0), {}))
+
+    def _players(self, key: str) -> dict[str, str]:
+        """A recorded match's players' names (the review says them, issue 37); {} when the record says none."""
+        try:
+            record = read_mat(self.service.export(key, "mat"))
+        except (KeyError, ValueError, GamaoError):
+            return {}
+        return {side.value: name for side, name in record.players.items()}
 
     def _with_recorded(self, key: str, live: list[PlayRecord]) -> list[PlayRecord]:
         """The live records completed from the match's record in the journal (plays the coach did not see)."""

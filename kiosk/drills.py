@@ -12,6 +12,16 @@ starts. Drills:
   student plays on the board; the board the camera sees is matched against the legal plays' results: right when
   it is the best play's result (the coach's best play, stored with the card), wrong otherwise (the card goes back
   to box 1). No engine is needed to grade a card.
+- ``opening``: the start (an opening move) or the start after the opponent's opening (a reply, the opponent playing
+  GNU Backgammon's best) with a roll for light; the student plays it on the board; the coach's engine ranks the
+  roll's plays when the drill starts, and the play the camera sees is called by its size in the coach's words
+  (best, good, error, blunder with XG's marks): right when the coach finds nothing wrong (best or good).
+- ``bearoff``: a bear-off (both sides in their home boards) and a roll; played on the board and called as an
+  opening is (GNU Backgammon's ranking, which reads its bear-off database for such positions).
+- ``cube``: a close race is set up; the student enters light's cube decision (double or not) and dark's answer
+  (take or drop) on the screen; graded against GNU Backgammon's cube advice at 0 ply (double when it says
+  double/take or double/pass; take when taking is worth more to dark than dropping), or Keith's rule without
+  the engine; the Keith count and its rule are shown after.
 - ``setup``: any position (a Position ID or XGID typed, a recorded match's move): the set-up alone.
 """
 
@@ -23,25 +33,29 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from core.coach.drills import grade_pips, keith_advice, method_text, race_position
-from core.messages import setup_words
+from core.coach.drills import bearoff_position, grade_pips, keith_advice, method_text, race_position
+from core.coach.words import headline, size_of
+from core.messages import pt_play, setup_words
 from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
 from core.rules.xgid import XGID
 from kiosk.students import StudentStore, day_of
 
 
-def parse_target(text: str) -> Position:
-    """A Position ID (light on roll) or an XGID, as typed or pasted; ValueError saying why not."""
+def parse_target(text: str, turn: str = "light") -> Position:
+    """A Position ID (encoded for ``turn``, the side on roll) or an XGID, as typed or pasted; ValueError saying
+    why not."""
     text = " ".join(str(text).split())
     if text.upper().startswith("XGID="):
         return XGID.from_text(text).position
-    return Position.from_position_id(text, turn=Side.LIGHT)
+    return Position.from_position_id(text, turn=Side(turn))
 
 
 class DrillRoom:
-    def __init__(self, store: StudentStore, clock: Callable[[], float] = time.time, seed: int | None = None) -> None:
+    def __init__(self, store: StudentStore, clock: Callable[[], float] = time.time, seed: int | None = None,
+                 coach: Any = None) -> None:
         self.store = store
+        self.coach = coach  # kiosk.coach.CoachService: its engines rank an opening drill's plays
         self.clock = clock
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
@@ -52,7 +66,18 @@ class DrillRoom:
     def follow(self, service: Any) -> None:
         """Read the camera's boards from the service's journal (kiosk.service.RefereeService.on_journaled)."""
         if hasattr(service, "on_journaled"):
-            service.on_journaled(lambda _match, _seq, event, _verdicts: self.board(event))
+            service.on_journaled(lambda match, _seq, event, _verdicts: self.journaled(match, event))
+
+    def journaled(self, match: int, event: dict[str, Any]) -> None:
+        """A board goes to the set-up; a new match whose player is named as a student becomes that student's."""
+        if event.get("event") == "new_match":
+            players = event.get("players") or {}
+            for side in ("light", "dark"):
+                sid = self.store.by_name(players.get(side))
+                if sid is not None:
+                    self.store.record_match(sid, str(match), side, [], at=self.clock())
+            return
+        self.board(event)
 
     def board(self, event: dict[str, Any]) -> None:
         if event.get("event") != "board" or event.get("stable") is False:
@@ -64,11 +89,14 @@ class DrillRoom:
         with self._lock:
             self.seen = pos
             s = self.session
-            if s is not None and s["stage"] == "play":
+            if s is not None and s["stage"] == "setup":
+                self._check_setup(s)
+            elif s is not None and s["stage"] == "play":
                 self._played(s, pos)
 
     # ----- sessions ------------------------------------------------------------------------------------------
-    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None) -> dict[str, Any]:
+    def start(self, student: int, kind: str, target: str | None = None, card: int | None = None,
+              turn: str = "light") -> dict[str, Any]:
         self.store.student(student)
         now = self.clock()
         s: dict[str, Any] = {"student": student, "kind": kind, "started": now, "stage": "setup", "result": None}
@@ -82,10 +110,18 @@ class DrillRoom:
                 raise LookupError("no card is due today")
             pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
             s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
+        elif kind == "opening":
+            s.update(self._opening())
+        elif kind == "bearoff":
+            pos = bearoff_position(self.rng)
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            s.update(target=pos, dice=dice, ranked=self._rank(pos, dice), reply=None)
+        elif kind == "cube":
+            s.update(target=self._close_race(), dice=None)
         elif kind == "setup":
-            s.update(target=parse_target(target or ""), dice=None)
+            s.update(target=parse_target(target or "", turn), dice=None)
         else:
-            raise ValueError(f"kind: one of pips, mistake, setup (not {kind!r})")
+            raise ValueError(f"kind: one of pips, mistake, opening, bearoff, cube, setup (not {kind!r})")
         with self._lock:
             self.session = s
             self._check_setup(s)
@@ -99,7 +135,7 @@ class DrillRoom:
         if s["stage"] != "setup" or self.seen is None:
             return
         if setup_moves(self.seen, s["target"]).done:
-            s["stage"] = "answer" if s["kind"] == "pips" else "play" if s["kind"] == "mistake" else "done"
+            s["stage"] = ("answer" if s["kind"] in ("pips", "cube") else "done" if s["kind"] == "setup" else "play")
             s["ready_at"] = self.clock()
             if s["kind"] == "setup":
                 self.store.answer(s["student"], "setup", True, s["ready_at"] - s["started"],
@@ -123,6 +159,7 @@ class DrillRoom:
                     "checkers_moved": plan.checkers_moved,
                     "moves": [m.as_json() | {"words": setup_words(m.as_json())} for m in plan.moves]},
                 "dice": list(s["dice"]) if s.get("dice") else None,
+                "reply": s.get("reply"),  # an opening reply: the opponent's roll and play ("31 8/5 6/5")
                 "result": s["result"],
             }
             return {"session": out}
@@ -131,6 +168,8 @@ class DrillRoom:
     def answer_pips(self, light: int, dark: int) -> dict[str, Any]:
         with self._lock:
             s = self.session
+            if s is not None:
+                self._check_setup(s)
             if s is None or s["kind"] != "pips" or s["stage"] != "answer":
                 raise LookupError("no pip count is waiting for an answer")
             now = self.clock()
@@ -145,8 +184,76 @@ class DrillRoom:
                            "counts": graded["counts"]}, at=now)
         return self.view()
 
+    def _rank(self, pos: Position, dice: tuple[int, int]) -> list[Any]:
+        engines = getattr(self.coach, "engines", None)
+        ranked = engines.rank(pos.position_id(pos.turn), dice, None, 0, 30.0) if engines is not None else None
+        if not ranked:
+            raise RuntimeError("the coach's engine (GNU Backgammon) is not running: openings need it")
+        return list(ranked)
+
+    def _opening(self) -> dict[str, Any]:
+        """An opening move (light's first roll, never a double) or a reply (dark has played its best opening)."""
+        pos = Position.start(Side.LIGHT)
+        reply = self.rng.random() < 0.5
+        if reply:
+            first = self.rng.choice([(a, b) for a in range(1, 7) for b in range(1, a)])
+            dark = Position.start(Side.DARK)
+            best = self._rank(dark, first)[0]
+            pos = dark.play(first, best.play).with_turn(Side.LIGHT)
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        else:
+            dice = self.rng.choice([(a, b) for a in range(1, 7) for b in range(1, a)])
+        return {"target": pos, "dice": dice, "ranked": self._rank(pos, dice),
+                "reply": f"{first[0]}{first[1]} {best.play}" if reply else None}
+
+    def _close_race(self) -> Position:
+        """A race near the doubling window: Keith's lead (light's count + 1/7 - dark's) between -1 and 7."""
+        for _ in range(500):
+            pos = race_position(self.rng)
+            if -1 <= keith_advice(pos, Side.LIGHT)["lead"] <= 7:
+                return pos
+        return pos
+
+    def answer_cube(self, double: bool, take: bool) -> dict[str, Any]:
+        with self._lock:
+            s = self.session
+            if s is not None:
+                self._check_setup(s)
+            if s is None or s["kind"] != "cube" or s["stage"] != "answer":
+                raise LookupError("no cube decision is waiting for an answer")
+            target: Position = s["target"]
+            s["stage"] = "grading"
+        keith = keith_advice(target, Side.LIGHT)
+        truth = {"double": keith["double"], "take": keith["take"]}
+        by, action = "keith", None
+        engine = getattr(getattr(self.coach, "engines", None), "main", lambda: None)()
+        if engine is not None:
+            try:
+                advice = engine.cube_advice(target.position_id(Side.LIGHT), None, plies=0, timeout=30.0)
+            except Exception:  # the engine failed: Keith's rule grades, and says so
+                advice = None
+            if advice is not None:
+                eq = advice.equities
+                truth = {"double": advice.action in ("double_take", "double_pass"),
+                         "take": eq.get("double_take", 0.0) <= eq.get("double_pass", 1.0)}
+                by, action = "gnubg", advice.action
+        now = self.clock()
+        given = {"double": bool(double), "take": bool(take)}
+        result = {"right": given == truth, "given": given, "truth": truth, "by": by, "action": action,
+                  "keith": keith, "seconds": round(now - s["ready_at"], 1)}
+        with self._lock:
+            s["result"] = result
+            s["stage"] = "done"
+        self.store.answer(s["student"], "cube", result["right"], result["seconds"],
+                          {"position_id": target.position_id(Side.LIGHT), "given": given, "truth": truth, "by": by},
+                          at=now)
+        return self.view()
+
     def _played(self, s: dict[str, Any], pos: Position) -> None:
-        """A board while a card waits for the student's play: graded once it is one of the roll's results."""
+        """A board while the student's play is awaited: graded once it is one of the roll's results."""
+        if s["kind"] in ("opening", "bearoff"):
+            self._opening_played(s, pos)
+            return
         target: Position = s["target"]
         card = s["card"]
         side = Side(card["side"])
@@ -167,3 +274,26 @@ class DrillRoom:
         s["result"] = {"right": right, "played": played, "best": card["best"], "was": card["played"],
                        "loss": card["loss"], "box": updated["box"], "due": updated["due"],
                        "learnt": bool(updated["learnt"]), "side": side.value}
+
+    def _opening_played(self, s: dict[str, Any], pos: Position) -> None:
+        target: Position = s["target"]
+        seen = pos.with_turn(Side.LIGHT)
+        if setup_moves(target, seen).done:
+            return
+        ranked = {Position.from_position_id(r.result, turn=Side.LIGHT).with_turn(Side.LIGHT): r for r in s["ranked"]}
+        if seen not in ranked:
+            return  # a play in progress, or a hit not yet finished: wait for a whole play
+        mine = ranked[seen]
+        best = s["ranked"][0]
+        size = size_of(mine.loss, "xg", ()) or "good"
+        right = size in ("best", "good")
+        now = self.clock()
+        seconds = round(now - s["ready_at"], 1)
+        s["stage"] = "done"
+        s["result"] = {"right": right, "played": mine.play, "best": best.play, "size": size,
+                       "words": {"pt": headline(pt_play(mine.play), size)["pt"], "en": headline(mine.play, size)["en"]},
+                       "best_words": {"pt": pt_play(best.play), "en": best.play},
+                       "loss": mine.loss, "reply": s.get("reply")}
+        self.store.answer(s["student"], s["kind"], right, seconds,
+                          {"position_id": target.position_id(Side.LIGHT), "dice": list(s["dice"]),
+                           "played": mine.play, "best": best.play, "size": size}, at=now)

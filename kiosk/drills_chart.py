@@ -6,9 +6,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-KIND_COLOURS = {"pips": "#1f77b4", "mistake": "#d62728", "opening": "#2ca02c", "setup": "#9467bd"}
+KIND_COLOURS = {"pips": "#1f77b4", "mistake": "#d62728", "opening": "#2ca02c", "setup": "#9467bd", "cube": "#ff7f0e",
+                "bearoff": "#8c564b"}
 KIND_WORDS = {"pips": ("Contagem de casas", "Pip count"), "mistake": ("Meus erros", "My mistakes"),
-              "opening": ("Aberturas", "Openings"), "setup": ("Montar posição", "Set-up")}
+              "opening": ("Aberturas", "Openings"), "setup": ("Montar posição", "Set-up"),
+              "cube": ("Cubo nas corridas", "Cube in races"), "bearoff": ("Retiradas", "Bear-offs")}
 
 
 def _poly(points: list[tuple[float, float]], colour: str) -> str:
@@ -19,9 +21,10 @@ def _poly(points: list[tuple[float, float]], colour: str) -> str:
 
 def progress_svg(progress: dict[str, Any], lang: str = "pt", width: int = 760, height: int = 300) -> str:
     pt = lang != "en"
-    left, right, top, bottom = 48, width - 190, 30, height - 40
+    left, right, top, bottom = 48, width - 225, 30, height - 40
     kinds = progress.get("kinds", {})
-    weeks = max([w["week"] for rows in kinds.values() for w in rows] + [1])
+    matches = progress.get("matches", [])
+    weeks = max([w["week"] for rows in kinds.values() for w in rows] + [m["week"] for m in matches] + [1])
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
            f'height="{height}" font-family="DejaVu Sans, sans-serif" font-size="14" role="img">',
            f'<rect width="{width}" height="{height}" fill="#fff"/>',
@@ -42,6 +45,17 @@ def progress_svg(progress: dict[str, Any], lang: str = "pt", width: int = 760, h
         done = sum(r["answers"] for r in rows)
         out.append(f'<rect x="{right + 14}" y="{legend_y}" width="14" height="14" fill="{colour}"/>'
                    f'<text x="{right + 34}" y="{legend_y + 12}">{escape(words)} ({done})</text>')
+        legend_y += 24
+    # the PR of the student's recorded matches (lower is better), on its own scale at the right of the plot
+    if matches:
+        top_pr = max(max(m["pr"] for m in matches), 1.0)
+        pts = [(left + m["week"] * (right - left) / weeks, bottom - m["pr"] / top_pr * (bottom - top)) for m in matches]
+        out.append(_poly(pts, "#555").replace('stroke-width="3"', 'stroke-width="2" stroke-dasharray="6 4"'))
+        out.append(f'<text x="{right - 4}" y="{top + 12}" text-anchor="end" fill="#555">'
+                   f'PR {top_pr:.1f}'.replace(".", "," if pt else ".") + "</text>")
+        out.append(f'<rect x="{right + 14}" y="{legend_y + 6}" width="14" height="3" fill="#555"/>'
+                   f'<text x="{right + 34}" y="{legend_y + 12}">{"PR das partidas" if pt else "Match PR"} '
+                   f'({len(matches)})</text>')
         legend_y += 24
     # the Leitner boxes: how many cards wait in each, and how many are learnt
     boxes = progress.get("boxes", {})

@@ -16,8 +16,8 @@ the next append tries again.
 Room kept for a full disk (issue 34, finding 7): beside the journal a file of `RESERVE_BYTES` zeros
 (``journal.sqlite.reserve``) holds space on the card. When the disk fills, the first append that fails deletes
 it, checkpoints the WAL more often (so it is reused rather than grown) and tries again: the clock's presses and
-the rolls go on being recorded (about 12,000 events per MiB measured on a full tmpfs) while the screen asks the
-owner to free space (``on_reserve``); the reserve is made again once the disk has room.
+the rolls go on being recorded (about 10,000 events per MiB, bench/bench_disk_reserve.py) while the screen
+asks the owner to free space (``on_reserve``); the reserve is made again once the disk has room.
 
 >>> j = Journal(":memory:")
 >>> m = j.append({"event": "new_match", "length": 3})

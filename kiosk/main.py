@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
                              enabled=settings.coach).start()
         app.state.coach = coach
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        drills = DrillRoom(StudentStore(settings.data_dir / STUDENTS))  # the teacher's table (issue 38)
+        drills = DrillRoom(StudentStore(settings.data_dir / STUDENTS), coach=coach)  # the teacher's table (issue 38)
         drills.follow(app.state.service)
         app.state.drills = drills
         if appliance is not None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from core.coach.drills import Card, is_blunder, schedule
+from core.messages import pt_play
 
 STUDENTS = "students.sqlite"
 MAX_NAME = 40
@@ -99,6 +100,16 @@ class StudentStore:
             raise KeyError(sid)
         return dict(rows[0])
 
+    def by_name(self, name: Any) -> int | None:
+        """The student called ``name`` (spaces and case aside), if any: a match's player named as a student."""
+        if not isinstance(name, str) or not name.strip():
+            return None
+        rows = self._q("SELECT id FROM students WHERE name = ? COLLATE NOCASE", (" ".join(name.split()),))
+        return int(rows[0]["id"]) if rows else None
+
+    def matches_of(self, sid: int) -> list[dict[str, Any]]:
+        return [dict(r) for r in self._q("SELECT match, side, at, pr FROM matches WHERE student = ? ORDER BY at", (sid,))]
+
     def students(self, today: int | None = None) -> list[dict[str, Any]]:
         today = day_of(time.time()) if today is None else today
         rows = self._q(
@@ -136,9 +147,9 @@ class StudentStore:
         ``rows`` that lost the blunder mark or more becomes a card, due today. Returns the cards added."""
         self.student(sid)
         at = time.time() if at is None else at
-        statements: list[tuple[str, tuple[Any, ...]]] = [(
-            "INSERT OR REPLACE INTO matches (student, match, side, at, pr) VALUES (?, ?, ?, ?, ?)",
-            (sid, match, side, at, pr))]
+        statements: list[tuple[str, tuple[Any, ...]]] = [(  # the first time it was given keeps its date
+            "INSERT INTO matches (student, match, side, at, pr) VALUES (?, ?, ?, ?, ?) ON CONFLICT "
+            "(student, match, side) DO UPDATE SET pr = COALESCE(excluded.pr, pr)", (sid, match, side, at, pr))]
         before = self._q("SELECT COUNT(*) AS n FROM cards WHERE student = ?", (sid,))[0]["n"]
         for row in rows:
             if row.get("side") != side or not is_blunder(row):
@@ -183,7 +194,8 @@ class StudentStore:
         rows = self._q("SELECT kind, at, right, seconds FROM answers WHERE student = ? ORDER BY at", (sid,))
         kinds: dict[str, list[dict[str, Any]]] = {}
         if rows:
-            first = day_of(rows[0]["at"])
+            first = min([day_of(rows[0]["at"])] + [day_of(r["at"]) for r in self._q(
+                "SELECT at FROM matches WHERE student = ? ORDER BY at LIMIT 1", (sid,))])
             weeks: dict[tuple[str, int], list[sqlite3.Row]] = {}
             for r in rows:
                 weeks.setdefault((r["kind"], (day_of(r["at"]) - first) // 7), []).append(r)
@@ -194,6 +206,9 @@ class StudentStore:
                     "seconds": secs[len(secs) // 2] if secs else None})
         matches = [dict(r) for r in self._q(
             "SELECT match, at, pr FROM matches WHERE student = ? AND pr IS NOT NULL ORDER BY at", (sid,))]
+        start = min([day_of(r["at"]) for r in rows[:1]] + [day_of(m["at"]) for m in matches[:1]], default=0)
+        for m in matches:
+            m["week"] = (day_of(m["at"]) - start) // 7
         cards = self._q("SELECT box, learnt FROM cards WHERE student = ?", (sid,))
         boxes = {b: 0 for b in range(1, 6)}
         for c in cards:
@@ -228,3 +243,26 @@ def backup_students(path: Path, target: Path) -> int:
 def students_backup_name(journal_backup: Path) -> Path:
     """Where `gamao journal DIR --backup FILE` puts the students' copy: FILE's name with ``-students``."""
     return journal_backup.with_name(f"{journal_backup.stem}-students{journal_backup.suffix or '.sqlite'}")
+
+
+def anki_text(cards: list[dict[str, Any]], lang: str = "pt") -> str:
+    """A student's cards as a text file Anki imports (File > Import: tab-separated, the header lines name the
+    separator; Anki 2.1.54 and later): front = the position (Position ID, XGID-free), the side and the dice and the
+    question; back = the best play, what the student played and the equity lost."""
+    pt = lang != "en"
+    lines = ["#separator:tab", "#html:false", "#tags column:3"]
+    for c in cards:
+        side = ("claras" if c["side"] == "light" else "escuras") if pt else c["side"]
+        dice = f"{c['dice'][0]}-{c['dice'][1]}"
+        loss = f"{c['loss']:.3f}".replace(".", "," if pt else ".")
+        front = (f"Position ID {c['position_id']} ({side} jogam {dice}): qual é a melhor jogada?" if pt else
+                 f"Position ID {c['position_id']} ({side} to play {dice}): what is the best play?")
+        back = (f"{pt_words(c['best'], pt)}. Na partida: {pt_words(c['played'], pt)} (perdeu {loss})." if pt else
+                f"{c['best']}. In the match: {c['played']} (lost {loss}).")
+        tags = f"gamao partida-{c['source']}"
+        lines.append("\t".join(" ".join(x.split()) for x in (front, back, tags)))
+    return "\n".join(lines) + "\n"
+
+
+def pt_words(play: str, pt: bool) -> str:
+    return pt_play(play) if pt else play

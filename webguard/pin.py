@@ -20,8 +20,11 @@ Who may do what:
   **known device**: one that gave the right PIN within the last `known_seconds` (by its address, as the
   per-device counters; at most `MAX_KNOWN` remembered). A known device is held only by its own counters, so
   one wrong PIN a minute from ever-new addresses, which keeps the shared bucket full, cannot keep the club's
-  phones that already use the PIN at 429 (issue 34, finding 6). Its wrong PINs still fill the bucket, and
-  after `max_failures` of them in a row it is no longer known. An unknown device is indistinguishable from
+  phones that already use the PIN at 429 (issue 34, finding 6). Its wrong PINs still fill the bucket; it passes
+  a full bucket only with fewer than `KNOWN_SLIPS` wrong PINs since its last right one (a typo), and after
+  `max_failures` in a row it is no longer known. (On IPv6 a device is counted by its /64, which a whole LAN may
+  share: a stranger there gets at most `KNOWN_SLIPS` guesses past the full bucket for each right PIN the known
+  phone gives, about the bucket's own rate.) An unknown device is indistinguishable from
   the attacker's next address until its PIN is checked, and checking it is exactly the guess the bucket
   bounds: while the bucket is full it waits (or uses the kiosk's own screen, never limited).
 - At most `remote_checking` remote PINs are being hashed at any moment (scrypt costs ~16 MB and tens of
@@ -59,6 +62,7 @@ REMOTE_PER_HOUR = 60.0     # then this many an hour (a 4-digit PIN: about 80 hou
 REMOTE_CHECKING = 1        # remote PINs hashed at the same time
 KNOWN_SECONDS = 12 * 3600  # a device that gave the right PIN passes a full shared bucket for this long
 MAX_KNOWN = 256            # known devices remembered (the least recently right forgotten)
+KNOWN_SLIPS = 2            # wrong PINs since its last right one with which a known device still passes
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 FIRST_PIN_LOCAL_ONLY = ("the first PIN is set at the kiosk itself: on its touch screen or at the console of "
                         "`gamao run`")
@@ -181,7 +185,8 @@ class PinStore:
                 if entry.checking:
                     raise PinError(429, "one PIN at a time from this device: wait for the answer", 1.0)
                 self._leak(now)
-                if self._bucket >= self.remote_burst and not self._is_known(key, now):
+                passes = self._is_known(key, now) and entry.failures < KNOWN_SLIPS
+                if self._bucket >= self.remote_burst and not passes:
                     self.refused_busy += 1
                     wait = (self._bucket - self.remote_burst + 1) * 3600.0 / self.remote_per_hour
                     raise PinError(429, f"too many wrong PINs from the network: try again in {wait:.0f} s "

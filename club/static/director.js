@@ -3,6 +3,7 @@
 // board has them, time since the last move, what needs a person), results, tonight's standings and the club
 // rating. ?public=1 is the screen for the room: no controls, and it runs the director's broadcast delay behind.
 import { drawBoard } from "/kiosk/board.js";
+import { noRuleCodes } from "/kiosk/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -27,7 +28,7 @@ const T = {
     closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} mensagens recusadas`,
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
     askPin: "PIN do diretor:", publicScreen: "tela pública", tournament: "torneio", moves: "Lances", clock: "relógio", dice: "dados",
-    rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar",
+    rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "overlay",
   },
   en: {
     title: "Gamão · club director", board: "Board", connecting: "connecting…", live: "live",
@@ -45,7 +46,7 @@ const T = {
     closed: "closed", none: "no finished match yet", refused: (n) => `${n} messages refused`,
     delay: (s) => `public screen delay: ${s} s`, setDelay: "change", askDelay: "Seconds the public screen runs behind (0 to 3600):",
     askPin: "Director's PIN:", publicScreen: "public screen", tournament: "tournament", moves: "Moves", clock: "clock", dice: "dice",
-    rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back",
+    rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back", feature: "feature on the broadcast", featured: "featured on the broadcast", overlay: "overlay",
   },
 }[LANG];
 document.documentElement.lang = LANG === "pt" ? "pt-BR" : "en";
@@ -62,7 +63,13 @@ const num = (x, digits) => new Intl.NumberFormat(LANG === "en" ? "en-GB" : "pt-B
   { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 
 function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value ?? ""; return e; }
-function verdictText(v) { if (!v) return ""; const m = v.message || {}; return m[LANG] || m.pt || m.en || v.verdict; }
+// The referee's sentence without its rule code (they name it for the docs: never on a screen; issue 37), and never the
+// verdict's code when it has no sentence.
+function verdictText(v) {
+  if (!v) return "";
+  const m = v.message || {};
+  return noRuleCodes(m[LANG] || m.pt || m.en || "");
+}
 function name(b, side) { const p = b.players || {}; return p[side] || T[side]; }
 function score(b) { const s = b.score || {}; return `${s.light ?? 0}–${s.dark ?? 0}` + (b.length ? ` / ${b.length}` : ""); }
 function clock(sec) { if (sec == null) return ""; const s = Math.max(0, Math.round(sec)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }
@@ -178,7 +185,22 @@ async function status() {
 
 function labels() {
   document.title = T.title;
-  if (single) { $("back").title = T.back; $("moves-title").textContent = T.moves; return; }
+  if (single) {
+    $("back").title = T.back; $("moves-title").textContent = T.moves;
+    // the broadcast (club/broadcast.py): this board's overlay, and the PIN-guarded "feature" that puts it on
+    // overlay?board=featured (the stream follows without anyone touching OBS)
+    $("overlaylink").textContent = T.overlay; $("overlaylink").href = `/overlay?board=${encodeURIComponent(here)}&layout=side&lang=${LANG}`;
+    const mark = (f) => { const on = f && `${f.club}/${f.board}` === here; $("feature").textContent = on ? T.featured : T.feature; $("feature").disabled = on; };
+    fetch("/api/feature").then((r) => r.json()).then((s) => mark(s.featured)).catch(() => {});
+    $("feature").addEventListener("click", async () => {
+      const pin = prompt(T.askPin); if (!pin) return;
+      const [club, board] = here.split("/");
+      const r = await fetch("/api/feature", { method: "POST", headers: { "Content-Type": "application/json", "X-Gamao-PIN": pin },
+        body: JSON.stringify({ club, board }) });
+      if (!r.ok) alert((await r.json()).message); else mark((await r.json()).featured);
+    });
+    return;
+  }
   $("h1").textContent = T.title;
   $("results-title").textContent = T.results; $("standings-title").textContent = T.standings; $("rating-title").textContent = T.rating;
   $("noresults").textContent = T.none;

@@ -101,6 +101,20 @@ def race_position(rng: Any, off: int = 3) -> Position:
     return Position((layouts[0], layouts[1]), Side.LIGHT)
 
 
+def bearoff_position(rng: Any) -> Position:
+    """A random bear-off for the drills: each side's checkers all in its home board (own points 1-6), 4 to 10 of
+    light's and 3 to 12 of dark's still on it. ``rng`` is a ``random.Random``."""
+    layouts = []
+    for low, high in ((4, 10), (3, 12)):
+        counts = [0] * 26
+        n = rng.randint(low, high)
+        for _ in range(n):
+            counts[rng.choice((1, 2, 3, 4, 5, 6, 6, 5, 4))] += 1
+        counts[0] = 15 - n
+        layouts.append(tuple(counts))
+    return Position((layouts[0], layouts[1]), Side.LIGHT)
+
+
 # ----- Keith count (races) ------------------------------------------------------------------------------------
 def keith_count(pos: Position, side: Side) -> int:
     """Pip count plus 2 per checker beyond 1 on the 1-point, 1 per checker beyond 1 on the 2-point, 1 per checker

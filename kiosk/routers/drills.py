@@ -8,9 +8,9 @@ always need the PIN (a child at the screen deletes nothing).
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Path, Request
 from fastapi.responses import Response
 from pydantic import Field
 
@@ -18,10 +18,13 @@ from kiosk.dependencies import require_pin, require_pin_off_screen
 from kiosk.drills import DrillRoom
 from kiosk.drills_chart import progress_svg
 from kiosk.schemas import Strict
+from kiosk.students import anki_text
 
 router = APIRouter(tags=["drills"])
 AT_THE_BOARD = [Depends(require_pin_off_screen)]
 GUARDED = [Depends(require_pin)]
+MAX_ID = 2**53  # ids are SQLite rowids; anything larger is no student (and no 500 from SQLite's integer range)
+StudentId = Annotated[int, Path(ge=1, le=MAX_ID, description="a student's id")]
 
 
 class StudentIn(Strict):
@@ -29,15 +32,21 @@ class StudentIn(Strict):
 
 
 class DrillIn(Strict):
-    student: int = Field(ge=1)
-    kind: Literal["pips", "mistake", "setup"]
+    student: int = Field(ge=1, le=MAX_ID)
+    kind: Literal["pips", "mistake", "opening", "bearoff", "cube", "setup"]
     target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
-    card: int | None = Field(None, ge=1)
+    card: int | None = Field(None, ge=1, le=MAX_ID)
+    turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
 
 
 class PipsIn(Strict):
     light: int = Field(ge=0, le=999)
     dark: int = Field(ge=0, le=999)
+
+
+class CubeIn(Strict):
+    double: bool  # light doubles
+    take: bool  # dark takes
 
 
 class MatchIn(Strict):
@@ -71,7 +80,7 @@ def create_student(body: StudentIn, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/api/students/{sid}", dependencies=GUARDED, summary="Delete a student and every row of theirs")
-def delete_student(sid: int, request: Request) -> dict[str, Any]:
+def delete_student(sid: StudentId, request: Request) -> dict[str, Any]:
     try:
         room(request).store.delete(sid)
     except KeyError:
@@ -80,7 +89,7 @@ def delete_student(sid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/students/{sid}/export", dependencies=GUARDED, summary="All of a student's data, as JSON")
-def export_student(sid: int, request: Request) -> Response:
+def export_student(sid: StudentId, request: Request) -> Response:
     try:
         data = room(request).store.export(sid)
     except KeyError:
@@ -89,9 +98,47 @@ def export_student(sid: int, request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="aluno-{sid}.json"'})
 
 
+@router.get("/api/students/{sid}/anki.txt", dependencies=GUARDED,
+            summary="A student's cards as a text file Anki imports (tab-separated)")
+def anki(sid: StudentId, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+    try:
+        cards = room(request).store.export(sid)["cards"]
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    return Response(anki_text(cards, lang), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="aluno-{sid}-anki.txt"'})
+
+
+@router.post("/api/students/{sid}/matches/refresh", dependencies=AT_THE_BOARD,
+             summary="The coach's review of each of the student's matches read again: new blunders become cards")
+def refresh_matches(sid: StudentId, request: Request) -> dict[str, Any]:
+    drills = room(request)
+    try:
+        matches = drills.store.matches_of(sid)
+    except KeyError:
+        raise HTTPException(404, "no such student") from None
+    added = 0
+    for m in matches:
+        rows, pr = _reviewed(request, m["match"], m["side"])
+        added += drills.store.record_match(sid, m["match"], m["side"], rows, pr=pr)
+    return {"cards_added": added, "matches": len(matches)}
+
+
+def _reviewed(request: Request, match: str, side: str) -> tuple[list[dict[str, Any]], float | None]:
+    """The coach's review rows of a match and the side's PR ([] and None when the coach cannot review it)."""
+    coach = getattr(request.app.state, "coach", None)
+    if coach is None:
+        return [], None
+    try:
+        review = coach.review(match)
+    except Exception:  # no such match in the journal, tournament mode, the coach off: nothing to add
+        return [], None
+    return list(review.get("plays", [])), ((review.get("summary") or {}).get(side) or {}).get("pr")
+
+
 @router.post("/api/students/{sid}/matches", dependencies=AT_THE_BOARD,
              summary="A recorded match played by the student: its blunders become cards")
-def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:
+def student_match(sid: StudentId, body: MatchIn, request: Request) -> dict[str, Any]:
     drills = room(request)
     coach = getattr(request.app.state, "coach", None)
     rows: list[dict[str, Any]] = []
@@ -113,7 +160,7 @@ def student_match(sid: int, body: MatchIn, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/students/{sid}/progress", summary="Per kind of drill and week: answers, accuracy, seconds")
-def progress(sid: int, request: Request) -> dict[str, Any]:
+def progress(sid: StudentId, request: Request) -> dict[str, Any]:
     try:
         return room(request).store.progress(sid)
     except KeyError:
@@ -121,7 +168,7 @@ def progress(sid: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/students/{sid}/progress.svg", summary="The same as a chart")
-def progress_chart(sid: int, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
+def progress_chart(sid: StudentId, request: Request, lang: Literal["pt", "en"] = "pt") -> Response:
     try:
         data = room(request).store.progress(sid)
     except KeyError:
@@ -137,11 +184,13 @@ def session(request: Request) -> dict[str, Any]:
 @router.post("/api/drills/start", dependencies=AT_THE_BOARD, summary="Start a drill for a student")
 def start(body: DrillIn, request: Request) -> dict[str, Any]:
     try:
-        return room(request).start(body.student, body.kind, body.target, body.card)
+        return room(request).start(body.student, body.kind, body.target, body.card, body.turn)
     except KeyError:
         raise HTTPException(404, "no such student") from None
     except LookupError as exc:
         raise _refused(exc, 409) from None
+    except RuntimeError as exc:  # an opening or a bear-off without the coach's engine
+        raise _refused(exc, 503) from None
     except ValueError as exc:
         raise HTTPException(422, {"field": "target", "message": " ".join(str(exc).split())}) from None
 
@@ -150,6 +199,14 @@ def start(body: DrillIn, request: Request) -> dict[str, Any]:
 def pips(body: PipsIn, request: Request) -> dict[str, Any]:
     try:
         return room(request).answer_pips(body.light, body.dark)
+    except LookupError as exc:
+        raise _refused(exc, 409) from None
+
+
+@router.post("/api/drills/cube", dependencies=AT_THE_BOARD, summary="The student's cube decision in a race")
+def cube(body: CubeIn, request: Request) -> dict[str, Any]:
+    try:
+        return room(request).answer_cube(body.double, body.take)
     except LookupError as exc:
         raise _refused(exc, 409) from None
 

@@ -11,28 +11,28 @@ const lang = pt ? "pt" : "en";
 const T = pt
   ? { title: "Calibração da câmera", hint: (n) => `Toque nos cantos do tabuleiro: ${["superior esquerdo", "superior direito", "inferior direito", "inferior esquerdo"][n] || "pronto"}`,
       found: "marcador encontrado", missing: "marcador faltando", saved: "Salvo.", none: "Nenhuma câmera conectada.",
-      learnt: "Peças aprendidas", nothing: "Nada aprendido ainda: mostre a posição inicial.",
-      from: ({ start: "da posição inicial", empty: "do tabuleiro vazio" }), fromWord: "Aprendido",
-      empty: (n) => `aspecto das casas vazias: ${n} de 24`,
-      reading: (s, d, u) => `Leitura: ${s} de 24 casas seguras${d ? `, ${d} em dúvida` : ""}${u ? `, ${u} incertas` : ""}`,
-      advice: "Casas em vermelho ou amarelo: veja a luz e o ângulo da câmera antes de jogar.",
+      learnt: "Peças", nothing: "Nada aprendido ainda: mostre a posição inicial.",
+      from: ({ start: "posição inicial", empty: "tabuleiro vazio" }), fromWord: "Aprendido:",
+      empty: (n) => `${n} casas vazias`,
+      reading: (s, d, u) => `Certeza por casa (%): ${s} de 24 seguras${d ? `, ${d} em dúvida` : ""}${u ? `, ${u} incertas` : ""}`,
+      advice: "Veja a luz e o ângulo da câmera.",
       learnStart: "Aprender: posição inicial", learnEmpty: "Aprender: tabuleiro vazio", learning: "Aprendendo…",
       learntOk: "Aprendido.", pin: "PIN", back: "← quiosque",
       notes: ({ clicked: "Tabuleiro encontrado pelos cantos tocados.", markers: "Tabuleiro encontrado pelos marcadores ArUco.",
                 not_found: "Tabuleiro não encontrado: toque nos seus quatro cantos.",
-                simulated: "Câmera simulada: os cantos vêm do desenho, não há marcadores para conferir." }) }
+                simulated: "Câmera simulada: os cantos vêm do desenho." }) }
   : { title: "Camera calibration", hint: (n) => `Tap the board's corners: ${["top left", "top right", "bottom right", "bottom left"][n] || "done"}`,
       found: "marker found", missing: "marker missing", saved: "Saved.", none: "No camera connected.",
-      learnt: "Checkers learnt", nothing: "Nothing learnt yet: show the starting position.",
-      from: { start: "from the starting position", empty: "from the empty board" }, fromWord: "Learnt",
-      empty: (n) => `empty points' look: ${n} of 24`,
-      reading: (s, d, u) => `Reading: ${s} of 24 points sure${d ? `, ${d} in doubt` : ""}${u ? `, ${u} unsure` : ""}`,
-      advice: "Red or amber points: check the light and the camera's angle before playing.",
+      learnt: "Checkers", nothing: "Nothing learnt yet: show the starting position.",
+      from: { start: "starting position", empty: "empty board" }, fromWord: "Learnt:",
+      empty: (n) => `${n} empty points`,
+      reading: (s, d, u) => `Sureness per point (%): ${s} of 24 sure${d ? `, ${d} in doubt` : ""}${u ? `, ${u} unsure` : ""}`,
+      advice: "Check the light and the camera's angle.",
       learnStart: "Learn: starting position", learnEmpty: "Learn: empty board", learning: "Learning…",
       learntOk: "Learnt.", pin: "PIN", back: "← kiosk",
       notes: { clicked: "Board found by the tapped corners.", markers: "Board found by the ArUco markers.",
                not_found: "Board not found: tap its four corners.",
-               simulated: "Simulated camera: the corners come from the drawing, there are no markers to check." } };
+               simulated: "Simulated camera: corners from the drawing." } };
 let clicks = [], overlay = null;
 
 function el(name, attrs, text) {
@@ -56,10 +56,13 @@ function draw() {
   const corners = clicks.length ? clicks : overlay?.corners || [];
   if (corners.length === 4) svg.append(el("polygon", { points: corners.map((c) => c.join(",")).join(" "), class: "quad" }));
   for (const [x, y] of corners) svg.append(el("circle", { cx: x, cy: y, r: 9, class: "corner" }));
-  const r = Math.max(8, Math.round(w / 55));
+  // The counts are drawn at 18 screen px at least, whatever the frame's size (the drawing is scaled to fit).
+  const box = svg.getBoundingClientRect();
+  const scale = Math.min((box.width || w) / w, (box.height || h) / h), font = Math.ceil(18 / scale);
+  const r = Math.max(Math.round(w / 55), Math.ceil(0.62 * font));
   for (const p of overlay?.points || []) {
     svg.append(el("circle", { cx: p.x, cy: p.y, r, class: `det ${p.side || "empty"} ${p.level || ""}`, "data-point": p.point }));
-    if (p.count) svg.append(el("text", { x: p.x, y: p.y, class: "det-label", "text-anchor": "middle",
+    if (p.count) svg.append(el("text", { x: p.x, y: p.y, class: "det-label", "text-anchor": "middle", "font-size": font,
                                          "dominant-baseline": "central" }, String(p.count)));
   }
   $("hint").textContent = T.hint(clicks.length);
@@ -87,7 +90,8 @@ function drawLearnt() {
   $("learnt-title").textContent = learnt?.light || learnt?.dark ? T.learnt : "";
   const emptyKnown = (learnt?.points || []).filter((p) => p.empty).length;
   $("learnt-from").textContent = sources.length
-    ? `${T.fromWord} ${sources.map((s) => T.from[s] || s).join(" + ")} · ${T.empty(emptyKnown)}` : T.nothing;
+    ? `${T.fromWord} ${sources.map((s) => T.from[s] || s).join(" + ")}${emptyKnown < 24 ? ` (${T.empty(emptyKnown)})` : ""}`
+    : T.nothing;
   const points = learnt?.points || [];
   const levels = points.map((p) => p.level).filter(Boolean);
   const count = (l) => levels.filter((x) => x === l).length;
@@ -103,7 +107,9 @@ function drawLearnt() {
       const p = byPoint[n] || {};
       const cell = div(`cell ${p.level || "none"}`, undefined, { "data-point": n, "data-level": p.level || "" });
       if (p.empty) cell.style.setProperty("--empty", p.empty);
-      cell.append(div("num", String(n)), div("pct", p.sure == null ? "–" : `${Math.round(p.sure * 100)}%`));
+      // The percentage where the reading is less than sure (a green frame alone says sure).
+      const pct = p.sure == null ? "" : Math.min(99, Math.round(p.sure * 100));
+      cell.append(div("num", String(n)), div("pct", p.sure == null || p.sure >= 0.995 ? "" : String(pct)));
       line.append(cell);
     }
     strip.append(line);

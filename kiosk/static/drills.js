@@ -1,7 +1,7 @@
 // The teacher's table (issue 38): students, drills set up on the real board by the camera's guidance, the pip
 // count's number pad, the student's own mistakes coming back, progress as a chart. Portuguese in the seeds'
 // words and English; the set-up steps come from the server in both (core/messages.py setup_words).
-import { drawBoard } from "/static/board.js";
+import { drawBoard, playMarks } from "/static/board.js";
 
 const WORDS = {
   pt: {
@@ -17,7 +17,13 @@ const WORDS = {
     cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
     cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
     learnt: "Aprendida: não volta mais.", more: (n) => `… e mais ${n} ${n === 1 ? "passo" : "passos"}`, setupDone: "A posição está montada.",
-    side: { light: "claras", dark: "escuras" },
+    side: { light: "claras", dark: "escuras" }, opening: "Aberturas",
+    reply: (r) => `As escuras abriram com ${r.slice(0, 1)}-${r.slice(1, 2)}: ${r.slice(3).replaceAll("bar", "barra").replaceAll("off", "fora")}.`,
+    openingBest: (b) => `A melhor jogada do treinador: ${b}.`,
+    bearoff: "Retiradas", cube: "Cubo nas corridas", cubeStage: "Decida o cubo nesta corrida", qDouble: "As claras dobram?",
+    qTake: "As escuras aceitam?", double: "Dobrar", noDouble: "Não dobrar", take: "Aceitar", drop: "Recusar",
+    truth: (t, by) => `${by === "gnubg" ? "O GNU Backgammon" : "A regra de Keith"}: as claras ${t.double ? "dobram" : "não dobram"}; as escuras ${t.take ? "aceitam" : "recusam"}.`,
+    keithRule: "Regra de Keith: some 1/7 à contagem de quem rola; dobre se ela passar a do adversário em até 4, aceite se passar em 2 ou mais.",
   },
   en: {
     title: "Lesson", create: "New student", namePh: "Student's name", pips: "Pip count",
@@ -32,7 +38,13 @@ const WORDS = {
     cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
     cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
     learnt: "Learnt: it will not come back.", more: (n) => `… and ${n} more ${n === 1 ? "step" : "steps"}`, setupDone: "The position is set up.",
-    side: { light: "light", dark: "dark" },
+    side: { light: "light", dark: "dark" }, opening: "Openings",
+    reply: (r) => `Dark opened with ${r.slice(0, 1)}-${r.slice(1, 2)}: ${r.slice(3)}.`,
+    openingBest: (b) => `The coach's best play: ${b}.`,
+    bearoff: "Bear-offs", cube: "Cube in races", cubeStage: "Decide the cube in this race", qDouble: "Does light double?",
+    qTake: "Does dark take?", double: "Double", noDouble: "No double", take: "Take", drop: "Drop",
+    truth: (t, by) => `${by === "gnubg" ? "GNU Backgammon" : "Keith's rule"}: light ${t.double ? "doubles" : "does not double"}; dark ${t.take ? "takes" : "drops"}.`,
+    keithRule: "Keith's rule: add 1/7 to the roller's count; double if it exceeds the opponent's by 4 or less, take if it exceeds it by 2 or more.",
   },
 };
 
@@ -79,7 +91,9 @@ async function students() {
   }));
 }
 
-async function menu(s) {
+async function menu(s, fresh = false) {
+  // the coach's reviews of her matches read again (new blunders become cards), then the menu drawn again
+  if (!fresh) api("POST", `/api/students/${s.id}/matches/refresh`).then((r) => r.cards_added && menu(s, true)).catch(() => {});
   const { students: list } = await api("GET", "/api/students");
   student = list.find((x) => x.id === s.id) || s;
   show("menu");
@@ -88,15 +102,19 @@ async function menu(s) {
   $("go-mistakes").textContent = W().mistakes(student.due || 0);
   $("go-mistakes").disabled = !student.due;
   $("go-setup").textContent = W().setup;
+  $("go-opening").textContent = W().opening;
+  $("go-cube").textContent = W().cube;
+  $("go-bearoff").textContent = W().bearoff;
   $("chart").src = `/api/students/${student.id}/progress.svg?lang=${lang}&t=${Date.now()}`;
 }
 
 async function start(kind, target) {
   lastKind = kind; lastTarget = target;
   pad.light = pad.dark = ""; padField = "light";
-  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target } : {}) });
+  const turn = new URLSearchParams(location.search).get("turn") === "dark" ? "dark" : "light";
+  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target, turn } : {}) });
   show("drill");
-  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : W().setup}`;
+  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : kind === "opening" ? W().opening : kind === "cube" ? W().cube : kind === "bearoff" ? W().bearoff : W().setup}`;
   await refresh();
   timer = setInterval(refresh, 500);
 }
@@ -143,6 +161,14 @@ function resultHtml(kind, r) {
   } else if (kind === "mistake") {
     line(r.right ? w.cardRight(r) : w.cardWrong(r), r.right ? "right" : "wrong");
     if (r.learnt) line(w.learnt);
+  } else if (kind === "cube") {
+    line(r.right ? w.right : w.wrong, r.right ? "right" : "wrong");
+    line(w.truth(r.truth, r.by));
+    line(w.keith(r.keith));
+    line(w.keithRule);
+  } else if (kind === "opening" || kind === "bearoff") {
+    line(r.words[lang], r.right ? "right" : "wrong");
+    if (r.played !== r.best) line(w.openingBest(r.best_words[lang]));
   } else line(w.setupDone, "right");
   return div;
 }
@@ -150,9 +176,14 @@ function resultHtml(kind, r) {
 async function refresh() {
   const { session: s } = await api("GET", "/api/drills/session");
   if (!s) return;
-  drawBoard($("target"), { position: s.target.board, turn: s.target.turn, match: { crawford: true } });  // no cube in a drill
+  // While setting up, the board is numbered for the side of the first step (its own numbering, as the step is
+  // written) and the step's points are marked; no cube in a drill.
+  const first = s.stage === "setup" && s.setup && s.setup.moves[0];
+  const view = { position: s.target.board, turn: first ? first.side : s.target.turn, match: { crawford: true } };
+  drawBoard($("target"), view, first ? playMarks(view, first.side, `${first.from}/${first.to}`) : null);
   const w = W();
-  $("pad").hidden = s.stage !== "answer";
+  $("pad").hidden = !(s.stage === "answer" && s.kind === "pips");
+  $("cube").hidden = !(s.stage === "answer" && s.kind === "cube");
   $("steps").hidden = s.stage !== "setup";
   $("result").hidden = s.stage !== "done";
   $("stage").hidden = s.stage === "done";
@@ -169,11 +200,16 @@ async function refresh() {
       li.className = "more"; li.textContent = w.more(s.setup.moves.length - 4); items.push(li);
     }
     $("steps").replaceChildren(...items);
+  } else if (s.stage === "answer" && s.kind === "cube") {
+    $("stage").textContent = w.cubeStage;
+    renderCube();
   } else if (s.stage === "answer") {
     $("stage").textContent = w.pipsStage;
     if (!$("keys").children.length || $("keys").dataset.lang !== lang) { renderPad(); $("keys").dataset.lang = lang; }
   } else if (s.stage === "play") {
     $("stage").textContent = w.playStage(s.dice.join("-")).replace("{side}", w.side[s.target.turn]);
+    $("result").hidden = !s.reply;
+    if (s.reply) { const p = document.createElement("p"); p.textContent = w.reply(s.reply); $("result").replaceChildren(p); }
   } else if (s.stage === "done") {
     $("stage").textContent = w.done;
     $("result").replaceChildren(resultHtml(s.kind, s.result));
@@ -190,11 +226,37 @@ $("new-student").onsubmit = async (e) => {
 };
 $("go-pips").onclick = () => start("pips");
 $("go-mistakes").onclick = () => start("mistake");
+$("go-opening").onclick = () => start("opening");
+$("go-cube").onclick = () => start("cube");
+$("go-bearoff").onclick = () => start("bearoff");
+// The chart is small beside the menu: a touch shows it over the whole screen, another brings the menu back.
+$("chart").onclick = () => $("menu").classList.toggle("chart-only");
+const cubeAnswer = { double: null, take: null };
+function renderCube() {
+  const w = W();
+  $("q-double").textContent = w.qDouble; $("q-take").textContent = w.qTake;
+  $("a-double").textContent = w.double; $("a-nodouble").textContent = w.noDouble;
+  $("a-take").textContent = w.take; $("a-drop").textContent = w.drop; $("a-ok").textContent = w.ok;
+  $("a-double").classList.toggle("chosen", cubeAnswer.double === true);
+  $("a-nodouble").classList.toggle("chosen", cubeAnswer.double === false);
+  $("a-take").classList.toggle("chosen", cubeAnswer.take === true);
+  $("a-drop").classList.toggle("chosen", cubeAnswer.take === false);
+  $("a-ok").disabled = cubeAnswer.double === null || cubeAnswer.take === null;
+}
+$("a-double").onclick = () => { cubeAnswer.double = true; renderCube(); };
+$("a-nodouble").onclick = () => { cubeAnswer.double = false; renderCube(); };
+$("a-take").onclick = () => { cubeAnswer.take = true; renderCube(); };
+$("a-drop").onclick = () => { cubeAnswer.take = false; renderCube(); };
+$("a-ok").onclick = async () => {
+  await api("POST", "/api/drills/cube", { double: cubeAnswer.double, take: cubeAnswer.take });
+  cubeAnswer.double = cubeAnswer.take = null;
+  refresh();
+};
 $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-id").value); };
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
-$("again").onclick = () => (lastKind === "pips" ? start("pips") : menu(student));
-// A position to set up, from a link (the review's "set up on the board": /aula?setup=POSITION_ID)
+$("again").onclick = () => (["pips", "opening", "cube", "bearoff"].includes(lastKind) ? start(lastKind) : menu(student));
+// A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark)
 const wanted = new URLSearchParams(location.search).get("setup");
 if (wanted) $("setup-id").value = wanted;
 $("back").onclick = async () => {

@@ -2,6 +2,7 @@
 // play drawn beside the play made, and per player, for the match and for the game shown: XG's PR with its BMAB
 // level beside gnubg's error rate (thousandths of equity per play) and the counts of doubtful/bad/very bad plays.
 import { drawBoard } from "./board.js";
+import { number, playText } from "./i18n.js";
 
 const T = {
   pt: { title: "Revisão do jogo", game: "Jogo", played: (p) => `Jogada feita: ${p}`, best: (p) => `Melhor jogada: ${p}`,
@@ -11,7 +12,8 @@ const T = {
         label: { doubtful: "duvidosa", bad: "ruim", very_bad: "muito ruim" }, loses: (l) => `perde ${l}`,
         status: { pending: "avaliando…", unranked: "sem avaliação", illegal: "ilegal", forced: "forçada" },
         size: { best: "a melhor", good: "boa", doubtful: "duvidosa", error: "erro", blunder: "erro grave" },
-        pr: "PR (XG)", level: "nível", match: "Partida", thisGame: "Este jogo", numbers: "Números",
+        pr: "PR (XG)", level: "nível", match: "Partida", thisGame: "Este jogo", numbers: "Números", back: "← Voltar",
+        setup: "Montar no tabuleiro",
         levels: { super_grand_master: "super grão-mestre", grand_master: "grão-mestre", master: "mestre",
                   advanced: "avançado", intermediate: "intermediário", beginner: "iniciante" } },
   en: { title: "Game review", game: "Game", played: (p) => `Play made: ${p}`, best: (p) => `Best play: ${p}`,
@@ -21,7 +23,8 @@ const T = {
         label: { doubtful: "doubtful", bad: "bad", very_bad: "very bad" }, loses: (l) => `loses ${l}`,
         status: { pending: "rating…", unranked: "not rated", illegal: "illegal", forced: "forced" },
         size: { best: "the best", good: "good", doubtful: "doubtful", error: "error", blunder: "blunder" },
-        pr: "PR (XG)", level: "level", match: "Match", thisGame: "This game", numbers: "Numbers",
+        pr: "PR (XG)", level: "level", match: "Match", thisGame: "This game", numbers: "Numbers", back: "← Back",
+        setup: "Set up on the board",
         levels: { super_grand_master: "super grand master", grand_master: "grand master", master: "master",
                   advanced: "advanced", intermediate: "intermediate", beginner: "beginner" } },
 };
@@ -33,7 +36,15 @@ const match = params.get("match") || "current";
 window.__review = { loaded: 0 };
 
 const t = () => T[lang] || T.pt;
-const num = (x) => (x == null ? "" : lang === "pt" ? x.toFixed(3).replace(".", ",") : x.toFixed(3));
+const num = (x) => (x == null ? "" : number(lang, x, 3));
+// The players by their names (the review's "players", from the match's record), else Claras/Escuras; GNU
+// Backgammon's side by its name without the level (issue 37).
+function who(side) {
+  const given = data?.players?.[side];
+  if (given && /^GNU Backgammon \(.*\)$/.test(given)) return "GNU Backgammon";
+  return given && given !== { light: "Light", dark: "Dark" }[side] ? given : t()[side];
+}
+const pl = (p) => playText(lang, p);
 
 function rating(p) {
   if (p.status !== "rated") return t().status[p.status] || p.status;
@@ -41,7 +52,7 @@ function rating(p) {
   return numbers && p.loss != null ? `${size}, ${t().loses(num(p.loss))}` : size;
 }
 
-const prText = (x) => (x.decisions ? (lang === "pt" ? x.pr.toFixed(1).replace(".", ",") : x.pr.toFixed(1)) : "—");
+const prText = (x) => (x.decisions ? number(lang, x.pr, 1) : "—");
 const levelText = (x) => (x.level ? t().levels[x.level] : "—");
 
 function renderSummary() {
@@ -50,9 +61,10 @@ function renderSummary() {
     + `<th>${tt.doubtful}</th><th>${tt.bad}</th><th>${tt.very_bad}</th></tr>`;
   const row = (x, s, scope, name) => `<tr data-side="${s}" data-scope="${scope}"><th>${name}</th>`
     + `<td class="pr">${prText(x)}</td><td class="level">${levelText(x)}</td><td>${x.plays}</td>`
-    + `<td class="rate">${lang === "pt" ? x.error_rate.toFixed(1).replace(".", ",") : x.error_rate.toFixed(1)}</td><td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
-  const rows = ["light", "dark"].map((s) => row(data.summary[s], s, "match", `${tt[s]} · ${tt.match}`));
-  const game = data.game_summary ? ["light", "dark"].map((s) => row(data.game_summary[s], s, "game", `${tt[s]} · ${tt.thisGame}`)) : [];
+    + `<td class="rate">${number(lang, x.error_rate, 1)}</td><td>${x.doubtful}</td><td>${x.bad}</td><td>${x.very_bad}</td></tr>`;
+  const esc = (x) => String(x).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  const rows = ["light", "dark"].map((s) => row(data.summary[s], s, "match", `${esc(who(s))} · ${tt.match}`));
+  const game = data.game_summary ? ["light", "dark"].map((s) => row(data.game_summary[s], s, "game", `${esc(who(s))} · ${tt.thisGame}`)) : [];
   table.innerHTML = head + rows.join("") + game.join("");
 }
 
@@ -62,32 +74,37 @@ function renderStep() {
   const list = $("plays");
   list.replaceChildren(...plays.map((p, i) => {
     const li = document.createElement("li");
-    li.textContent = `${tt[p.side]} ${p.dice.join("")}: ${p.play} · ${rating(p)}`;
+    li.textContent = `${who(p.side)} ${p.dice.join("")}: ${pl(p.play)} · ${rating(p)}`;
     li.dataset.label = p.label || ""; li.className = i === index ? "current" : "";
     li.addEventListener("click", () => { index = i; renderStep(); });
     return li;
   }));
   if (!plays.length) {
-    $("play").textContent = tt.none; $("why").replaceChildren();
+    $("play").textContent = tt.none; $("why").replaceChildren(); $("setup").hidden = true;
     $("board-played").replaceChildren(); $("board-best").replaceChildren();
     $("cap-played").textContent = ""; $("cap-best").textContent = "";
     return;
   }
   const p = plays[index];
-  $("play").textContent = `${p.number}. ${tt[p.side]} ${p.dice.join("-")}: ${p.play} · ${rating(p)}`;
+  $("play").textContent = `${p.number}. ${who(p.side)} ${p.dice.join("-")}: ${pl(p.play)} · ${rating(p)}`;
   $("play").dataset.label = p.label || "";
+  // the position before this play, set up on the real board for a lesson (the teacher's table, /aula)
+  $("setup").textContent = tt.setup;
+  $("setup").onclick = () => { location.href = `/aula?setup=${encodeURIComponent(p.position_id)}&turn=${p.side}`; };
+  $("setup").hidden = !p.position_id;
   drawBoard($("board-played"), { position: p.board });
-  $("cap-played").textContent = tt.played(p.play);
+  $("cap-played").textContent = tt.played(pl(p.play));
   const best = p.best_board || p.board;
   drawBoard($("board-best"), { position: best });
-  $("cap-best").textContent = p.best && p.best !== p.play ? tt.best(p.best) : tt.same;
+  $("cap-best").textContent = p.best && p.best !== p.play ? tt.best(pl(p.best)) : tt.same;
   const why = p.explanation?.sentences?.[lang] || [];
   $("why").replaceChildren(...why.map((s) => { const li = document.createElement("li"); li.textContent = s; return li; }));
 }
 
 function renderStatic() {
   const tt = t();
-  document.documentElement.lang = lang;
+  document.documentElement.lang = lang === "pt" ? "pt-BR" : lang;
+  $("back").textContent = tt.back;
   $("title").textContent = tt.title; $("lbl-game").textContent = tt.game;
   $("lang").textContent = lang === "pt" ? "English" : "Português";
   $("numbers").textContent = tt.numbers; $("numbers").setAttribute("aria-pressed", String(numbers));

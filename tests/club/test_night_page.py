@@ -19,6 +19,7 @@ from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import CLUB, Board, caught_up, wait_for
 from tests.kiosk.browser import chromium_or_skip, chromium_page
+from tests.kiosk.chair import chair_problems
 from tests.web import HTTP
 
 # docs/screens/ (kept in the repository) only when GAMAO_DOC_SCREENS=1, so a test run leaves the checkout unchanged.
@@ -69,6 +70,8 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
                     assert any(w in body for w in mine)
                     for word in other:
                         assert not re.search(rf"\b{word}\b", body), (lang, word)
+                    # read from the chair (issue 37, tests/kiosk/chair.py): the size floor, no code, one language
+                    assert chair_problems(page) == [], (lang, chair_problems(page))
                     card = page.locator("[data-key='porto/mesa04']")
                     assert card.locator(".side.turn").count() == 1  # who is on roll
                     winner = page.locator("#results tbody tr td.winner").first.inner_text()

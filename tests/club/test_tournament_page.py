@@ -93,6 +93,13 @@ def test_the_big_screen_through_an_evening(broker: Any, make_director: Any, tmp_
             assert r.status_code == 200, r.text
             assert r.json()["corrections"][-1]["was"]["source"] == "board"
             assert HTTP.get(f"{srv.url}/api/tournaments/Nope").status_code == 404
+            # the board's hand needs the PIN too; a board the director has not heard of is refused (409)
+            pin = {"X-Gamao-PIN": "2468"}
+            move = {"match": done["id"], "club": "nowhere", "board": "nowhere"}
+            assert HTTP.post(f"{srv.url}/api/tournaments/Quinta/assign", json=move).status_code == 401
+            assert HTTP.post(f"{srv.url}/api/tournaments/Quinta/assign", json=move, headers=pin).status_code == 409
+            gone = {"match": done["id"]}
+            assert HTTP.post(f"{srv.url}/api/tournaments/Nope/unassign", json=gone, headers=pin).status_code == 404
         written = export(journal.load("Quinta"), folder, tmp_path / "out")
     finally:
         desk.close()

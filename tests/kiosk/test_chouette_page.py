@@ -12,24 +12,18 @@ import pytest
 
 from core.rules.position import Side
 from kiosk.chouette import new_match_event
-from kiosk.config import Settings
-from kiosk.main import create_app
-from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
-from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.browser import chromium_page, screenshot
+from tests.kiosk.chair import chair_problems
 from tests.kiosk.chouette_table import PLAYERS, Table
 from tests.kiosk.conftest import PIN
+from tests.kiosk.live import live_kiosk
 
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService]]:
-    chromium_or_skip()
-    service = RefereeService(tmp_path / "journal.sqlite")
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service
-    service.close()
+    with live_kiosk(tmp_path, ticks=True) as (url, service, _):
+        yield url, service
 
 
 def cube_row(page: Any, member: str) -> Any:
@@ -172,3 +166,5 @@ def test_the_chouette_leaves_the_controls_on_the_small_screen(live) -> None:
             box = page.locator(button).bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 481, (button, box)
         assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+        # read from the chair (issue 37, tests/kiosk/chair.py): the size floor, no code, one language, nothing cut
+        assert chair_problems(page) == []

@@ -12,28 +12,20 @@ from typing import Any
 import pytest
 
 from core.rules.position import Position, Side
-from kiosk.config import Settings
 from kiosk.dicelog import DiceLog
-from kiosk.main import create_app
-from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from tests.clock import FakeClock
-from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
-from tests.kiosk.conftest import PIN
+from tests.kiosk.browser import chromium_page, screenshot
+from tests.kiosk.live import live_kiosk
 
 START = Position.start()
 
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService, FakeClock, Path]]:
-    chromium_or_skip()
     clock = FakeClock(500.0)
-    service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service, clock, tmp_path
-    service.close()
+    with live_kiosk(tmp_path, monotonic=clock) as (url, service, _):
+        yield url, service, clock, tmp_path
 
 
 def test_timed_match_shows_both_clocks_and_the_touch_screen_presses(live: Any) -> None:
@@ -62,13 +54,18 @@ def test_timed_match_shows_both_clocks_and_the_touch_screen_presses(live: Any) -
         screenshot(page, "clock-800x480")
 
 
-def test_a_fallen_flag_on_screen(live: Any) -> None:
-    url, service, clock, _ = live
+def fall_the_flag(service: RefereeService, clock: FakeClock) -> None:
+    """A 1-point match with 30 s a point and a 12 s delay: Ana rolls 3-1 and sits on it for 50 s, her flag falls."""
     service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bruno"},
                     "rules": {"clock": {"per_point": 30, "delay": 12}}})
     service.submit({"event": "roll", "dice": [3, 1]})
     clock.now += 50
     service.submit({"event": "tick"})
+
+
+def test_a_fallen_flag_on_screen(live: Any) -> None:
+    url, service, clock, _ = live
+    fall_the_flag(service, clock)
     with chromium_page(800, 480) as page:
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=clock-light].fallen")

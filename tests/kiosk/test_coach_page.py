@@ -167,7 +167,7 @@ def test_rating_and_explanation_after_the_commit_then_the_review(live) -> None:
         page.goto(f"{url}/review?lang=en")
         page.wait_for_function("window.__review.loaded > 0")
         words = {"error": "error", "blunder": "blunder"}[size]
-        assert page.inner_text("[data-testid=review-play]") == f"1. Light 3-1: {bad} · {words}"
+        assert page.inner_text("[data-testid=review-play]") == f"1. Ana 3-1: {bad} · {words}"  # the names (issue 37)
         assert page.inner_text("#cap-best") == f"Best play: {ranked_opening()[0].play}"
         assert page.locator("[data-testid=review-played] circle.checker").count() == 30
         assert page.locator("[data-testid=review-best] circle.checker").count() == 30

@@ -20,13 +20,10 @@ import pytest
 from bench.bench_vision_referee import Video, _scene
 from core.referee.rulesets import NAMES
 from core.rules.position import Position, Side
-from kiosk.config import Settings
-from kiosk.main import create_app
-from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from tests.core.referee.scenarios import moved
-from tests.kiosk.browser import SCREENSHOTS, chromium_or_skip, chromium_page, screenshot
-from tests.kiosk.conftest import PIN
+from tests.kiosk.browser import SCREENSHOTS, chromium_page, screenshot
+from tests.kiosk.live import live_kiosk
 from tests.kiosk.test_conventions_page import claim_on_screen
 from vision.render import render
 
@@ -160,13 +157,8 @@ def expect(film_name: str, label: str, rule_set: str, verdicts: list[dict[str, A
 
 @pytest.fixture
 def kiosk(tmp_path: Path) -> Iterator[tuple[str, RefereeService]]:
-    chromium_or_skip()
-    service = RefereeService(tmp_path / "journal.sqlite", ticks=False)
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service
-    service.close()
+    with live_kiosk(tmp_path) as (url, service, _):
+        yield url, service
 
 
 @pytest.mark.parametrize("rule_set", NAMES)

@@ -13,13 +13,11 @@ import pytest
 
 from core.referee.rulesets import NAMES
 from core.rules.position import Position
-from kiosk.config import Settings
-from kiosk.main import create_app
-from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from kiosk.voice import calls_for, phrase
-from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.browser import chromium_page, screenshot
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
+from tests.kiosk.live import live_kiosk
 from tests.kiosk.test_tournament_kiosk import app_client
 
 START = Position.start()
@@ -27,13 +25,8 @@ START = Position.start()
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService]]:
-    chromium_or_skip()
-    service = RefereeService(tmp_path / "journal.sqlite", ticks=False)
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service
-    service.close()
+    with live_kiosk(tmp_path) as (url, service, _):
+        yield url, service
 
 
 def claim_on_screen(page: Any, own: int) -> None:

@@ -18,7 +18,7 @@ from kiosk.config import Settings
 from kiosk.drills import DrillRoom
 from kiosk.drills_chart import progress_svg
 from kiosk.main import create_app
-from kiosk.students import DAY, STUDENTS, StudentStore
+from kiosk.students import DAY, STUDENTS, StudentStore, anki_text
 from tests.kiosk.conftest import PIN, STRANGER, TOUCH_SCREEN
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "drills"
@@ -74,6 +74,11 @@ def test_students_are_made_exported_and_deleted_with_all_their_rows(store: Stude
     assert [a["kind"] for a in exported["answers"]] == ["pips"] and len(exported["cards"]) == 1
     assert exported["matches"] == [{"match": "7", "side": "light", "at": T0, "pr": 9.4}]
     json.dumps(exported)
+    anki = anki_text(exported["cards"]).splitlines()
+    assert anki[:2] == ["#separator:tab", "#html:false"] and len(anki) == 4
+    front, back, tags = anki[3].split("\t")
+    assert START.position_id() in front and "3-1" in front and back.startswith("8/5 6/5. Na partida: 24/21 24/23")
+    assert tags == "gamao partida-7"
     store.delete(ana["id"])
     with pytest.raises(KeyError):
         store.export(ana["id"])
@@ -104,9 +109,10 @@ def test_pip_count_drill_set_up_by_guidance_then_answered_on_the_pad(store: Stud
     assert room.view()["session"]["stage"] == "answer"
     clock.t += 21.5
     result = room.answer_pips(target.pips(Side.LIGHT), target.pips(Side.DARK) + 2)["session"]["result"]
-    assert result["right"] is False and result["off_by"] == {"light": 0, "dark": 2} and result["seconds"] == 21.5
+    assert result["right"] is False and result["off_by"] == {"light": 0, "dark": 2} and result["seconds"] == 61.5
     assert result["method_text"]["light"].endswith(f"= {target.pips(Side.LIGHT)}")
-    assert store.progress(sid)["kinds"]["pips"] == [{"week": 0, "answers": 1, "accuracy": 0.0, "seconds": 21.5}]
+    # timed from the board matching the target (40 + 21.5 s), not from when the screen was last looked at
+    assert store.progress(sid)["kinds"]["pips"] == [{"week": 0, "answers": 1, "accuracy": 0.0, "seconds": 61.5}]
 
 
 def _lift(pos: Position, move: dict[str, Any]) -> Position:
@@ -216,10 +222,18 @@ def test_the_api_guards_and_refuses_bad_input(tmp_path: Path) -> None:
                                                     "target": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"})
         assert xg.status_code == 200, xg.text
         assert xg.json()["session"]["target"]["position_id"] == "4HPwATDgc/ABMA"
+        # a recorded match's move by dark: its Position ID is encoded for dark
+        after = START.play((3, 1), "8/5 6/5").with_turn(Side.DARK)
+        dark = screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "turn": "dark",
+                                                      "target": after.position_id(Side.DARK)})
+        assert dark.status_code == 200
+        assert dark.json()["session"]["target"]["board"] == after.to_dict()
         assert screen.get(f"/api/students/{sid}/progress.svg").headers["content-type"].startswith("image/svg+xml")
         assert screen.post("/api/pin", json={"pin": PIN}).status_code == 204
         pin = {"X-Gamao-PIN": PIN}
         assert screen.get(f"/api/students/{sid}/export", headers=pin).json()["student"]["name"] == "Ana"
+        assert screen.get(f"/api/students/{sid}/anki.txt").status_code == 401
+        assert screen.get(f"/api/students/{sid}/anki.txt", headers=pin).text.startswith("#separator:tab")
         assert screen.delete(f"/api/students/{sid}", headers=pin).status_code == 200
         assert screen.get(f"/api/students/{sid}/progress").status_code == 404
 
@@ -241,3 +255,124 @@ def test_the_journals_backup_copies_the_students_too(tmp_path: Path) -> None:
     copy = StudentStore(students_backup_name(tmp_path / "backup.sqlite"))
     assert copy.path.name == "backup-students.sqlite" and [s["name"] for s in copy.students()] == ["Ana"]
     copy.close()
+
+
+def test_an_opening_and_a_reply_played_on_the_board_are_rated_by_gnu_backgammon(store: StudentStore) -> None:
+    # R02-R04: the start, an opening roll; the real GNU Backgammon ranks the plays (kiosk/coach_engines.py)
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=3, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        sizes = []
+        for attempt in range(4):
+            view = room.start(sid, "opening")["session"]
+            target = Position.from_position_id(view["target"]["position_id"])
+            room.board(board_event(target))  # set up (the guidance is the pips drill's, tested above)
+            dice = tuple(view["dice"])
+            assert room.view()["session"]["stage"] == "play"
+            legal = target.legal_plays(dice)
+            ranked = room.session["ranked"]  # type: ignore[index]
+            # the best play once, then the engine's worst
+            pick = ranked[0] if attempt % 2 == 0 else ranked[-1]
+            room.board(board_event(Position.from_position_id(pick.result, turn=Side.LIGHT)))
+            result = room.view()["session"]["result"]
+            assert result is not None and result["played"] == pick.play and len(legal) >= len(ranked) >= 1
+            assert result["right"] is (attempt % 2 == 0) or len(ranked) == 1
+            assert pick.play in result["words"]["pt"]
+            sizes.append((view["target"]["position_id"], dice, result["size"], result["reply"]))
+        assert any(r for *_, r in sizes) and any(r is None for *_, r in sizes), sizes  # openings and replies
+        assert {s for _, _, s, _ in sizes} >= {"best", "blunder"}, sizes
+        assert [a["kind"] for a in store.export(sid)["answers"]] == ["opening"] * 4
+    finally:
+        engines.close()
+
+
+def test_a_cube_decision_in_a_race_graded_by_keiths_rule_without_the_engine(store: StudentStore) -> None:
+    room = DrillRoom(store, Clock(T0), seed=6)
+    sid = store.create("Ana")["id"]
+    view = room.start(sid, "cube")["session"]
+    target = Position.from_position_id(view["target"]["position_id"])
+    lead = keith_advice(target, Side.LIGHT)["lead"]
+    assert -1 <= lead <= 7  # a close race, near the doubling window
+    with pytest.raises(LookupError):
+        room.answer_cube(True, True)  # not before the board shows it
+    room.board(board_event(target))
+    assert room.view()["session"]["stage"] == "answer"
+    keith = keith_advice(target, Side.LIGHT)
+    result = room.answer_cube(keith["double"], keith["take"])["session"]["result"]
+    assert result["right"] is True and result["by"] == "keith" and result["truth"] == {
+        "double": keith["double"], "take": keith["take"]}
+    assert store.export(sid)["answers"][0]["kind"] == "cube"
+
+
+def test_a_cube_decision_graded_by_gnu_backgammon(store: StudentStore) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=6, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        target = Position.from_position_id(room.start(sid, "cube")["session"]["target"]["position_id"])
+        room.board(board_event(target))
+        result = room.answer_cube(False, False)["session"]["result"]
+        assert result["by"] == "gnubg" and result["action"] in ("no_double", "double_take", "double_pass",
+                                                                "too_good_take", "too_good_pass")
+        assert result["right"] is (result["truth"] == {"double": False, "take": False})
+    finally:
+        engines.close()
+
+
+def test_a_match_whose_player_is_named_as_a_student_is_hers(tmp_path: Path) -> None:
+    """The kiosk's real referee service: a new match with "ana" playing dark is Ana's (names as the
+    students' list writes them, case and spaces aside); the refresh reads the coach's review (none here)."""
+    from kiosk.service import RefereeService
+
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
+    try:
+        with TestClient(app, client=TOUCH_SCREEN) as screen:
+            sid = screen.post("/api/students", json={"name": "Ana"}).json()["id"]
+            service.submit({"event": "new_match", "length": 3, "players": {"light": "Bruno", "dark": " ana "}})
+            mine = app.state.drills.store.matches_of(sid)
+            assert [(m["side"], m["pr"]) for m in mine] == [("dark", None)]
+            refreshed = screen.post(f"/api/students/{sid}/matches/refresh")
+            assert refreshed.status_code == 200 and refreshed.json()["matches"] == 1
+    finally:
+        service.close()
+
+
+def test_a_bear_off_played_on_the_board_is_rated_by_gnu_backgammon(store: StudentStore) -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from kiosk.coach_engines import CoachEngines, default_engine
+
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        room = DrillRoom(store, Clock(T0), seed=9, coach=SimpleNamespace(engines=engines))
+        sid = store.create("Ana")["id"]
+        view = room.start(sid, "bearoff")["session"]
+        target = Position.from_position_id(view["target"]["position_id"])
+        assert all(not target.own(s)[p] for s in (Side.LIGHT, Side.DARK) for p in range(7, 26))  # R10: all home
+        room.board(board_event(target))
+        best = room.session["ranked"][0]  # type: ignore[index]
+        room.board(board_event(Position.from_position_id(best.result, turn=Side.LIGHT)))
+        result = room.view()["session"]["result"]
+        assert result["right"] is True and result["size"] == "best" and result["played"] == best.play
+        assert store.export(sid)["answers"][0]["kind"] == "bearoff"
+    finally:
+        engines.close()

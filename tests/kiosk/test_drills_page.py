@@ -170,6 +170,9 @@ def test_a_drill_session_at_800x480(kiosk: tuple[str, Any, RefereeService]) -> N
         page.get_by_test_id("drills-menu").wait_for()
         page.wait_for_function("() => document.querySelector('#chart').complete")
         shot(page, "11-progresso")
+        page.get_by_test_id("drills-chart").click()  # the chart over the whole screen
+        shot(page, "11b-progresso-grande")
+        page.get_by_test_id("drills-chart").click()
         page.get_by_test_id("drills-lang").click()
         page.wait_for_function("() => document.querySelector('#go-pips').textContent === 'Pip count'")
         shot(page, "12-menu-en")
@@ -177,3 +180,102 @@ def test_a_drill_session_at_800x480(kiosk: tuple[str, Any, RefereeService]) -> N
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
     answers = app.state.drills.store.export(sid)["answers"]
     assert [(a["kind"], a["right"]) for a in answers] == [("pips", 0), ("mistake", 1)]
+
+
+def test_an_opening_reply_rated_in_words_at_800x480(tmp_path: Path) -> None:
+    """The coach's GNU Backgammon ranks the roll's plays; the student's play (boards straight to the service, as
+    the camera sends them) is called by its size in the coach's words."""
+    from kiosk.coach_engines import default_engine
+    from tests.kiosk.test_drills import board_event
+
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=default_engine)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
+            if app.state.coach.engines.main() is None:
+                pytest.skip("GNU Backgammon is not available")
+            room = app.state.drills
+            room.rng = random.Random(4)  # a reply (dark opened first)
+            room.store.create("Bia")
+            page.goto(f"{server.url}/aula")
+            page.get_by_test_id("drills-student").click()
+            page.get_by_test_id("drills-opening").click()
+            page.get_by_test_id("drills-drill").wait_for()
+            session = httpx.get(f"{server.url}/api/drills/session").json()["session"]
+            target = Position.from_position_id(session["target"]["position_id"])
+            service.submit(board_event(target))
+            page.wait_for_function("() => document.querySelector('#stage').textContent.startsWith('Jogue')")
+            shot(page, "13-abertura-jogue")
+            worst = room.session["ranked"][-1]
+            service.submit(board_event(Position.from_position_id(worst.result, turn=Side.LIGHT)))
+            page.get_by_test_id("drills-result").wait_for()
+            page.wait_for_function("() => document.querySelector('#again:not([hidden])')")
+            text = page.get_by_test_id("drills-result").inner_text()
+            assert worst.play in text and "melhor jogada" in text
+            shot(page, "14-abertura-avaliada")
+            # a cube decision in a race, graded by GNU Backgammon, Keith's count explained
+            page.get_by_test_id("drills-back").click()
+            page.get_by_test_id("drills-menu").wait_for()
+            shot(page, "15-menu-completo")
+            page.get_by_test_id("drills-cube").click()
+            page.get_by_test_id("drills-drill").wait_for()
+            race = httpx.get(f"{server.url}/api/drills/session").json()["session"]["target"]["position_id"]
+            service.submit(board_event(Position.from_position_id(race)))
+            page.get_by_test_id("drills-cube-answer").wait_for()
+            page.get_by_test_id("drills-double").click()
+            page.get_by_test_id("drills-take").click()
+            shot(page, "16-cubo-resposta")
+            page.get_by_test_id("drills-cube-ok").click()
+            page.get_by_test_id("drills-result").wait_for()
+            assert "GNU Backgammon" in page.get_by_test_id("drills-result").inner_text()
+            shot(page, "17-cubo-resultado")
+            # a bear-off, played as GNU Backgammon's best
+            page.get_by_test_id("drills-back").click()
+            page.get_by_test_id("drills-bearoff").click()
+            page.get_by_test_id("drills-drill").wait_for()
+            bear = httpx.get(f"{server.url}/api/drills/session").json()["session"]["target"]["position_id"]
+            service.submit(board_event(Position.from_position_id(bear)))
+            page.wait_for_function("() => document.querySelector('#stage').textContent.startsWith('Jogue')")
+            shot(page, "18-retirada-jogue")
+            best = room.session["ranked"][0]
+            service.submit(board_event(Position.from_position_id(best.result, turn=Side.LIGHT)))
+            page.get_by_test_id("drills-result").wait_for()
+            page.wait_for_function("() => document.querySelector('#again:not([hidden])')")
+            shot(page, "19-retirada-avaliada")
+            assert session["reply"], session
+    finally:
+        service.close()
+    problems = {k: v for k, v in PROBLEMS.items() if v and k.startswith("1")}
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def test_a_recorded_moves_position_set_up_from_the_review(tmp_path: Path) -> None:
+    """The review's "Montar no tabuleiro" opens the teacher's table with the position before that play (R02: the
+    start; 31 played 8/5 6/5, then dark rolls)."""
+    from tests.kiosk.test_drills import board_event
+
+    chromium_or_skip()
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
+    try:
+        with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
+            service.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"}})
+            service.submit(board_event(START))
+            service.submit({"event": "roll", "dice": [3, 1], "cocked": [False, False]})
+            service.submit(board_event(START.play((3, 1), "8/5 6/5")))
+            service.submit({"event": "roll", "dice": [6, 4], "cocked": [False, False]})
+            app.state.drills.store.create("Ana")
+            page.goto(f"{server.url}/review?lang=pt")
+            page.get_by_test_id("review-setup").wait_for()
+            shot(page, "20-revisao-montar")
+            page.get_by_test_id("review-setup").click()
+            page.wait_for_url("**/aula?setup=*")
+            assert "turn=light" in page.url
+            page.get_by_test_id("drills-student").click()
+            assert page.get_by_test_id("drills-setup-id").input_value() == START.position_id()
+            page.get_by_test_id("drills-setup").click()
+            page.wait_for_selector("#steps li, #result:not([hidden])")
+            shot(page, "21-montar-da-revisao")
+    finally:
+        service.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ from tests.kiosk.chair import chair_problems
 from tests.kiosk.coach_game import fake_engine
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService, start_state
+from tests.kiosk.live import live_kiosk
+from tests.kiosk.test_clock_page import fall_the_flag
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots" / "chair"
@@ -31,14 +34,9 @@ START = Position.start()
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[tuple[str, RefereeService, FakeClock, Any]]:
-    chromium_or_skip()
     clock = FakeClock(500.0)
-    service = RefereeService(tmp_path / "journal.sqlite", monotonic=clock, ticks=False)
-    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, coach_engine=None)
-    app.state.pins.set(PIN)
-    with BackgroundServer(app) as server:
-        yield server.url, service, clock, app
-    service.close()
+    with live_kiosk(tmp_path, monotonic=clock, coach_engine=None) as (url, service, app):
+        yield url, service, clock, app
 
 
 def shoot(page: Any, name: str) -> list[str]:
@@ -60,11 +58,7 @@ def played(pos: Position, dice: tuple[int, int], play: str) -> dict[str, Any]:
 def test_01_a_fallen_flag_says_why_in_words(live: Any) -> None:
     """A flag falls: the banner says who ran out of time, in words (no "(time_out):"), no emoji for the flag."""
     url, service, clock, _ = live
-    service.submit({"event": "new_match", "length": 1, "players": {"light": "Ana", "dark": "Bruno"},
-                    "rules": {"clock": {"per_point": 30, "delay": 12}}})
-    service.submit({"event": "roll", "dice": [3, 1]})
-    clock.now += 50
-    service.submit({"event": "tick"})
+    fall_the_flag(service, clock)
     with chromium_page(800, 480, locale="pt-BR") as page:
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=clock-light].fallen")
@@ -376,4 +370,69 @@ def test_12_the_portuguese_page_speaks_portuguese(tmp_path: Path) -> None:
         moves = page.inner_text("[data-testid=move-list]")
         assert "barra/23" in moves and "6/fora(4)" in moves, moves
         assert page.is_hidden("[data-testid=chouette-btn]")
+        assert problems == [], problems
+
+
+@contextmanager
+def _coach_page(tmp_path: Path, played: bool, width: int = 800, height: int = 480) -> Iterator[Any]:
+    """A page at the coach's kiosk (the fake engine) after Ana's opening roll: the board, or, when ``played``, the
+    review after her very bad play and Bruno's roll."""
+    from tests.kiosk.coach_game import after, opening, play_with_label
+
+    with live_kiosk(tmp_path, ticks=True, coach_engine=fake_engine) as (url, service, _):
+        opening(service)
+        if played:
+            service.submit({"event": "board", **after(play_with_label("very_bad")).to_dict(), "stable": True})
+            service.submit({"event": "roll", "dice": [6, 4]})
+        with chromium_page(width, height, locale="pt-BR") as page:
+            page.goto(url + ("/review?lang=pt" if played else "/"))
+            yield page
+
+
+def _coach_panel(page: Any, button: str) -> None:
+    """The coach's panel opened on the board, then its ``button`` pressed."""
+    renders(page)
+    page.click("[data-testid=coach-btn]")
+    page.click(f"[data-testid={button}]")
+
+
+@pytest.mark.parametrize(("width", "height", "name"), [(800, 480, "11"), (1280, 800, "11d")])
+def test_11_the_review_from_the_chair(tmp_path: Path, width: int, height: int, name: str) -> None:
+    """The review: its PR table whole at 800 and 1280 wide, the players' names, a 48 px back link and arrows."""
+    with _coach_page(tmp_path, True, width, height) as page:
+        page.wait_for_function("window.__review.loaded > 0")
+        page.wait_for_timeout(500)
+        problems = shoot(page, name)
+        table = page.locator("[data-testid=review-summary]").bounding_box()
+        assert table is not None and table["x"] + table["width"] <= width, table
+        assert "Ana" in page.inner_text("[data-testid=review-summary]"), page.inner_text("[data-testid=review-summary]")
+        assert "Claras" not in page.inner_text("body")
+        for sel in ("#back", "[data-testid=review-prev]", "[data-testid=review-next]"):
+            b = page.locator(sel).bounding_box()
+            assert b is not None and b["height"] >= 47.5 and b["width"] >= 47.5, (sel, b)
+        assert problems == [], problems
+
+
+def test_11b_the_coachs_settings_from_the_chair(tmp_path: Path) -> None:
+    """The coach's settings: every menu and the versus button in view, none cut."""
+    with _coach_page(tmp_path, False) as page:
+        _coach_panel(page, "coach-settings-open")
+        page.wait_for_selector("[data-testid=coach-settings]:not([hidden])")
+        problems = shoot(page, "11b")
+        for testid in ("coach-tutor", "coach-marks", "versus-level", "versus-side", "versus-go"):
+            b = page.locator(f"[data-testid={testid}]").bounding_box()
+            assert b is not None and b["height"] >= 47.5 and b["y"] + b["height"] <= 480 - 56, (testid, b)
+        assert problems == [], problems
+
+
+def test_11c_every_legal_play_one_touch_away_and_whole(tmp_path: Path) -> None:
+    """The coach's top plays: "Todas as N jogadas" whole in view."""
+    with _coach_page(tmp_path, False) as page:
+        _coach_panel(page, "coach-plays")
+        page.wait_for_selector("[data-testid=coach-top] .top-play", timeout=10000)
+        page.wait_for_timeout(500)
+        problems = shoot(page, "11c")
+        box = page.locator("[data-testid=coach-all]").bounding_box()
+        view = page.locator("[data-testid=coach-top]").bounding_box()
+        assert box is not None and view is not None and box["y"] + box["height"] <= view["y"] + view["height"] + 1
         assert problems == [], problems

@@ -3,9 +3,9 @@ point under it is never counted, a roll that comes while it stands there waits w
 ("Tire o copo da casa 15", the point as the screen numbers it), no call is made; the cup taken away, the play
 and the roll go through.
 
-The boards are vision's readings with the ``covered`` field (docs/CONTRACTS.md), submitted to the kiosk's
-service as the camera loop does; the synthetic camera does not draw a cup on main yet (vision's renderer work
-of issue 33), so this test does not render frames.
+The first test submits vision-shaped readings with the ``covered`` field (docs/CONTRACTS.md) to the kiosk's
+service as the camera loop does; the last renders the cup with vision's renderer and reads it with vision's
+pipeline through the demo's simulated camera.
 """
 
 from __future__ import annotations
@@ -17,11 +17,14 @@ from typing import Any
 import pytest
 
 from kiosk.config import Settings
+from kiosk.demo import SimulatedCamera
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
+from tests.core.referee.scenarios import START
 from tests.core.referee.test_referee_cover import CUP, DARK_31, camera
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from vision.render import Options
 
 WORDS = {"pt": ("Tire o copo da casa 15", "Não consigo ver as peças embaixo"),
          "en": ("Take the dice cup off point 15", "I cannot see the checkers under it")}
@@ -67,3 +70,64 @@ def test_r23_a_dice_cup_on_an_empty_point_no_count_no_call_the_words_on_screen(l
         assert [(m["side"], m["play"]) for m in state["moves"]] == [("dark", "8/5 6/5")]
         assert state["turn"] == "light" and state["dice"]["values"] == [6, 4]
         assert not [v for v in state["verdicts"] if v["verdict"] in ("illegal", "unplayed_die")]
+
+
+def test_r23_a_rendered_dice_cup_through_the_synthetic_camera(tmp_path: Path) -> None:
+    """The same through the synthetic camera (kiosk/demo.py's SimulatedCamera: vision's renderer draws a dice cup
+    on physical point 10, vision's pipeline reads the frames): the cup's point is reported covered and never
+    counted, the roll waits with the words on the screen (vision says "object": "Tire o objeto da casa 15"), no
+    call; the cup taken away, the play and the roll go through."""
+    chromium_or_skip()
+    cam = SimulatedCamera(seed=7)
+    cam.opts = Options(size=(640, 360), field="wood", checkers="black_white", perspective=0.03, rotate=3.0,
+                       glare=False, dice=False)
+    service = RefereeService(tmp_path / "journal.sqlite", ticks=False)
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, camera=cam)
+    dark_31 = {"event": "board", **DARK_31.to_dict(), "stable": True}
+    with BackgroundServer(app) as server, chromium_page(800, 480, locale="pt-BR") as page:
+        service.submit({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"}})
+        start, right = cam.see({"event": "board", **START.to_dict(), "stable": True}, hand=False)
+        assert start is not None and right
+        service.submit(start)
+        service.submit({"event": "roll", "dice": [1, 3]})
+        cam.opts = Options(**{**cam.opts.__dict__, "objects": (("cup", CUP, 0.0),)})
+        seen, right = cam.see(dark_31, hand=False)
+        assert seen is not None and right and seen["covered"] == [{"point": CUP, "by": "object"}]
+        assert seen["light"][CUP - 1] == seen["dark"][CUP - 1] == 0  # the cup is no checker
+        assert not [v for v in service.submit(seen) if v["verdict"] in ("illegal", "unplayed_die")]
+        page.goto(server.url + "/")
+        service.submit({"event": "roll", "dice": [6, 4]})
+        page.wait_for_function("(w) => document.querySelector('#verdict-head').textContent === w",
+                               arg="Tire o objeto da casa 15")
+        assert page.locator("#board polygon[data-point='10'].to").count() == 1
+        assert service.state()["moves"] == []
+        screenshot(page, "cup-rendered-pt-800x480")
+        cam.opts = Options(**{**cam.opts.__dict__, "objects": ()})
+        clear, right = cam.see(dark_31, hand=False)
+        assert clear is not None and right and "covered" not in clear
+        service.submit(clear)
+        page.wait_for_selector("[data-testid=verdict][data-verdict=roll]")
+        state = service.state()
+        assert [(m["side"], m["play"]) for m in state["moves"]] == [("dark", "8/5 6/5")]
+        assert not [v for v in state["verdicts"] if v["verdict"] in ("illegal", "unplayed_die")]
+
+
+def test_r23_a_roll_waiting_for_the_cup_survives_a_restart(tmp_path: Path) -> None:
+    """A power cut while the roll waits for the cup: the journal holds the board with its ``covered`` field and the
+    roll, so the kiosk comes back exactly where it was (the roll still waiting), and the board cleared lets it
+    through."""
+    path = tmp_path / "journal.sqlite"
+    service = RefereeService(path, ticks=False)
+    service.submit({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"}})
+    service.submit({"event": "roll", "dice": [1, 3]})
+    service.submit(camera(DARK_31, CUP, under=2))
+    assert [v["reason"] for v in service.submit({"event": "roll", "dice": [6, 4]})] == ["point_covered"]
+    before = service.state()
+    service.close()
+    again = RefereeService(path, ticks=False)
+    try:
+        assert again.state() == before
+        out = again.submit(camera(DARK_31))
+        assert [(v["verdict"], v.get("play")) for v in out] == [("play", "8/5 6/5"), ("roll", None)]
+    finally:
+        again.close()

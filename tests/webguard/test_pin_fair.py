@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webguard.pin import REMOTE_BURST, PinError, PinStore
+from webguard.pin import KNOWN_SLIPS, REMOTE_BURST, PinError, PinStore
 
 PIN = "2468"
 PHONE = "192.168.1.20"        # the director's (or a player's) phone that uses the PIN
@@ -71,15 +71,19 @@ def test_a_known_device_that_guesses_loses_its_pass(tmp_path: Path) -> None:
     now = [1000.0]
     store = _store(tmp_path, now)
     assert _status(store, PIN, PHONE) == 200
-    _attack(store, now, minutes=1)
-    statuses = []
-    for i in range(8):  # the known device now guesses: its own counters, then the shared bucket again
+    guesses = []
+    for i in range(KNOWN_SLIPS + 1):  # a typo's worth of wrong PINs passes the full bucket, then no more
         now[0] += 61
-        statuses.append(_status(store, f"{7000 + i}", PHONE))
-    assert statuses[:5] == [401] * 5
-    now[0] += 61  # past its own wait
-    _attack(store, now, minutes=0)  # the bucket full again
-    assert _status(store, PIN, PHONE) == 429
+        _attack(store, now, minutes=0)
+        guesses.append(_status(store, f"{7000 + i}", PHONE))
+    assert guesses == [401] * KNOWN_SLIPS + [429]
+    now[0] += 2 * 3600  # the bucket empties: the device goes on guessing by its own counters
+    while store.failures(PHONE) < 5:
+        now[0] += 61
+        assert _status(store, f"{8000 + store.failures(PHONE)}", PHONE) == 401
+    now[0] += 61
+    _attack(store, now, minutes=0)
+    assert _status(store, PIN, PHONE) == 429  # after max_failures in a row it is no longer known
 
 
 @pytest.mark.parametrize(("hours", "expect"), [(11.0, 200), (13.0, 429)])

@@ -53,12 +53,18 @@ def test_r19_claim_is_ruled_only_where_touch_move_is_in_the_rules(name: str) -> 
     assert "touch_move_ignored" in kinds(out) if TOUCH[name] else "touch_move_ignored" not in kinds(out)
 
 
-def test_r19_upheld_claim_honoured_is_not_flagged_and_the_record_keeps_the_claim() -> None:
+def claimed_then_played(play: str) -> tuple[Referee, list[Any]]:
+    """Casual rules: Ana (light) rolls 3-1, Bruno claims her 8-point, she plays ``play`` and Bruno rolls 6-4; the
+    referee and what the roll brought."""
     ref = ref_of("casual")
     ref.feed(roll(3, 1))
     ref.feed(claim("dark", 8))
-    ref.feed(bd(after(START, (3, 1), "8/5 6/5")))
-    out = ref.feed(roll(6, 4))
+    ref.feed(bd(after(START, (3, 1), play)))
+    return ref, ref.feed(roll(6, 4))
+
+
+def test_r19_upheld_claim_honoured_is_not_flagged_and_the_record_keeps_the_claim() -> None:
+    ref, out = claimed_then_played("8/5 6/5")
     assert kinds(out) == ["play", "roll"]
     (entry,) = ref.games[-1]["touch_moves"]
     assert entry == {"by": "dark", "mover": "light", "point": 8, "dice": [3, 1], "at": 2, "ruling": "upheld"}
@@ -66,11 +72,7 @@ def test_r19_upheld_claim_honoured_is_not_flagged_and_the_record_keeps_the_claim
 
 def test_r19_upheld_claim_ignored_is_flagged_after_the_play_and_marked_in_the_record() -> None:
     """The play stands (R23: the opponent has rolled) with the mark; the claim's entry says it was ignored."""
-    ref = ref_of("casual")
-    ref.feed(roll(3, 1))
-    ref.feed(claim("dark", 8))
-    ref.feed(bd(after(START, (3, 1), "24/21 6/5")))
-    out = ref.feed(roll(6, 4))
+    ref, out = claimed_then_played("24/21 6/5")
     assert kinds(out) == ["play", "roll", "touch_move_ignored"]  # last: on the banner
     ignored = out[2]
     assert (ignored["side"], ignored["by"], ignored["point"], ignored["play"]) == ("light", "dark", 8, "24/21 6/5")

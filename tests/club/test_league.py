@@ -1,0 +1,254 @@
+"""The league (issue 40): two clubs (two Mosquittos, two directors) bridged by Mosquitto's own bridge (as
+club/league.py writes it) to a league broker and a league director, boards playing corpus matches in both clubs.
+One club's link is cut (a TCP relay between its broker and the league's closes every connection and refuses new
+ones) for CUT seconds and restored: the league ends equal to each club's records (every event of every match,
+nothing doubled, the results, one rating list over both clubs); the club's own director went on during the cut;
+a message from one club for the other is refused (the league broker's ACL, and a board's key checked by the
+league director end to end)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from club import mosquitto
+from club.auth import sign
+from club.broker_config import write_broker_config
+from club.config import Broker, ClubConfig, board_topic
+from club.director import Director, wait_for
+from club.league import League, bridge_text, club_keys, write_league_config
+from club.mosquitto import LocalBroker, free_port
+from club.pairing import Pairing
+from club.publisher import BoardPublisher
+from kiosk.demo import DemoRunner
+from kiosk.service import RefereeService
+from tests.soak import soak
+
+CUT = 60.0 if soak() else 6.0   # seconds the club's link to the league is down
+CLUBS = ("porto", "lisboa")
+BOARDS = ("mesa01", "mesa02")   # the same names in both clubs: a board is (club, board) at the league
+
+
+class Relay:
+    """A TCP relay standing for a club's internet link: `cut()` closes its connections and refuses new ones,
+    `restore()` listens again on the same port."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.server: socket.socket | None = None
+        self.restore()
+
+    def restore(self) -> None:
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", self.port))
+        s.listen(8)
+        self.server = s
+        threading.Thread(target=self._accept, args=(s,), daemon=True).start()
+
+    def _accept(self, server: socket.socket) -> None:
+        while True:
+            try:
+                a, _ = server.accept()
+            except OSError:
+                return
+            try:
+                b = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                a.close()
+                continue
+            with self.lock:
+                self.conns += [a, b]
+            for x, y in ((a, b), (b, a)):
+                threading.Thread(target=self._pipe, args=(x, y), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        assert self.server is not None
+        try:
+            self.server.shutdown(socket.SHUT_RDWR)  # wakes the accept() of the relay's thread (close alone does not)
+        except OSError:
+            pass
+        self.server.close()
+        with self.lock:
+            for s in self.conns:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+            self.conns = []
+
+    def close(self) -> None:
+        self.cut()
+
+
+def count(director: Director, club: str) -> int:
+    """The events of a club's boards in a director's archive."""
+    return sum(director.archive.count(club, board) for board in BOARDS)
+
+
+class Board:
+    def __init__(self, broker: LocalBroker, club: str, name: str, folder: Path, match: str, speed: float) -> None:
+        self.club, self.name = club, name
+        self.service = RefereeService(folder / "journal.sqlite")
+        config = ClubConfig(broker=Broker.parse(broker.url_for(name)), club=club, board=name, key=broker.keys[name])
+        self.publisher = BoardPublisher(config, self.service, folder).start()
+        self.runner = DemoRunner(self.service, match=match, speed=speed, vision=False, dice=False,
+                                 say=lambda text: None)
+
+    def play(self) -> Board:
+        self.runner.start()
+        return self
+
+    def done(self) -> bool:
+        return self.runner.done.is_set()
+
+    def close(self) -> None:
+        self.runner.close()
+        self.publisher.close(timeout=0.5)
+        self.service.close()
+
+
+def _records(director: Director, club: str) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    return {(b, m): list(director.archive.events(c, b, m)) for c, b, m in director.archive.matches() if c == club}
+
+
+def _results(director: Director, club: str) -> set[tuple[Any, ...]]:
+    return {(r["board"], r["match"], json.dumps(r["score"], sort_keys=True), r["winner"], r["status"])
+            for r in director.results() if r["club"] == club}
+
+
+def test_two_clubs_bridged_to_a_league_with_a_link_cut(tmp_path: Path) -> None:
+    if not mosquitto.available():
+        pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (./dev test does it)")
+    league = League(tmp_path / "league")
+    pairings = {}
+    for club in CLUBS:
+        pairings[club] = Pairing(tmp_path / club / "director")
+        for name in BOARDS:
+            pairings[club].pair(name, club)
+    league_port = free_port()
+    relays = {club: Relay(league_port) for club in CLUBS}
+    creds = {club: league.pair_club(club, club_keys(pairings[club]), broker=f"mqtt://127.0.0.1:{relays[club].port}")
+             for club in CLUBS}
+    league_conf = write_league_config(league, tmp_path / "league" / "broker", listen=f"127.0.0.1:{league_port}")
+    started: list[Any] = []
+    try:
+        league_broker = LocalBroker.paired(tmp_path / "league" / "run", Pairing(tmp_path / "league" / "none"),
+                                           port=league_port, generated=league_conf).start()
+        started.append(league_broker)
+        brokers = {}
+        for club in CLUBS:
+            port = free_port()
+            conf = write_broker_config(pairings[club], tmp_path / club / "generated", listen=f"127.0.0.1:{port}",
+                                       tls=False)
+            with conf.open("a") as f:  # broker-config --league: the bridge (club/league.py)
+                f.write(bridge_text(club, creds[club]))
+            brokers[club] = LocalBroker.paired(tmp_path / club / "broker", pairings[club], port=port,
+                                               generated=conf).start()
+            started.append(brokers[club])
+        directors = {club: Director(Broker.parse(brokers[club].url_for("director")), tmp_path / club / "director",
+                                    club=club, pairing=pairings[club]).start() for club in CLUBS}
+        started += directors.values()
+        own = league.director()
+        league_url = f"mqtt://{own['username']}:{own['password']}@127.0.0.1:{league_port}"
+        central = Director(Broker.parse(league_url), tmp_path / "league", club="+", pairing=league).start()
+        started.append(central)
+        assert wait_for(lambda: all(d.intake.connected.is_set() for d in [*directors.values(), central]), 15)
+
+        boards = [Board(brokers[c], c, n, tmp_path / c / n, match=("3pt", "2pt")[i % 2], speed=8 if soak() else 15)
+                  for c in CLUBS for i, n in enumerate(BOARDS)]
+        started += boards
+        for b in boards:
+            b.play()
+        # some of the evening through the link, then porto's link goes down
+        assert wait_for(lambda: count(central, "porto") > 40 and count(central, "lisboa") > 40, 30)
+        relays["porto"].cut()
+        time.sleep(1.0)
+        at_cut = {c: (count(directors[c], c), count(central, c)) for c in CLUBS}
+        time.sleep(CUT)
+        during = {c: (count(directors[c], c), count(central, c)) for c in CLUBS}
+        # the club's own director went on; the league heard nothing more of porto (and all of lisboa)
+        assert during["porto"][0] > at_cut["porto"][0], (at_cut, during)
+        assert during["porto"][1] == at_cut["porto"][1], (at_cut, during)
+        assert during["lisboa"][1] > at_cut["lisboa"][1]
+        relays["porto"].restore()
+        assert wait_for(lambda: all(b.done() for b in boards), 180)
+
+        def equal() -> bool:
+            return all(count(central, c) == count(directors[c], c) for c in CLUBS)
+
+        assert wait_for(equal, 60), {c: (count(directors[c], c), count(central, c)) for c in CLUBS}
+        for club in CLUBS:
+            ours = _records(directors[club], club)
+            assert ours and _records(central, club) == ours, club  # every event, in order, once
+            for (board, match), events in ours.items():
+                assert central.archive.indexes(club, board, match) == list(range(len(events)))
+        assert wait_for(lambda: all(_results(central, c) == _results(directors[c], c) for c in CLUBS), 15)
+        boards_at_league = {(b["club"], b["board"]) for b in central.boards()}
+        assert boards_at_league == {(c, n) for c in CLUBS for n in BOARDS}
+        # one rating list over both clubs' matches
+        rated = {r["name"] for r in central.night()["ratings"]}
+        for club in CLUBS:
+            assert {r["name"] for r in directors[club].night()["ratings"]} <= rated
+        print(f"\nlink cut {CUT:.0f} s: league events porto {count(central, 'porto')}, "
+              f"lisboa {count(central, 'lisboa')}, equal to the clubs'; results {len(central.results())}")
+
+        # a club cannot speak for another
+        before = {c: count(central, c) for c in CLUBS}
+        refused_before = sum(central.status()["refused"].values())
+        lisboa_key = pairings["lisboa"].key("lisboa", "mesa01")
+        assert lisboa_key is not None
+        match = max(m for c, b, m in central.archive.matches() if (c, b) == ("lisboa", "mesa01"))
+        event = {"board": "mesa01", "club": "lisboa", "match": match, "index": 10_000, "seq": 10**12,
+                 "sent": time.time(), "event": {"event": "undo"}}
+        spoof = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=creds["porto"]["username"])
+        spoof.username_pw_set(creds["porto"]["username"], creds["porto"]["password"])
+        spoof.connect("127.0.0.1", league_port)
+        spoof.loop_start()
+        try:
+            t = board_topic("lisboa", "mesa01", "events")
+            # even signed with lisboa's board's own key: porto's user may not write lisboa's topics
+            spoof.publish(t, sign(t, json.dumps(event).encode(), lisboa_key), qos=1).wait_for_publish(5)
+            # on porto's own topic, a message signed with another club's board's key: forged
+            t2 = board_topic("porto", "mesa01", "events")
+            event2 = {**event, "club": "porto"}
+            spoof.publish(t2, sign(t2, json.dumps(event2).encode(), lisboa_key), qos=1).wait_for_publish(5)
+        finally:
+            spoof.loop_stop()
+            spoof.disconnect()
+        assert wait_for(lambda: sum(central.status()["refused"].values()) > refused_before, 10)
+        time.sleep(1.0)
+        assert {c: count(central, c) for c in CLUBS} == before
+        assert 10_000 not in central.archive.indexes("lisboa", "mesa01", match)
+    finally:
+        for thing in reversed(started):
+            (thing.stop if isinstance(thing, LocalBroker) else thing.close)()
+        for relay in relays.values():
+            try:
+                relay.close()
+            except (OSError, AssertionError):
+                pass
