@@ -5,7 +5,7 @@ const WORDS = {
         nonext: "Nenhuma partida esperando.", waitBoard: "aguarda mesa", table: "Mesa", points: "pontos",
         point: "ponto", champion: "Campeão", player: "Jogador", wins: "V", losses: "D", round: "Rodada",
         starting: "começando…", offline: "sem sinal", noTournament: "Nenhum torneio ainda.",
-        assign: "Enviar para a mesa", unassign: "Tirar da mesa", result: "Gravar resultado", close: "Fechar",
+        assign: "Enviar para a mesa", unassign: "Tirar da mesa", feature: "Transmitir esta mesa", result: "Gravar resultado", close: "Fechar",
         askPin: "PIN do diretor:", winner: "vencedor",
         brackets: { main: "Chave principal", consolation: "Consolação", last_chance: "Última chance", final: "Final" },
         formats: { double_elimination: "dupla eliminação", consolation: "com consolação", last_chance: "com última chance",
@@ -14,7 +14,7 @@ const WORDS = {
         nonext: "No match waiting.", waitBoard: "waits for a table", table: "Table", points: "points",
         point: "point", champion: "Champion", player: "Player", wins: "W", losses: "L", round: "Round",
         starting: "starting…", offline: "offline", noTournament: "No tournament yet.",
-        assign: "Send to the table", unassign: "Take off the table", result: "Save the result", close: "Close",
+        assign: "Send to the table", unassign: "Take off the table", feature: "Feature on the broadcast", result: "Save the result", close: "Close",
         askPin: "Director's PIN:", winner: "winner",
         brackets: { main: "Main", consolation: "Consolation", last_chance: "Last chance", final: "Final" },
         formats: { double_elimination: "double elimination", consolation: "with consolation",
@@ -165,7 +165,7 @@ function openControl(id) {
   $("winner-choice").replaceChildren(...["light", "dark"].filter((s) => m[s]).map((s) => {
     const o = el("option", "", m[s]); o.value = m[s]; return o; }));
   $("score").value = m.score || "";
-  for (const [id, key] of [["do-assign", "assign"], ["do-unassign", "unassign"], ["do-result", "result"], ["do-close", "close"]]) $(id).textContent = w[key];
+  for (const [id, key] of [["do-assign", "assign"], ["do-unassign", "unassign"], ["do-result", "result"], ["do-close", "close"], ["do-feature", "feature"]]) $(id).textContent = w[key];
   $("control").showModal();
 }
 if (CONTROL) {
@@ -173,6 +173,17 @@ if (CONTROL) {
   $("do-assign").addEventListener("click", () => { const [club, board] = $("board-choice").value.split("/"); act("assign", {match: chosen.id, club, board}); });
   $("do-unassign").addEventListener("click", () => act("unassign", {match: chosen.id}));
   $("do-result").addEventListener("click", () => act("result", {match: chosen.id, winner: $("winner-choice").value, score: $("score").value}));
+  // the broadcast's featured board (club/broadcast.py: overlay?board=featured follows it; issue 40)
+  $("do-feature").addEventListener("click", async () => {
+    let pin = sessionStorage.getItem("gamao-director-pin");
+    if (!pin) { pin = prompt(WORDS[lang].askPin) || ""; sessionStorage.setItem("gamao-director-pin", pin); }
+    const body = chosen.club ? {club: chosen.club, board: chosen.board} : {board: chosen.board};
+    const r = await fetch("/api/feature", {method: "POST", headers: {"Content-Type": "application/json", "X-Gamao-PIN": pin},
+      body: JSON.stringify(body)});
+    if (r.status === 401) sessionStorage.removeItem("gamao-director-pin");
+    if (!r.ok) { $("control-error").textContent = (await r.json().catch(() => ({}))).message || `${r.status}`; return; }
+    $("control").close();
+  });
 }
 window.addEventListener("resize", fit);
 poll();

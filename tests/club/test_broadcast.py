@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -56,7 +57,7 @@ def test_overlay_and_live_files_run_behind_the_delay_set_by_the_server(broker, m
                 httpx.Client(base_url=cast.url, timeout=10) as client:
             assert wait_for(lambda: director.archive.count(CLUB, "mesa01") > 0, 20)
             start = time.time()
-            mid_mat = None
+            mid_mat = mid_sgf = None
             while not board.done() and time.time() - start < 120:
                 d = _events_shown(client, "mesa01")
                 asked = time.time()
@@ -69,7 +70,8 @@ def test_overlay_and_live_files_run_behind_the_delay_set_by_the_server(broker, m
                     lp = d.get("last_play") or {}
                     if mid_mat is None and (lp.get("game") or 0) >= 2 and (lp.get("number") or 0) >= 6:
                         mid_mat = client.get("/live/mesa01.mat")
-                        assert mid_mat.status_code == 200
+                        mid_sgf = client.get("/live/mesa01.sgf")
+                        assert mid_mat.status_code == 200 and mid_sgf.status_code == 200
                         # what the board had at the same moment is further on (the delay)
                         assert board.journal.count() > d["events"]
                 time.sleep(0.05)
@@ -95,6 +97,7 @@ def test_overlay_and_live_files_run_behind_the_delay_set_by_the_server(broker, m
             assert listing["matches"][0]["score"] == truth["match"]["score"] and listing["delay"] == DELAY
             assert mid_mat is not None
             (tmp_path / "mid.mat").write_text(mid_mat.text)
+            (tmp_path / "mid.sgf").write_text(mid_sgf.text)
 
             # the broadcast's app: no control, no director's API, no PIN to guess
             for path in ("/api/boards", "/api/status", "/api/settings", "/api/feature", "/", "/tournament", "/docs",
@@ -121,36 +124,39 @@ def test_overlay_and_live_files_run_behind_the_delay_set_by_the_server(broker, m
             assert client.get("/api/overlay", params={"board": "featured"}).json()["board"] == "mesa01"
     finally:
         board.close()
-    _gnubg_imports(tmp_path / "mid.mat")
+    _gnubg_imports(tmp_path / "mid.mat", tmp_path / "mid.sgf")
 
 
 _IMPORT = r'''
 import gnubg, json
 gnubg.command("set display off")
-gnubg.command('import mat "%(mat)s"')
+gnubg.command(%(command)r)
 m = gnubg.match()
 games = [{"moves": sum(1 for a in g["game"] if a.get("action") == "move")} for g in m["games"]]
 json.dump({"length": m["match-info"]["match-length"], "games": games}, open(%(out)r, "w"))
 '''
 
 
-def _gnubg_imports(mat: Path) -> None:
-    """The Debian gnubg imports a live .mat taken mid-match: as many games and checker plays as ours."""
+def _gnubg_imports(mat: Path, sgf: Path) -> None:
+    """The Debian gnubg imports a live .mat taken mid-match, and loads the SGF taken at the same moment: as many
+    games and checker plays as ours."""
     try:
         gnubg = find_gnubg()
     except Exception as exc:  # noqa: BLE001 - no gnubg here
         pytest.skip(f"the Debian gnubg is not installed: {exc}")
     record = read_mat(mat.read_text())
-    out = mat.with_suffix(".json")
-    script = mat.with_suffix(".py")
-    script.write_text(_IMPORT % {"mat": mat, "out": str(out)})
-    subprocess.run([gnubg, "-t", "-q", "-p", str(script)], capture_output=True, timeout=120, cwd=mat.parent,
-                   env={**os.environ, "LANG": "C", "LC_ALL": "C"})
-    theirs = json.loads(out.read_text())
-    assert theirs["length"] == record.length
     ours = [sum(1 for a in g.actions if a.kind == "move") for g in record.games]
-    assert [g["moves"] for g in theirs["games"]] == ours, (theirs, ours)
-    print(f"gnubg imported the live .mat taken mid-match: {len(ours)} games, {sum(ours)} checker plays")
+    for path, command in ((mat, f'import mat "{mat}"'), (sgf, f'load match "{sgf}"')):
+        out = path.with_suffix(path.suffix + ".json")
+        script = path.with_suffix(path.suffix + ".py")
+        script.write_text(_IMPORT % {"command": command, "out": str(out)})
+        subprocess.run([gnubg, "-t", "-q", "-p", str(script)], capture_output=True, timeout=120, cwd=mat.parent,
+                       env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+        theirs = json.loads(out.read_text())
+        assert theirs["length"] == record.length, path.name
+        assert [g["moves"] for g in theirs["games"]] == ours, (path.name, theirs, ours)
+    print(f"gnubg imported the live .mat and loaded the SGF taken mid-match: {len(ours)} games, {sum(ours)} "
+          "checker plays")
 
 
 LAYOUTS = ("bar", "side", "full")
@@ -221,7 +227,18 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                         if layout == "side" and width == 1920:
                             # the director features another board: the stream follows, nothing reloaded
                             page.evaluate("window.notReloaded = true")
-                            director.archive.set_setting("featured", {"club": CLUB, "board": "mesa02"})
+                            # the director features mesa02 from its board page (the button, the PIN asked)
+                            pins = PinStore(tmp_path / "pins")
+                            pins.set(PIN)
+                            with BackgroundServer(create_app(director, pins)) as owner, \
+                                    chromium_page(1280, 800, locale="pt-BR") as control:
+                                control.on("dialog", lambda d: d.accept(PIN))
+                                control.goto(f"{owner.url}/board/{CLUB}/mesa02")
+                                control.wait_for_selector("#feature:has-text('transmitir esta mesa')")
+                                assert "board=porto%2Fmesa02" in control.get_attribute("#overlaylink", "href")
+                                control.click("#feature")
+                                control.wait_for_selector("#feature:has-text('mesa transmitida')")
+                            assert director.archive.setting("featured") == {"club": CLUB, "board": "mesa02"}
                             page.wait_for_selector("#overlay[data-board$='/mesa02']", timeout=10_000)
                             page.screenshot(path=str(shot), omit_background=True)
                             _composite(shot, camera, SCREENSHOTS / "overlay-side-switched-1920x1080.png")
@@ -230,3 +247,26 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
     finally:
         for b in boards:
             b.close()
+
+
+def test_the_broadcast_alone_bounds_connections(make_director) -> None:
+    """The broadcast's own server counts connections per client as the director's does (webguard/server.py):
+    past the bound a new connection is closed before anything is read; the ones open still answer."""
+    director = make_director()
+    with BackgroundServer(create_broadcast_app(Live(director)), max_per_client=4) as cast:
+        held = [socket.create_connection(("127.0.0.1", cast.port)) for _ in range(4)]
+        try:
+            extra = socket.create_connection(("127.0.0.1", cast.port))
+            extra.settimeout(5)
+            extra.sendall(b"GET /live/ HTTP/1.1\r\nHost: x\r\n\r\n")
+            try:
+                refused = extra.recv(100) == b""
+            except ConnectionResetError:
+                refused = True
+            assert refused and cast.connections.refused >= 1
+            held[0].settimeout(5)
+            held[0].sendall(b"GET /live/ HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert held[0].recv(100).startswith(b"HTTP/1.1 200")
+        finally:
+            for s in held:
+                s.close()
