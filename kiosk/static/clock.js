@@ -3,6 +3,7 @@
 // moment the state arrived. Each side's clock is a button: a press at the board is the player's own act, so
 // the touch screen presses without the PIN (POST /api/clock). The opponent's answer to a flagged illegal play
 // (tournament rule sets) is offered here too (POST /api/illegal-play).
+import { postAtBoard as post } from "./controls.js";
 import { CLOCK_TEXT } from "./i18n.js";
 
 let shown = null;      // the state's clock and when it arrived
@@ -33,13 +34,6 @@ function box() {
   const panel = document.querySelector("aside.panel") || document.body;
   panel.prepend(el);
   return el;
-}
-
-async function post(path, body) {
-  const headers = { "Content-Type": "application/json" };
-  const pin = sessionStorage.getItem("gamao.pin");
-  if (pin) headers["X-Gamao-PIN"] = pin;
-  try { await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }); } catch { /* the push says */ }
 }
 
 function press(side) { post("/api/clock", { side }); }

@@ -30,6 +30,15 @@ export async function post(path, body, pin) {
   return data.message || (d && typeof d === "object" && !Array.isArray(d) ? `${d.field ?? ""}: ${d.message ?? ""}` : d) || `HTTP ${r.status}`;
 }
 
+// POST `body` as JSON from the board's own screen (a clock press, the answer to an illegal play, a touch-move
+// claim): with the PIN a remote screen was given, without it at the touch screen; the next push says what came of it.
+export async function postAtBoard(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  const pin = sessionStorage.getItem("gamao.pin");
+  if (pin) headers["X-Gamao-PIN"] = pin;
+  try { await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }); } catch { /* the push says */ }
+}
+
 const other = (side) => (side === "light" ? "dark" : "light");
 
 // The actions the referee can take now, by phase: [[label, path, body, confirm?, testid], ...] rows.

@@ -2,6 +2,7 @@
 // touching the point on the drawn board (a confirmation first, POST /api/touch-move: at the board without the
 // PIN, as the illegal-play answer; remotely with it); the drawn board marks the point a convention verdict is
 // about; the Regras card says which conventions this rule set keeps, in the seed's words.
+import { postAtBoard as post } from "./controls.js";
 import { CONVENTIONS_TEXT } from "./i18n.js";
 import { physical } from "./board.js";
 
@@ -33,13 +34,6 @@ function dialog() {
   box.append(text, row);
   (document.querySelector(".board-wrap") || document.body).append(box);
   return box;
-}
-
-async function post(path, body) {
-  const headers = { "Content-Type": "application/json" };
-  const pin = sessionStorage.getItem("gamao.pin");
-  if (pin) headers["X-Gamao-PIN"] = pin;
-  try { await fetch(path, { method: "POST", headers, body: JSON.stringify(body) }); } catch { /* the push says */ }
 }
 
 // A touch on a point of the drawn board while a play is being made: the opponent's claim, confirmed first.

@@ -15,6 +15,7 @@ from core.rules.position import Position, Side
 from kiosk.dicelog import DiceLog
 from kiosk.service import RefereeService
 from tests.clock import FakeClock
+from tests.core.referee.scenarios import moved
 from tests.kiosk.browser import chromium_page, screenshot
 from tests.kiosk.live import live_kiosk
 
@@ -103,12 +104,7 @@ def test_the_opponent_answers_a_flagged_illegal_play_on_the_touch_screen(live: A
     service.submit({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"},
                     "rules": {"rule_set": "tournament_usbgf"}})
     service.submit({"event": "roll", "dice": [3, 1]})
-    own = {s: list(START.own(s)) for s in Side}
-    own[Side.LIGHT][8] -= 1
-    own[Side.LIGHT][4] += 1   # 8/4: a 4 that was not rolled
-    own[Side.LIGHT][6] -= 1
-    own[Side.LIGHT][5] += 1
-    bad = Position((tuple(own[Side.LIGHT]), tuple(own[Side.DARK])), Side.LIGHT)
+    bad = moved(moved(START, Side.LIGHT, 8, 4), Side.LIGHT, 6, 5)  # 8/4: a 4 that was not rolled
     service.submit({"event": "board", **bad.to_dict(), "stable": True})
     clock.now += 10
     service.submit({"event": "button", "name": "clock", "side": "light"})

@@ -19,6 +19,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from kiosk.service import RefereeService
 from tests.clock import FakeClock
+from tests.core.referee.scenarios import moved
 from tests.kiosk.browser import chromium_or_skip, chromium_page
 from tests.kiosk.chair import chair_problems
 from tests.kiosk.coach_game import fake_engine
@@ -313,12 +314,7 @@ def test_09_the_hint_is_the_play_they_were_making_on_the_board_they_see(live: An
     url, service, _, _ = live
     service.submit({"event": "new_match", "length": 5, "players": {"light": "Ana", "dark": "Bruno"}})
     service.submit({"event": "roll", "dice": [3, 1]})
-    own = {s: list(START.own(s)) for s in Side}
-    own[Side.LIGHT][8] -= 1
-    own[Side.LIGHT][4] += 1   # 8/4: a 4 that was not rolled
-    own[Side.LIGHT][6] -= 1
-    own[Side.LIGHT][5] += 1
-    bad = Position((tuple(own[Side.LIGHT]), tuple(own[Side.DARK])), Side.LIGHT)
+    bad = moved(moved(START, Side.LIGHT, 8, 4), Side.LIGHT, 6, 5)  # 8/4: a 4 that was not rolled
     service.submit({"event": "board", **bad.to_dict(), "stable": True})
     with chromium_page(800, 480, locale="pt-BR") as page:
         page.goto(url + "/")
