@@ -25,9 +25,7 @@ one command counter).
 
 from __future__ import annotations
 
-import json
 import secrets
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,7 @@ from club.broker_config import (
     parse_listen,
 )
 from club.config import NAME, PREFIX, ClubConfigError, check_name
-from club.pairing import DIRECTOR, MAX_MESSAGE, Pairing, write_private
+from club.pairing import DIRECTOR, MAX_MESSAGE, DirectorFile, Pairing, write_private
 
 FILE = "league.json"
 MAX_CLUBS = 200
@@ -58,49 +56,15 @@ def club_keys(pairing: Pairing, club: str | None = None) -> dict[str, str]:
     return {name: cred["key"] for name, cred in pairing.boards().items() if club is None or cred["club"] == club}
 
 
-class League:
+class League(DirectorFile):
     """The league's paired clubs (see the module's docstring); the file is re-read when it changes."""
 
+    FILE = FILE
+    TABLE = "clubs"
+
     def __init__(self, data_dir: str | Path) -> None:
-        self.path = Path(data_dir) / FILE
+        super().__init__(data_dir)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._mtime: float | None = None
-        self._checked = 0.0
-        self._data: dict[str, Any] = {"director": None, "clubs": {}}
-        self._load()
-
-    def _load(self) -> None:
-        try:
-            st = self.path.stat()
-            if st.st_mtime == self._mtime:
-                return
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return
-        if isinstance(data, dict) and isinstance(data.get("clubs"), dict):
-            self._data = data
-            self._mtime = st.st_mtime
-
-    def _save(self) -> None:
-        write_private(self.path, json.dumps(self._data, indent=1, sort_keys=True))
-        self._mtime = self.path.stat().st_mtime
-
-    def refresh(self, every: float = 2.0) -> None:
-        now = time.monotonic()
-        if now - self._checked >= every:
-            self._checked = now
-            with self._lock:
-                self._load()
-
-    def director(self) -> dict[str, str]:
-        """The league director's own broker user and password (made the first time)."""
-        with self._lock:
-            self._load()
-            if not self._data.get("director"):
-                self._data["director"] = {"username": DIRECTOR, "password": secrets.token_urlsafe(18)}
-                self._save()
-            return dict(self._data["director"])
 
     def pair_club(self, club: str, keys: dict[str, str], broker: str | None = None,
                   again: bool = False) -> dict[str, Any]:

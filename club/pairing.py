@@ -37,18 +37,19 @@ def write_private(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-class Pairing:
-    """The director's paired boards: ``{"director": {username, password}, "boards": {name: credentials}}``.
+class DirectorFile:
+    """A director's private JSON file (``{"director": {username, password}, TABLE: {...}}``), re-read when it
+    changes (at most every few seconds, `refresh`): the pairing's boards, the league's clubs (club/league.py)."""
 
-    Board names are unique across the file (a board's broker user is its name). The file is re-read when it
-    changes, so a board paired while the director runs is heard at once (`key`)."""
+    FILE = FILE
+    TABLE = "boards"
 
     def __init__(self, data_dir: str | Path) -> None:
-        self.path = Path(data_dir) / FILE
+        self.path = Path(data_dir) / self.FILE
         self._lock = threading.Lock()
         self._mtime: float | None = None
         self._checked = 0.0
-        self._data: dict[str, Any] = {"director": None, "boards": {}}
+        self._data: dict[str, Any] = {"director": None, self.TABLE: {}}
         self._load()
 
     def _load(self) -> None:
@@ -62,7 +63,7 @@ class Pairing:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return
-        if isinstance(data, dict) and isinstance(data.get("boards"), dict):
+        if isinstance(data, dict) and isinstance(data.get(self.TABLE), dict):
             self._data = data
             self._mtime = st.st_mtime
 
@@ -86,6 +87,13 @@ class Pairing:
                 self._data["director"] = {"username": DIRECTOR, "password": secrets.token_urlsafe(18)}
                 self._save()
             return dict(self._data["director"])
+
+
+class Pairing(DirectorFile):
+    """The director's paired boards: ``{"director": {username, password}, "boards": {name: credentials}}``.
+
+    Board names are unique across the file (a board's broker user is its name). The file is re-read when it
+    changes, so a board paired while the director runs is heard at once (`key`)."""
 
     def pair(self, board: str, club: str | None = None, broker: str | None = None,
              again: bool = False) -> dict[str, Any]:
