@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from core.coach.drills import INTERVALS, keith_advice, keith_count, method_text, race_position
 from core.rules.position import Position, Side
+from kiosk.coach_engines import CoachEngines, default_engine
 from kiosk.config import Settings
 from kiosk.drills import DrillRoom
 from kiosk.drills_chart import progress_svg
@@ -44,6 +49,18 @@ class Clock:
 
     def __call__(self) -> float:
         return self.t
+
+
+@contextmanager
+def gnubg_room(store: StudentStore, seed: int) -> Iterator[DrillRoom]:
+    """A drill room coached by the real GNU Backgammon (kiosk/coach_engines.py); the test is skipped without it."""
+    engines = CoachEngines(default_engine, threading.RLock())
+    if engines.main() is None:
+        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
+    try:
+        yield DrillRoom(store, Clock(T0), seed=seed, coach=SimpleNamespace(engines=engines))
+    finally:
+        engines.close()
 
 
 @pytest.fixture
@@ -259,16 +276,7 @@ def test_the_journals_backup_copies_the_students_too(tmp_path: Path) -> None:
 
 def test_an_opening_and_a_reply_played_on_the_board_are_rated_by_gnu_backgammon(store: StudentStore) -> None:
     # R02-R04: the start, an opening roll; the real GNU Backgammon ranks the plays (kiosk/coach_engines.py)
-    import threading
-    from types import SimpleNamespace
-
-    from kiosk.coach_engines import CoachEngines, default_engine
-
-    engines = CoachEngines(default_engine, threading.RLock())
-    if engines.main() is None:
-        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
-    try:
-        room = DrillRoom(store, Clock(T0), seed=3, coach=SimpleNamespace(engines=engines))
+    with gnubg_room(store, seed=3) as room:
         sid = store.create("Ana")["id"]
         sizes = []
         for attempt in range(4):
@@ -290,8 +298,6 @@ def test_an_opening_and_a_reply_played_on_the_board_are_rated_by_gnu_backgammon(
         assert any(r for *_, r in sizes) and any(r is None for *_, r in sizes), sizes  # openings and replies
         assert {s for _, _, s, _ in sizes} >= {"best", "blunder"}, sizes
         assert [a["kind"] for a in store.export(sid)["answers"]] == ["opening"] * 4
-    finally:
-        engines.close()
 
 
 def test_a_cube_decision_in_a_race_graded_by_keiths_rule_without_the_engine(store: StudentStore) -> None:
@@ -313,16 +319,7 @@ def test_a_cube_decision_in_a_race_graded_by_keiths_rule_without_the_engine(stor
 
 
 def test_a_cube_decision_graded_by_gnu_backgammon(store: StudentStore) -> None:
-    import threading
-    from types import SimpleNamespace
-
-    from kiosk.coach_engines import CoachEngines, default_engine
-
-    engines = CoachEngines(default_engine, threading.RLock())
-    if engines.main() is None:
-        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
-    try:
-        room = DrillRoom(store, Clock(T0), seed=6, coach=SimpleNamespace(engines=engines))
+    with gnubg_room(store, seed=6) as room:
         sid = store.create("Ana")["id"]
         target = Position.from_position_id(room.start(sid, "cube")["session"]["target"]["position_id"])
         room.board(board_event(target))
@@ -330,8 +327,6 @@ def test_a_cube_decision_graded_by_gnu_backgammon(store: StudentStore) -> None:
         assert result["by"] == "gnubg" and result["action"] in ("no_double", "double_take", "double_pass",
                                                                 "too_good_take", "too_good_pass")
         assert result["right"] is (result["truth"] == {"double": False, "take": False})
-    finally:
-        engines.close()
 
 
 def test_a_match_whose_player_is_named_as_a_student_is_hers(tmp_path: Path) -> None:
@@ -354,16 +349,7 @@ def test_a_match_whose_player_is_named_as_a_student_is_hers(tmp_path: Path) -> N
 
 
 def test_a_bear_off_played_on_the_board_is_rated_by_gnu_backgammon(store: StudentStore) -> None:
-    import threading
-    from types import SimpleNamespace
-
-    from kiosk.coach_engines import CoachEngines, default_engine
-
-    engines = CoachEngines(default_engine, threading.RLock())
-    if engines.main() is None:
-        pytest.skip(f"GNU Backgammon is not available: {engines.error}")
-    try:
-        room = DrillRoom(store, Clock(T0), seed=9, coach=SimpleNamespace(engines=engines))
+    with gnubg_room(store, seed=9) as room:
         sid = store.create("Ana")["id"]
         view = room.start(sid, "bearoff")["session"]
         target = Position.from_position_id(view["target"]["position_id"])
@@ -374,5 +360,3 @@ def test_a_bear_off_played_on_the_board_is_rated_by_gnu_backgammon(store: Studen
         result = room.view()["session"]["result"]
         assert result["right"] is True and result["size"] == "best" and result["played"] == best.play
         assert store.export(sid)["answers"][0]["kind"] == "bearoff"
-    finally:
-        engines.close()
