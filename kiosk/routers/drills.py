@@ -8,6 +8,7 @@ always need the PIN (a child at the screen deletes nothing).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request
@@ -64,6 +65,14 @@ def room(request: Request) -> DrillRoom:
 def _refused(exc: Exception, status: int) -> HTTPException:
     text = str(exc.args[0]) if exc.args else str(exc)
     return HTTPException(status, text)
+
+
+def _answered(answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A student's answer to the drill on the board; 409 when there is none to answer (or not yet)."""
+    try:
+        return answer()
+    except LookupError as exc:
+        raise _refused(exc, 409) from None
 
 
 @router.get("/api/students", summary="The students, by name, with their answers and the cards due today")
@@ -197,18 +206,12 @@ def start(body: DrillIn, request: Request) -> dict[str, Any]:
 
 @router.post("/api/drills/pips", dependencies=AT_THE_BOARD, summary="The student's two pip counts")
 def pips(body: PipsIn, request: Request) -> dict[str, Any]:
-    try:
-        return room(request).answer_pips(body.light, body.dark)
-    except LookupError as exc:
-        raise _refused(exc, 409) from None
+    return _answered(lambda: room(request).answer_pips(body.light, body.dark))
 
 
 @router.post("/api/drills/cube", dependencies=AT_THE_BOARD, summary="The student's cube decision in a race")
 def cube(body: CubeIn, request: Request) -> dict[str, Any]:
-    try:
-        return room(request).answer_cube(body.double, body.take)
-    except LookupError as exc:
-        raise _refused(exc, 409) from None
+    return _answered(lambda: room(request).answer_cube(body.double, body.take))
 
 
 @router.post("/api/drills/stop", dependencies=AT_THE_BOARD, summary="End the drill")
