@@ -120,31 +120,16 @@ def _summaries_from(health: Any) -> list[dict[str, Any]]:
 def backup(path: Path, target: Path) -> int:
     """SQLite's online backup: a consistent copy including what is still in the WAL."""
     import sqlite3
+    from urllib.parse import quote
+
+    from kiosk.journal_health import backup_sqlite
 
     if target.exists() and target.resolve() == path.resolve():
         return fail("journal", "--backup FILE must not be the journal itself")
-    tmp = target.with_name(target.name + ".tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.unlink(missing_ok=True)
-        from urllib.parse import quote
-
-        src = sqlite3.connect(f"file:{quote(str(path))}?mode=rw", uri=True)
-        dst = sqlite3.connect(tmp)
-        try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode=DELETE")
-            check = dst.execute("PRAGMA integrity_check").fetchone()[0]
-            events = dst.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-            matches = dst.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-        finally:
-            dst.close()
-            src.close()
-        if check != "ok":
-            raise sqlite3.DatabaseError(f"the copy failed SQLite's integrity check: {check}")
-        tmp.replace(target)
+        events, matches = backup_sqlite(f"file:{quote(str(path))}?mode=rw", target, ("events", "matches"))
     except (sqlite3.Error, OSError) as exc:
-        tmp.unlink(missing_ok=True)
         print(f"gamao journal: cannot back up {path} to {target}: {exc}. If the journal is damaged, "
               f"`gamao journal {path.parent} --salvage` first", file=sys.stderr)
         return 1

@@ -22,6 +22,32 @@ from kiosk.journal import SCHEMA, Journal, JournalError, event_crc, read_mark, w
 from kiosk.salvage import read_raw
 
 
+def backup_sqlite(source: str, target: Path, tables: tuple[str, ...]) -> list[int]:
+    """SQLite's online backup of the database at the URI `source` (``file:...?mode=...``) to `target`, through
+    ``target.tmp`` and checked by SQLite's integrity check: the copy's rows in each of `tables`. sqlite3.Error or
+    OSError when it cannot be done (a failed check: sqlite3.DatabaseError, and no copy is left)."""
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        src = sqlite3.connect(source, uri=True)
+        dst = sqlite3.connect(tmp)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")
+            check = dst.execute("PRAGMA integrity_check").fetchone()[0]
+            counts = [int(dst.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]) for table in tables]
+        finally:
+            dst.close()
+            src.close()
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"the copy failed SQLite's integrity check: {check}")
+        tmp.replace(target)
+    except (sqlite3.Error, OSError):
+        tmp.unlink(missing_ok=True)
+        raise
+    return counts
+
+
 @dataclass
 class Health:
     """What ``inspect``/``open_journal`` found. ``events`` (match, seq) -> body of every readable event and

@@ -16,6 +16,7 @@ from typing import Any
 
 from core.coach.drills import Card, is_blunder, schedule
 from core.messages import pt_play
+from kiosk.journal_health import backup_sqlite
 
 STUDENTS = "students.sqlite"
 MAX_NAME = 40
@@ -221,23 +222,7 @@ class StudentStore:
 def backup_students(path: Path, target: Path) -> int:
     """SQLite's online backup of ``students.sqlite`` to ``target`` (checked); the number of students copied.
     sqlite3.Error or OSError when it cannot be done."""
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    dst = sqlite3.connect(tmp)
-    try:
-        src.backup(dst)
-        dst.execute("PRAGMA journal_mode=DELETE")
-        check = dst.execute("PRAGMA integrity_check").fetchone()[0]
-        students = int(dst.execute("SELECT COUNT(*) FROM students").fetchone()[0])
-    finally:
-        dst.close()
-        src.close()
-    if check != "ok":
-        tmp.unlink(missing_ok=True)
-        raise sqlite3.DatabaseError(f"the copy failed SQLite's integrity check: {check}")
-    tmp.replace(target)
-    return students
+    return backup_sqlite(f"file:{path}?mode=ro", target, ("students",))[0]
 
 
 def students_backup_name(journal_backup: Path) -> Path:
