@@ -165,13 +165,18 @@ class DrillRoom:
             return {"session": out}
 
     # ----- answers -------------------------------------------------------------------------------------------
+    def _waiting(self, kind: str, what: str) -> dict[str, Any]:
+        """The session waiting for the student's answer of this kind (the lock held); LookupError when none is."""
+        s = self.session
+        if s is not None:
+            self._check_setup(s)
+        if s is None or s["kind"] != kind or s["stage"] != "answer":
+            raise LookupError(f"no {what} is waiting for an answer")
+        return s
+
     def answer_pips(self, light: int, dark: int) -> dict[str, Any]:
         with self._lock:
-            s = self.session
-            if s is not None:
-                self._check_setup(s)
-            if s is None or s["kind"] != "pips" or s["stage"] != "answer":
-                raise LookupError("no pip count is waiting for an answer")
+            s = self._waiting("pips", "pip count")
             now = self.clock()
             graded = grade_pips(s["target"], light, dark)
             graded["seconds"] = round(now - s["ready_at"], 1)
@@ -216,11 +221,7 @@ class DrillRoom:
 
     def answer_cube(self, double: bool, take: bool) -> dict[str, Any]:
         with self._lock:
-            s = self.session
-            if s is not None:
-                self._check_setup(s)
-            if s is None or s["kind"] != "cube" or s["stage"] != "answer":
-                raise LookupError("no cube decision is waiting for an answer")
+            s = self._waiting("cube", "cube decision")
             target: Position = s["target"]
             s["stage"] = "grading"
         keith = keith_advice(target, Side.LIGHT)
