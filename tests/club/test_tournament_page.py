@@ -1,5 +1,5 @@
 """The tournament's big screen (club/static/tournament.html) in real headless Chromium, at 1920x1080 and 1280x800,
-while an 8-player double elimination is played on 4 boards through a real Mosquitto: the matches in play with
+while a double elimination (8 players with --soak, 4 by default) is played on 4 boards through a real Mosquitto: the matches in play with
 their live scores, who plays next and where, the brackets, the standings; the champion at the end. Screenshots
 in artifacts/screenshots/tournament-*.png. The night's end export (results, .mat archive, ratings, SVG) after.
 """
@@ -22,10 +22,13 @@ from kiosk.server import BackgroundServer
 from tests.club.conftest import names, wait_for
 from tests.club.test_tournament_night import TableBoard
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.soak import soak
 from tests.web import HTTP
 from webguard.pin import PinStore
 
-PLAYERS = ["Ana", "Bruno", "Carla", "Duda", "Eva", "Fábio", "Gil", "Hugo"]
+# --soak: 8 players (the issue's evening); the default run: 4 (a 4-player double elimination on the same 4 boards:
+# the same screens, half the matches; the 8-player evening took 26 s of the default run's five minutes)
+PLAYERS = ["Ana", "Bruno", "Carla", "Duda", "Eva", "Fábio", "Gil", "Hugo"][:8 if soak() else 4]
 FITS = "document.documentElement.scrollWidth <= window.innerWidth && document.body.scrollHeight <= window.innerHeight"
 
 
@@ -60,7 +63,7 @@ def test_the_big_screen_through_an_evening(broker: Any, make_director: Any, tmp_
                 text = page.inner_text("body")
                 assert "Em jogo" in text and "Classificação" in text and "Chave principal" in text
                 assert "Mesa 1" in text or "Mesa 2" in text
-                assert page.locator("#standings tbody tr").count() == 8
+                assert page.locator("#standings tbody tr").count() == len(PLAYERS)
                 assert page.evaluate(FITS)
                 screenshot(page, "tournament-1920x1080")
                 # a card shows the match its board plays (when one is still on: a loaded machine may have ended them)
