@@ -30,6 +30,7 @@ from core.coach.cube import cube_sentences, cube_words
 from core.coach.explain import explain_play
 from core.errors import GamaoError
 from core.match.formats.mat import read_mat
+from core.match.record import MatchRecord
 from core.match.replay import replay
 from core.rules.position import Position, Side
 from engine.analysis import analyse_record
@@ -253,20 +254,36 @@ class CoachService:
             key = self._match() if match == "current" else match
             live = list(self._records.get(key, []))
             current = dict((self._state.get("match") or {}).get("players") or {}) if key == self._match() else None
-        records = self._with_recorded(key, live)
+        text, record = self._recorded(key, live)
+        records = self._with_recorded(key, live, record)
+        players = {side.value: name for side, name in record.players.items()} if record is not None else {}
         out = {**review_of(records, key, game), "engine": self.engine_info(),
-               "players": current if current is not None else self._players(key)}
+               "players": current if current is not None else players}
         review_words(out["plays"], self.settings_for(key), self.engines.thresholds_known())
-        self._with_cube(key, out)
+        if text is not None:
+            self._with_cube(key, text, out)
         return out
 
-    def _with_cube(self, key: str, out: dict[str, Any]) -> None:
-        """The cube decisions (XG's count) added to the review's PR, from the match's record rated by the worker
-        in the background (``cube_pending`` until then)."""
+    def _recorded(self, key: str, live: list[PlayRecord]) -> tuple[str | None, MatchRecord | None]:
+        """The match's record in the journal, exported once and read once for the whole review: its text (the cube's
+        review rates it) and the record (None when it cannot be read back). KeyError: no such match, nothing live."""
         try:
             text = self.service.export(key, "mat")
-        except (KeyError, ValueError):
-            return
+        except KeyError:
+            if live:
+                return None, None
+            raise
+        except ValueError:
+            return None, None
+        try:
+            return text, read_mat(text)
+        except Exception:  # a record the coach cannot read back must not take the review (or the kiosk) down
+            log.exception("the coach cannot read match %s back", key)
+            return text, None
+
+    def _with_cube(self, key: str, text: str, out: dict[str, Any]) -> None:
+        """The cube decisions (XG's count) added to the review's PR, from the match's record rated by the worker
+        in the background (``cube_pending`` until then)."""
         with self._lock:
             done = self._cube_reviews.get(key)
             if done is None or done[0] != text:
@@ -279,26 +296,11 @@ class CoachService:
         merge_cube(out["summary"], analysis.summary)
         merge_cube(out["game_summary"], analysis.games.get(int(out["game"] or 0), {}))
 
-    def _players(self, key: str) -> dict[str, str]:
-        """A recorded match's players' names (the review says them, issue 37); {} when the record says none."""
-        try:
-            record = read_mat(self.service.export(key, "mat"))
-        except (KeyError, ValueError, GamaoError):
-            return {}
-        return {side.value: name for side, name in record.players.items()}
-
-    def _with_recorded(self, key: str, live: list[PlayRecord]) -> list[PlayRecord]:
+    def _with_recorded(self, key: str, live: list[PlayRecord], record: MatchRecord | None) -> list[PlayRecord]:
         """The live records completed from the match's record in the journal (plays the coach did not see)."""
-        try:
-            text = self.service.export(key, "mat")
-        except KeyError:
-            if live:
-                return live
-            raise
-        except ValueError:
+        if record is None:
             return live
         try:
-            record = read_mat(text)
             replay(record)
             recorded = plays_of(record, key)
         except Exception:  # a record the coach cannot read back must not take the review (or the kiosk) down
