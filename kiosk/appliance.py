@@ -154,8 +154,11 @@ class CameraLoop:
                     event = self.pipeline.process(frame, t)
                     if event is not None and event["stable"] and self._wants_start(event):
                         # the owner showed the empty board first: the checker colours come from the start now
-                        event = learn_board(self.pipeline, self.learning, frame, self.corners
-                                            if self.corners is not None else self.pipeline.registrar.last, "start")
+                        try:
+                            event = learn_board(self.pipeline, self.learning, frame, self.corners
+                                                if self.corners is not None else self.pipeline.registrar.last, "start")
+                        except ValueError as exc:  # LearnError: not learnt from this frame; the pipeline's event stands
+                            log.info("the start was not learnt from this frame: %s", exc)
                     if self.alert is not None and self.pipeline.bumped != bumped:
                         bumped = self.pipeline.bumped  # on until the corners are set again (a new pipeline)
                         self.alert("camera_bumped", bumped)

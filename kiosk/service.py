@@ -159,12 +159,7 @@ class RefereeService:
         with self._lock:
             self._notice(kind, en, pt)
             state = self._state()
-            subs = list(self._subs)
-        for callback in subs:
-            try:
-                callback(state)
-            except Exception:
-                log.exception("a state subscriber failed")
+        self._subs.tell(state)
 
     def _clear_notice(self, *kinds: str) -> bool:
         before = len(self._notices)
