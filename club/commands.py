@@ -25,14 +25,13 @@ from typing import Any
 
 from club.auth import AuthError, open_signed, sign
 from club.config import board_topic
-from core.match.brackets import MAX_LENGTH, TournamentError, check_name
+from core.match.brackets import MAX_LENGTH, RULE_SETS, TournamentError, check_name
 
 KIND = "command"
 MAX_COMMAND = 4096         # bytes: a command is about 300
 MAX_AGE = 600.0            # seconds: an older command is stale (a board that was off for long)
 MAX_AHEAD = 120.0          # seconds: a command "issued" this far in the board's future is refused (clocks apart)
 COMMANDS = ("start_match",)
-RULE_SETS = (None, "casual", "tournament_usbgf", "tournament_ukbgf", "lesson")
 
 
 def topic(club: str, board: str) -> str:
@@ -59,7 +58,7 @@ def check_start(msg: dict[str, Any]) -> dict[str, Any]:
         raise AuthError("malformed")
     if not isinstance(out["attempt"], int) or isinstance(out["attempt"], bool) or not 0 <= out["attempt"] < 10_000:
         raise AuthError("malformed")
-    if out["rule_set"] not in RULE_SETS or any(ord(c) < 32 for c in out["table"] + out["tournament"] + out["match"]):
+    if out["rule_set"] not in (None, *RULE_SETS) or any(ord(c) < 32 for c in out["table"] + out["tournament"] + out["match"]):
         raise AuthError("malformed")
     return out
 

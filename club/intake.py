@@ -325,8 +325,7 @@ class Intake:
     def _refuse(self, reason: str, topic: str, detail: str = "") -> None:
         """Count (and, at most every LOG_EVERY seconds per reason and board, log) a message not taken in."""
         self.refused[reason] += 1
-        parts = topic.split("/")
-        who = parts[2][:40] if len(parts) > 2 else "?"
+        who = self._who(topic)
         if who in self.refused_by or len(self.refused_by) < 1024:
             self.refused_by[who] = self.refused_by.get(who, 0) + 1
         now = time.monotonic()

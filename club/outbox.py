@@ -64,12 +64,6 @@ class Outbox:
             self._seq += 1
             return self._seq
 
-    def command_seq(self) -> int:
-        """The counter of the newest director command obeyed, -1 for none."""
-        with self._lock:
-            row = self._db.execute("SELECT seq FROM commands WHERE id = 0").fetchone()
-        return -1 if row is None else int(row[0])
-
     def obeyed(self, seq: int) -> bool:
         """Record a command's counter; False (nothing recorded) when it is not above the newest obeyed (a replay)."""
         with self._lock:
