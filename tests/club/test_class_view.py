@@ -10,18 +10,23 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from club.auth import sign
 from club.config import Broker, board_topic, make_client
 from club.intake import lesson_of
 from club.web import create_app
 from core.rules.position import Position, Side
+from kiosk.config import Settings
 from kiosk.drills import DrillRoom
+from kiosk.main import create_app as kiosk_app
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from kiosk.students import STUDENTS, StudentStore
 from tests.club.conftest import CLUB, Board, wait_for
 from tests.kiosk.browser import chromium_or_skip, chromium_page
 from tests.kiosk.chair import chair_problems
+from tests.kiosk.conftest import TOUCH_SCREEN
 from tests.web import HTTP
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots" / "class"
@@ -160,3 +165,22 @@ def test_lesson_of_keeps_only_the_known_keys() -> None:
     lesson = {"student": "Ana", "kind": None, "stage": "menu", "done": 0, "right": 0, "due": 0, "extra": "x" * 9999}
     assert lesson_of(lesson) == {"student": "Ana", "kind": None, "stage": "menu", "done": 0, "right": 0, "due": 0}
     assert lesson_of(None) is None
+
+
+def test_the_kiosk_sends_its_lesson_through_its_publisher(broker, make_director, tmp_path: Path) -> None:
+    """kiosk/main.py wires the teacher's table to the board's publisher (club.publisher.start_publisher leaves it on
+    the service): a drill started on the screen reaches the class view; the app's end takes it off."""
+    director = make_director()
+    board = Board(broker, "mesa05", tmp_path / "m5")
+    board.service.club_publisher = board.publisher  # type: ignore[attr-defined]  # as start_publisher does
+    try:
+        app = kiosk_app(Settings(data_dir=tmp_path / "m5" / "data", language="pt"), service=board.service,
+                        coach_engine=None)
+        with TestClient(app, client=TOUCH_SCREEN) as screen:
+            sid = screen.post("/api/students", json={"name": "Ana"}).json()["id"]
+            assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup",
+                                                          "target": Position.start().position_id()}).status_code == 200
+            assert wait_for(lambda: [(r["student"], r["kind"]) for r in director.lessons()] == [("Ana", "setup")], 15)
+        assert wait_for(lambda: director.lessons() == [], 15)
+    finally:
+        board.close()
