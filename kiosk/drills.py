@@ -34,9 +34,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from core.coach.drills import bearoff_position, grade_pips, keith_advice, method_text, race_position
+from core.coach.drills import (
+    CUBE_QUESTIONS,
+    bearoff_position,
+    grade_pips,
+    keith_advice,
+    method_text,
+    race_position,
+)
 from core.coach.words import headline, size_of
 from core.messages import pt_play, setup_words
+from core.rules.matchid import MatchIdError, decode_match_id
 from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
 from core.rules.xgid import XGID
@@ -53,6 +61,20 @@ def parse_target(text: str, turn: str = "light") -> Position:
     if text.upper().startswith("XGID="):
         return XGID.from_text(text).position
     return Position.from_position_id(text, turn=Side(turn))
+
+
+def cube_of(match_id: str | None) -> dict[str, Any] | None:
+    """The cube and score a cube card's decision was made at (its Match ID): ``{"value", "owner": "light"|"dark"|None,
+    "score": {"light", "dark"}, "length"}`` (length 0: money); None without one."""
+    if not match_id:
+        return None
+    try:
+        st = decode_match_id(match_id)
+    except MatchIdError:
+        return None
+    owner = None if st.cube_owner is None else ("light" if st.cube_owner == 0 else "dark")
+    return {"value": st.cube, "owner": owner, "score": {"light": st.score[0], "dark": st.score[1]},
+            "length": st.match_length}
 
 
 class DrillRoom:
@@ -149,8 +171,14 @@ class DrillRoom:
             chosen = next((c for c in due if card is None or c["id"] == card), None)
             if chosen is None:
                 raise LookupError("no card is due today")
-            pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
-            s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
+            if chosen.get("kind") == "cube":  # a cube decision: set up, then answered on the screen
+                question = CUBE_QUESTIONS[chosen["played"]]
+                doubler = Side(chosen["side"]) if question == "double" else Side(chosen["side"]).other
+                pos = Position.from_position_id(chosen["position_id"], turn=doubler)
+                s.update(target=pos, dice=None, card=chosen, question=question, cube=cube_of(chosen["match_id"]))
+            else:
+                pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
+                s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
         elif kind == "opening":
             s.update(self._opening())
         elif kind == "bearoff":
@@ -181,7 +209,8 @@ class DrillRoom:
         if s["stage"] != "setup" or self.seen is None:
             return
         if setup_moves(self.seen, s["target"]).done:
-            s["stage"] = ("answer" if s["kind"] in ("pips", "cube") else "done" if s["kind"] == "setup" else "play")
+            s["stage"] = ("answer" if s["kind"] in ("pips", "cube") or s.get("question") else
+                          "done" if s["kind"] == "setup" else "play")
             s["ready_at"] = self.clock()
             self._changed()
             if s["kind"] == "setup":
@@ -207,6 +236,10 @@ class DrillRoom:
                     "moves": [m.as_json() | {"words": setup_words(m.as_json())} for m in plan.moves]},
                 "dice": list(s["dice"]) if s.get("dice") else None,
                 "reply": s.get("reply"),  # an opening reply: the opponent's roll and play ("31 8/5 6/5")
+                # a cube card: "double" (the student is on roll) or "take" (the student answers a double), and the
+                # cube and score of that moment in the match (or None)
+                "question": s.get("question"), "side": s["card"]["side"] if s.get("card") else None,
+                "cube": s.get("cube"),
                 "result": s["result"],
             }
             return {"session": out}
@@ -239,6 +272,25 @@ class DrillRoom:
                           {"position_id": s["target"].position_id(Side.LIGHT), "given": graded["given"],
                            "counts": graded["counts"]}, at=now)
         self._answered(s, now)
+        return self.view()
+
+    def answer_decision(self, answer: str) -> dict[str, Any]:
+        """The student's answer to a cube card (double / no_double to "double", take / pass to "take"): right when
+        it is the card's best (GNU Backgammon's, from the match's review); the card moves on its Leitner schedule."""
+        with self._lock:
+            s = self._waiting("mistake", "cube decision")
+            question = s.get("question")
+            if question is None or CUBE_QUESTIONS.get(answer) != question:
+                raise ValueError(f"answer: {'double or no_double' if question == 'double' else 'take or pass'}")
+            card = s["card"]
+            now = self.clock()
+            right = answer == card["best"]
+            updated = self.store.answer_card(card["id"], right, now, round(now - s["ready_at"], 1), answer)
+            s["stage"] = "done"
+            s["result"] = {"right": right, "played": answer, "best": card["best"], "was": card["played"],
+                           "loss": card["loss"], "box": updated["box"], "due": updated["due"],
+                           "learnt": bool(updated["learnt"]), "side": card["side"], "question": question}
+            self._answered(s, now)
         return self.view()
 
     def _rank(self, pos: Position, dice: tuple[int, int]) -> list[Any]:
