@@ -29,7 +29,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 MAC_TAIL = re.compile(rb',"mac":"([0-9a-f]{64})"\}$')
 TAIL_LEN = len(b',"mac":"') + 64 + len(b'"}')
@@ -77,7 +77,7 @@ def open_signed(topic: str, payload: bytes, key: bytes) -> dict[str, Any]:
     return msg
 
 
-def bounded(n: Any, low: int, high: int) -> bool:
+def bounded(n: Any, low: int, high: int) -> TypeGuard[int]:
     """`n` (a number a message carried) is an integer, not a bool, with ``low <= n < high``.
 
     >>> bounded(3, 0, 10), bounded(True, 0, 10), bounded(3.0, 0, 10), bounded(10, 0, 10)
