@@ -120,10 +120,11 @@ def _broker_config(args: argparse.Namespace) -> int:
     if args.league:
         import json
 
-        from club.league import bridge_text
+        from club.league import bridge_text, write_link
         try:
             cred = json.loads(Path(args.league).read_text(encoding="utf-8"))
             text = bridge_text(str(cred.get("club")), cred, ca_file=args.league_ca)
+            write_link(_data_dir(args), cred)  # the director checks the league's asks with it (club/league.py)
         except (OSError, ValueError, AttributeError, KeyError) as exc:
             return fail("director broker-config", f"--league {args.league}: {exc}")
         with conf.open("a", encoding="utf-8") as f:

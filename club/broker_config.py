@@ -33,6 +33,7 @@ MAX_QUEUED_BYTES = 32 * 2**20      # per client, beyond what is in flight: ~20,0
                                    # what is dropped beyond it the director asks the board for again (resend)
 MAX_INFLIGHT_BYTES = 4 * 2**20     # per client, sent and not yet acknowledged
 MAX_QUEUED_MESSAGES = 100_000
+LEAGUE_ASKS = "gamao-league"       # club/league.py ASK_PREFIX: the league's asks to a club's director
 
 
 def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = 101) -> str:
@@ -75,7 +76,9 @@ def acl_text(pairing: Pairing) -> str:
     for club in clubs:
         lines += [f"topic read {PREFIX}/{club}/+/state", f"topic read {PREFIX}/{club}/+/events",
                   f"topic read {PREFIX}/{club}/+/verdicts", f"topic write {PREFIX}/{club}/+/resend",
-                  f"topic write {PREFIX}/{club}/+/command"]
+                  f"topic write {PREFIX}/{club}/+/command",
+                  # the league's asks come in over the bridge (its local user is the director's) to the director
+                  f"topic readwrite {LEAGUE_ASKS}/{club}/ask"]
     lines.append("topic read $SYS/#")
     for name, cred in sorted(pairing.boards().items()):
         if not NAME.match(name) or not NAME.match(cred["club"]):

@@ -25,23 +25,30 @@ one command counter).
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from club.auth import PUBLIC, AuthError, bounded, open_sealed, open_signed, public_key, sign
 from club.broker_config import (
+    LEAGUE_ASKS,
     MAX_INFLIGHT_BYTES,
     MAX_QUEUED_BYTES,
     MAX_QUEUED_MESSAGES,
     mosquitto_hash,
     parse_listen,
 )
+from club.commands import MAX_INDEX, MAX_MATCH_ID
 from club.config import NAME, PREFIX, ClubConfigError, check_name
 from club.league_night import MAX_FIXTURES, FixtureError, check_fixture
 from club.pairing import DIRECTOR, MAX_MESSAGE, DirectorFile, Pairing, write_private
 
 FILE = "league.json"
+LINK = "league_link.json"  # in a club's data folder: its link key with the league (asks it may obey)
 MAX_CLUBS = 200
 MAX_CLUB_BOARDS = 100
 OUT_KINDS = ("state", "events", "verdicts")
@@ -53,8 +60,61 @@ def bridge_user(club: str) -> str:
 
 
 def club_keys(pairing: Pairing, club: str | None = None) -> dict[str, str]:
-    """A club's boards and their signing keys (hex), as the league needs them to check the boards' messages."""
-    return {name: cred["key"] for name, cred in pairing.boards().items() if club is None or cred["club"] == club}
+    """A club's boards and their public keys (club/auth.py ``PUBLIC``), as the league needs them to check the boards'
+    messages; a board paired before boards had one is left out (pair it again)."""
+    return {name: cred["public"] for name, cred in pairing.boards().items()
+            if (club is None or cred["club"] == club) and isinstance(cred.get("public"), str)}
+
+
+# ----- the league's asks to a club: "send board B's match M again from index I" ----------------------------------
+ASK_PREFIX = LEAGUE_ASKS
+MAX_ASK = 1024   # bytes: an ask is about 200
+
+
+def ask_topic(club: str) -> str:
+    """Where the league asks a club (bridged in to the club's broker; its director alone reads it)."""
+    return f"{ASK_PREFIX}/{club}/ask"
+
+
+def signed_ask(club: str, key: bytes, board: str, match: int, start: int, seq: int) -> bytes:
+    """The league's ask, signed with the club's link key (club/auth.py ``sign``) and the league's own counter."""
+    body = {"board": board, "match": match, "from": start, "seq": seq, "issued": time.time()}
+    return sign(ask_topic(club), json.dumps(body, separators=(",", ":")).encode(), key)
+
+
+def check_ask(club: str, payload: bytes, key: bytes) -> dict[str, Any]:
+    """The club's side: the league's ask, checked (AuthError: too_large, unsigned, forged, malformed); the caller
+    checks its counter (above the last league ask it obeyed) and that the board is its own."""
+    if len(payload) > MAX_ASK:
+        raise AuthError("too_large")
+    msg = open_signed(ask_topic(club), payload, key)
+    board = msg.get("board")
+    if (not isinstance(board, str) or not NAME.match(board) or not bounded(msg.get("match"), 0, MAX_MATCH_ID)
+            or not bounded(msg.get("from"), 0, MAX_INDEX)):
+        raise AuthError("malformed")
+    return {"board": board, "match": msg["match"], "from": msg["from"], "seq": msg["seq"]}
+
+
+def read_link(data_dir: str | Path) -> dict[str, Any] | None:
+    """The club's link with the league (``LINK``, written by ``broker-config --league``): {"club", "key"}, or None."""
+    try:
+        data = json.loads((Path(data_dir) / LINK).read_text(encoding="utf-8"))
+        check_name("club", data.get("club"))
+        if len(bytes.fromhex(data["key"])) < 16:
+            raise ValueError
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, ClubConfigError):
+        return None
+    return {"club": data["club"], "key": data["key"]}
+
+
+def write_link(data_dir: str | Path, credentials: dict[str, Any]) -> Path | None:
+    """Keep the club's link key with the league beside its pairing (owner only), for its director to check the
+    league's asks; None when the credentials carry no key (a league of an older Gamão)."""
+    if not isinstance(credentials.get("key"), str):
+        return None
+    path = Path(data_dir) / LINK
+    write_private(path, json.dumps({"club": check_name("club", credentials.get("club")), "key": credentials["key"]}))
+    return path
 
 
 class League(DirectorFile):
@@ -66,21 +126,24 @@ class League(DirectorFile):
     def __init__(self, data_dir: str | Path) -> None:
         super().__init__(data_dir)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._publics: dict[tuple[str, str], tuple[str, Any]] = {}
 
     def pair_club(self, club: str, keys: dict[str, str], broker: str | None = None,
                   again: bool = False) -> dict[str, Any]:
-        """Pair a club (or give it its boards' keys again: `again` keeps its password unless it had none)."""
+        """Pair a club (or give it its boards' public keys again: `again` keeps its password and link key).
+        `keys`: the club's boards and their Ed25519 public keys (``league-keys``: "ed25519:" and 64 hex digits)."""
         check_name("club", club)
         if len(keys) > MAX_CLUB_BOARDS:
             raise ClubConfigError(f"club {club!r} gives {len(keys)} boards; a club has at most {MAX_CLUB_BOARDS}")
         for board, key in keys.items():
             check_name("board", board)
             try:
-                if len(bytes.fromhex(key)) < 16:
-                    raise ValueError
+                public_key(key)
             except (TypeError, ValueError):
-                raise ClubConfigError(f"board {board!r} of club {club!r}: its key must be hex, 16 bytes or more"
-                                      ) from None
+                raise ClubConfigError(
+                    f"board {board!r} of club {club!r}: the league takes a board's public key ({PUBLIC} and 64 hex "
+                    "digits, from `league-keys`), never its secret key; a board paired before public keys must be "
+                    "paired again (`gamao director pair NAME --again`)") from None
         self.director()
         with self._lock:
             self._load()
@@ -91,17 +154,38 @@ class League(DirectorFile):
             if old is None and len(clubs) >= MAX_CLUBS:
                 raise ClubConfigError(f"the league has {MAX_CLUBS} clubs, the most it takes")
             password = old["password"] if old is not None else secrets.token_urlsafe(18)
+            link = old.get("key") if old is not None and old.get("key") else secrets.token_hex(32)
             cred = {"club": club, "username": bridge_user(club), "password": password, "broker": broker,
-                    "boards": dict(keys), "paired": time.time()}
+                    "boards": dict(keys), "key": link, "paired": time.time()}
             clubs[club] = cred
             self._save()
-        return {k: cred[k] for k in ("club", "username", "password", "broker")}
+        return {k: cred[k] for k in ("club", "username", "password", "broker", "key")}
 
     # ----- the director's pairing, for the league director (club/intake.py) ---------------------------------
     def key(self, club: str, board: str) -> bytes | None:
+        """None: the league holds no board's secret key, so it signs nothing for a board (it asks the club)."""
+        return None
+
+    def opener(self, club: str, board: str) -> Callable[[str, bytes], dict[str, Any]] | None:
+        """How the league checks a board's message: its Ed25519 signature with the public key its club gave
+        (club/auth.py ``open_sealed``); None when the club gave no such board."""
         cred = self._data["clubs"].get(club)
-        key = cred["boards"].get(board) if isinstance(cred, dict) else None
-        return None if key is None else bytes.fromhex(key)
+        text = cred["boards"].get(board) if isinstance(cred, dict) else None
+        if not isinstance(text, str):
+            return None
+        known = self._publics.get((club, board))
+        if known is None or known[0] != text:
+            try:
+                known = self._publics[(club, board)] = (text, public_key(text))
+            except ValueError:
+                return None
+        return partial(open_sealed, public=known[1])
+
+    def link_key(self, club: str) -> bytes | None:
+        """The key the league signs its asks to the club with (club/league.py ``signed_ask``; the club's alone)."""
+        cred = self._data["clubs"].get(club)
+        key = cred.get("key") if isinstance(cred, dict) else None
+        return bytes.fromhex(key) if isinstance(key, str) else None
 
     def boards(self) -> dict[str, dict[str, Any]]:
         with self._lock:
@@ -146,12 +230,14 @@ def league_acl(league: League) -> str:
              "# the league director reads every club's.", f"user {DIRECTOR}"]
     for club in league.clubs():
         lines += [f"topic read {PREFIX}/{club}/+/{kind}" for kind in OUT_KINDS]
+        lines.append(f"topic write {ask_topic(club)}")
     lines.append("topic read $SYS/#")
     for club in league.clubs():
         if not NAME.match(club):
             continue
         lines += ["", f"user {bridge_user(club)}"]
         lines += [f"topic write {PREFIX}/{club}/+/{kind}" for kind in OUT_KINDS]
+        lines.append(f"topic read {ask_topic(club)}")  # the league's asks to this club, and no other's
     return "\n".join(lines) + "\n"
 
 
@@ -199,4 +285,5 @@ def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None) -
         if ca_file:
             lines.append(f"bridge_cafile {ca_file}")
     lines += [f"topic {PREFIX}/{club}/+/{kind} out 1" for kind in OUT_KINDS]
+    lines.append(f"topic {ask_topic(club)} in 1")  # the league's asks for what it missed (the club's director)
     return "\n".join(lines) + "\n"
