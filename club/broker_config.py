@@ -43,22 +43,42 @@ def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = 1
     return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
+def openssl(*args: str) -> None:
+    subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+
+def new_ca(folder: Path, name: str, days: int, ec: bool = False) -> tuple[Path, Path]:
+    """A CA (``folder``/ca.crt, ca.key) named `name`; `ec`: a P-256 key (fast to make) instead of RSA 2048."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ca_key, ca = folder / "ca.key", folder / "ca.crt"
+    key_args = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"] if ec else ["-newkey", "rsa:2048"]
+    openssl("req", "-x509", *key_args, "-nodes", "-days", str(days), "-subj", f"/CN={name}", "-keyout", str(ca_key),
+            "-out", str(ca))
+    ca_key.chmod(0o600)
+    return ca, ca_key
+
+
+def issue(folder: Path, stem: str, ca: tuple[Path, Path], name: str, days: int, host: str | None = None,
+          ec: bool = False) -> tuple[Path, Path]:
+    """A certificate (``folder``/STEM.crt, STEM.key, mode 600) named `name` and signed by `ca` (crt, key): a server's
+    for `host` (its names: DNS:host and IP:127.0.0.1), or a client's when `host` is None."""
+    folder.mkdir(parents=True, exist_ok=True)
+    key, csr, crt, ext = (folder / f"{stem}.{n}" for n in ("key", "csr", "crt", "cnf"))
+    key_args = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"] if ec else ["-newkey", "rsa:2048"]
+    openssl("req", *key_args, "-nodes", "-subj", f"/CN={name}", "-keyout", str(key), "-out", str(csr))
+    key.chmod(0o600)
+    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\n" if host else "extendedKeyUsage=clientAuth\n")
+    openssl("x509", "-req", "-in", str(csr), "-CA", str(ca[0]), "-CAkey", str(ca[1]), "-CAcreateserial",
+            "-days", str(days), "-extfile", str(ext), "-out", str(crt))
+    csr.unlink()
+    return crt, key
+
+
 def make_ca(folder: Path, host: str = "localhost", days: int = 30) -> tuple[Path, Path, Path]:
     """A club CA and a server certificate for `host` signed by it: (ca.crt, server.crt, server.key)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
-    ext = folder / "san.cnf"
-    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\n")
-
-    def ssl(*args: str) -> None:
-        subprocess.run(["openssl", *args], check=True, capture_output=True)
-
-    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", str(days), "-subj", "/CN=Gamao club CA",
-        "-keyout", str(ca_key), "-out", str(ca))
-    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={host}", "-keyout", str(key), "-out", str(csr))
-    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", str(days),
-        "-extfile", str(ext), "-out", str(crt))
-    return ca, crt, key
+    ca = new_ca(folder, "Gamao club CA", days)
+    crt, key = issue(folder, "server", ca, host, days, host=host)
+    return ca[0], crt, key
 
 
 def parse_listen(text: str) -> tuple[str, int]:

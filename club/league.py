@@ -1,26 +1,31 @@
 """The league (issue 40): clubs' brokers bridged to a league broker, a league director over every club's boards.
 
 A club is paired with the league as a board is with its club. The league keeps ``DIR/league.json`` (its owner's
-only): its director's broker user, and per club the bridge's broker user and password and the keys of the club's
-boards (the club gives them: ``club_keys(pairing)``), so that the league director checks every board's signed
-message itself, end to end across the bridge (club/auth.py; a club's director cannot sign for a board either).
+only): its director's broker user, per club the bridge's broker user and password, the club's link key (the league's
+asks) and the *public* keys of the club's boards (the club gives them: ``club_keys(pairing)``), so that the league
+director checks every board's own Ed25519 signature itself, end to end across the bridge (club/auth.py ``seal``):
+it holds no secret of a board, so neither it, nor another club, nor the board's own club's director can sign for one.
 
-- ``League(DIR).pair_club(CLUB, keys)`` -> the club's credentials for the league (``{"club", "username",
-  "password", "broker"}``); the club writes its broker's bridge with them (``bridge_text``, or
-  ``write_broker_config(..., league=credentials)``).
-- ``write_league_config(league, OUT)``: the league broker's mosquitto.conf, passwd and acl. **A club cannot speak
-  for another**: the club's bridge user may write only ``gamao/CLUB/+/{state,events,verdicts}`` (Mosquitto drops
-  anything else silently), and the league director refuses a message on a club's topic not signed by that club's
-  board's key.
-- ``League.keys()`` is a drop-in for the director's pairing (``Director(..., pairing=league)``): ``key(club,
-  board)``, ``boards()``, ``clubs()``, ``refresh()``, ``director()``.
+- ``League(DIR).pair_club(CLUB, keys, broker)`` -> the club's credentials for the league (``{"club", "username",
+  "password", "broker", "key"}``, and for an ``mqtts://`` league ``"ca"``, ``"cert"``, ``"cert_key"``: the league's
+  CA and the bridge's client certificate, PEM); the club writes its broker's bridge with them (``bridge_text``:
+  ``broker-config --league``) and keeps the link key (``write_link``).
+- ``write_league_config(league, OUT, tls=...)``: the league broker's mosquitto.conf, passwd and acl (TLS: the clubs'
+  listener requires a client certificate of the league's CA; the league director on a plain loopback listener).
+  **A club cannot speak for another**: the club's bridge user may write only ``gamao/CLUB/+/{state,events,
+  verdicts}`` and read only its own ``gamao-league/CLUB/ask`` (Mosquitto drops anything else silently), and the
+  league director refuses a message on a club's topic not signed by that board's own key.
+- The league as the director's pairing (``Director(..., pairing=league)``): ``opener(club, board)`` (the public-key
+  check), ``key`` (None: the league signs nothing for a board), ``link_key(club)``, ``boards()``, ``clubs()``,
+  ``refresh()``, ``director()``; and the inter-club nights' fixtures (club/league_night.py).
 
-The bridge is Mosquitto's own (``connection league``): out only, QoS 1, ``cleansession false``, so what the boards
-say while the league is unreachable waits in the club's broker (its ``max_queued_bytes``) and goes when the link is
-back; the league's archive is keyed by (club, board, match, index), so nothing is counted twice. The club's own
-director talks to its own broker only: it does not notice the league going away. The league sends nothing to a
-club's boards (no ``resend`` across the bridge: the club's director and the league's would each need the board's
-one command counter).
+The bridge is Mosquitto's own (``connection league``): the boards' messages out, the league's asks in, QoS 1,
+``cleansession false``, so what the boards say while the league is unreachable waits in the club's broker (its
+``max_queued_bytes``) and goes when the link is back. What was dropped past that bound the league asks the club for
+(``signed_ask``, its own counter, the club's link key): the club's director asks its board with its own command
+counter (club/intake.py), so the two directors' counters never meet. The league's archive is keyed by (club, board,
+match, index), so nothing is counted twice. The club's own director talks to its own broker only: it does not
+notice the league going away.
 """
 
 from __future__ import annotations
@@ -39,7 +44,11 @@ from club.broker_config import (
     MAX_INFLIGHT_BYTES,
     MAX_QUEUED_BYTES,
     MAX_QUEUED_MESSAGES,
+    _hand_over,
+    broker_owner,
+    issue,
     mosquitto_hash,
+    new_ca,
     parse_listen,
 )
 from club.commands import MAX_INDEX, MAX_MATCH_ID
@@ -48,6 +57,7 @@ from club.league_night import MAX_FIXTURES, FixtureError, check_fixture
 from club.pairing import DIRECTOR, MAX_MESSAGE, DirectorFile, Pairing, write_private
 
 FILE = "league.json"
+CERT_DAYS = 3650           # the league's CA and certificates (as a club's broker-config makes them)
 LINK = "league_link.json"  # in a club's data folder: its link key with the league (asks it may obey)
 MAX_CLUBS = 200
 MAX_CLUB_BOARDS = 100
@@ -159,7 +169,24 @@ class League(DirectorFile):
                     "boards": dict(keys), "key": link, "paired": time.time()}
             clubs[club] = cred
             self._save()
-        return {k: cred[k] for k in ("club", "username", "password", "broker", "key")}
+        out = {k: cred[k] for k in ("club", "username", "password", "broker", "key")}
+        if str(broker or "").startswith("mqtts://"):
+            # TLS: the league's CA and a client certificate for the club's bridge, signed by it (the league broker
+            # takes a club's bridge only with one, besides its password); the key leaves the league in this answer
+            ca = self.ca()
+            crt, secret = issue(self.path.parent / "tls" / "clubs", club, ca, bridge_user(club), CERT_DAYS, ec=True)
+            out |= {"ca": ca[0].read_text(), "cert": crt.read_text(), "cert_key": secret.read_text()}
+            secret.unlink()  # the league keeps the certificate, not the club's key
+        return out
+
+    def ca(self) -> tuple[Path, Path]:
+        """The league's CA (DIR/tls/ca.crt, ca.key; made the first time): it signs the league broker's certificate
+        and each club bridge's client certificate."""
+        folder = self.path.parent / "tls"
+        ca, key = folder / "ca.crt", folder / "ca.key"
+        if not (ca.is_file() and key.is_file()):
+            return new_ca(folder, "Gamao league CA", CERT_DAYS, ec=True)
+        return ca, key
 
     # ----- the director's pairing, for the league director (club/intake.py) ---------------------------------
     def key(self, club: str, board: str) -> bytes | None:
@@ -241,11 +268,15 @@ def league_acl(league: League) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_league_config(league: League, out: str | Path, listen: str = "0.0.0.0:8883") -> Path:
-    """The league broker's OUT/mosquitto.conf, passwd and acl (plain MQTT here: put TLS in front as the club's
-    broker-config does; docs/league.md)."""
+def write_league_config(league: League, out: str | Path, listen: str = "0.0.0.0:8883", tls: bool = False,
+                        tls_host: str | None = None, local: str | None = "127.0.0.1:1883") -> Path:
+    """The league broker's OUT/mosquitto.conf, passwd and acl. `tls`: the clubs' listener (`listen`) takes TLS only,
+    with the league's CA (``League.ca``) and a server certificate for `tls_host` (OUT/tls/), and requires a client
+    certificate from that CA (the club's bridge's, issued at ``pair_club``) besides the password; the league's own
+    director connects on a plain listener on loopback (`local`)."""
     out = Path(out).resolve()
     host, port = parse_listen(listen)
+    owner = broker_owner()
     out.mkdir(parents=True, exist_ok=True)
     director = league.director()
     entries = [f"{director['username']}:{mosquitto_hash(director['password'])}"]
@@ -255,21 +286,36 @@ def write_league_config(league: League, out: str | Path, listen: str = "0.0.0.0:
     write_private(out / "passwd", "\n".join(entries) + "\n")
     write_private(out / "acl", league_acl(league))
     (out / "data").mkdir(exist_ok=True)
-    lines = ["# written by the league (club/league.py)", "per_listener_settings false", f"listener {port} {host}",
-             "allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
-             "use_username_as_clientid true",
-             f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
-             "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
-             f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
-             "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
+    lines = ["# written by the league (club/league.py)", "per_listener_settings false", f"listener {port} {host}"]
+    if tls:
+        ca = league.ca()
+        crt, key = out / "tls" / "server.crt", out / "tls" / "server.key"
+        if not (crt.is_file() and key.is_file()):
+            name = tls_host or (host if host not in ("0.0.0.0", "::") else "localhost")
+            issue(out / "tls", "server", ca, name, CERT_DAYS, host=name, ec=True)
+        lines += [f"cafile {ca[0]}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2",
+                  "require_certificate true"]
+        _hand_over(owner, key)
+        if local:
+            local_host, local_port = parse_listen(local)
+            lines += ["# the league's own director, on this machine", f"listener {local_port} {local_host}"]
+    lines += ["allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
+              "use_username_as_clientid true",
+              f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
+              "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
+              f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
+              "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
+    _hand_over(owner, out / "passwd", out / "acl", out / "data")
     conf = out / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return conf
 
 
-def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None) -> str:
+def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None, tls_dir: str | Path | None = None) -> str:
     """The club broker's bridge to the league (appended to its mosquitto.conf by broker-config): out only, QoS 1,
-    a persistent session on both sides, so what the link misses waits in the club's broker."""
+    a persistent session on both sides, so what the link misses waits in the club's broker. An ``mqtts://`` league:
+    TLS, checking the league's certificate with its CA (`ca_file`, or the ``ca`` the pairing gave), and the club's
+    client certificate (the pairing's ``cert`` and ``cert_key``), written into `tls_dir` (the key mode 600)."""
     check_name("club", club)
     broker = str(league.get("broker") or "")
     address = broker.split("://", 1)[-1].rsplit("@", 1)[-1].rstrip("/")
@@ -282,8 +328,28 @@ def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None) -
              "bridge_protocol_version mqttv311", "start_type automatic", "restart_timeout 1 10",
              "keepalive_interval 10"]
     if broker.startswith("mqtts://") or ca_file:
-        if ca_file:
-            lines.append(f"bridge_cafile {ca_file}")
+        pems = {name: league.get(name) for name in ("ca", "cert", "cert_key")}
+        folder = Path(tls_dir).resolve() if tls_dir is not None else None
+        if ca_file is None and isinstance(pems["ca"], str) and folder is not None:
+            ca_file = str(_pem(folder / "league-ca.crt", pems["ca"]))
+        if ca_file is None:
+            raise ClubConfigError("a TLS league (mqtts://) needs its CA: the pairing's \"ca\", or --league-ca FILE")
+        lines += [f"bridge_cafile {ca_file}", "bridge_tls_version tlsv1.2", "bridge_insecure false"]
+        if isinstance(pems["cert"], str) and isinstance(pems["cert_key"], str) and folder is not None:
+            crt, key = _pem(folder / "league-club.crt", pems["cert"]), _pem(folder / "league-club.key", pems["cert_key"], secret=True)
+            _hand_over(broker_owner(), key)
+            lines += [f"bridge_certfile {crt}", f"bridge_keyfile {key}"]
     lines += [f"topic {PREFIX}/{club}/+/{kind} out 1" for kind in OUT_KINDS]
     lines.append(f"topic {ask_topic(club)} in 1")  # the league's asks for what it missed (the club's director)
     return "\n".join(lines) + "\n"
+
+
+def _pem(path: Path, text: str, secret: bool = False) -> Path:
+    """A PEM from the pairing written to `path`: a key 600 (the broker's user's when run as root), a certificate 644
+    (Mosquitto reads it after it dropped to its own user)."""
+    if "-----BEGIN " not in text or len(text) > 16_384:
+        raise ClubConfigError(f"the league's pairing holds no PEM for {path.name}")
+    write_private(path, text)
+    if not secret:
+        path.chmod(0o644)
+    return path
