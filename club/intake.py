@@ -58,6 +58,37 @@ REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replaye
 NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
 COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
+# The class view (issue 38): what a board's state may say of its lesson (kiosk/drills.py DrillRoom.lesson)
+LESSON_KINDS = ("pips", "mistake", "opening", "bearoff", "cube", "setup")
+LESSON_STAGES = ("setup", "answer", "play", "grading", "done", "menu")
+MAX_STUDENT = 40             # characters of a student's name (kiosk/students.py MAX_NAME)
+MAX_LESSON_COUNT = 100_000   # answers in a day, cards due
+
+
+def lesson_of(obj: Any) -> dict[str, Any] | None:
+    """A board's lesson as its state says it, checked and bounded (ValueError when it is not one): ``{"student": 1-40
+    printable characters, "kind": a drill or None, "stage", "done", "right" <= done, "due"}``; None for none."""
+    if obj is None:
+        return None
+    if not isinstance(obj, dict):
+        raise ValueError("lesson must be an object or null")
+    student, kind, stage = obj.get("student"), obj.get("kind"), obj.get("stage")
+    if (not isinstance(student, str) or not 0 < len(student) <= MAX_STUDENT or not student.isprintable()
+            or student != " ".join(student.split())):
+        raise ValueError(f"lesson.student must be a name of 1-{MAX_STUDENT} printable characters")
+    if kind is not None and kind not in LESSON_KINDS:
+        raise ValueError("lesson.kind must be a drill's kind or null")
+    if stage not in LESSON_STAGES:
+        raise ValueError("lesson.stage must be a drill's stage")
+    counts = {}
+    for name in ("done", "right", "due"):
+        n = obj.get(name)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_LESSON_COUNT:
+            raise ValueError(f"lesson.{name} must be an integer 0-{MAX_LESSON_COUNT}")
+        counts[name] = n
+    if counts["right"] > counts["done"]:
+        raise ValueError("lesson.right must be at most lesson.done")
+    return {"student": student, "kind": kind, "stage": stage, **counts}
 
 
 def for_director(verdict: dict[str, Any]) -> bool:
@@ -107,6 +138,7 @@ class BoardView:
     received: float | None = None                    # when that verdict reached the director
     moved: float | None = None                       # when the director last took in an event of this board
     nmatches: int = 0                                # matches heard of (bounded by MAX_MATCHES)
+    lesson: dict[str, Any] | None = None             # the board's lesson, as its last state said (lesson_of)
     changes: int = 0                                 # counts what changed the board (the views' caches follow it)
 
 
@@ -424,8 +456,14 @@ class Intake:
     def _take(self, club: str, board: str, kind: str, msg: dict[str, Any]) -> None:
         view = self._view(club, board)
         if kind == "state":
+            try:  # a lesson the director cannot show is left out (counted); the board's state is taken all the same
+                lesson = lesson_of(msg.get("lesson")) if msg.get("online") is True else None
+            except ValueError as exc:
+                lesson = None
+                self._refuse("malformed", board_topic(club, board, kind), str(exc)[:80])
             view.updated = time.time()
             view.online = msg.get("online") is True
+            view.lesson = lesson
             if view.online:
                 alerts = msg.get("alerts") or []
                 view.alerts = [a for a in alerts if a in KNOWN_ALERTS][:MAX_ALERTS] if isinstance(alerts, list) else []

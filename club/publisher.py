@@ -81,6 +81,7 @@ class BoardPublisher:
         self._will: int | None = None
         self._commands: list[Callable[[str, bytes], None]] = []  # the director's signed commands (club/commands.py)
         self.will = b""  # the will the broker holds (or will hold) for the current connection
+        self._lesson: Callable[[], dict[str, Any] | None] | None = None  # the teacher's table (kiosk/drills.py)
 
     # ----- topics and payloads --------------------------------------------------------------------------
     def topic(self, kind: str) -> str:
@@ -104,7 +105,24 @@ class BoardPublisher:
         return self._signed("state", {"board": self.config.board, "club": self.config.club, "online": True,
                                       "updated": self.clock(), "alerts": sorted(self.alerts), "will": self._will,
                                       "journal": [[m["id"], self.journal.count(m["id"])] for m in matches],
-                                      "state": summary(self.service.state())})
+                                      "state": summary(self.service.state()), "lesson": self._lesson_now()})
+
+    def teach(self, lesson: Callable[[], dict[str, Any] | None] | None) -> Callable[[], None]:
+        """Send the board's lesson in its state (the director's class view, docs/CONTRACTS.md): ``lesson()`` gives
+        it (kiosk.drills.DrillRoom.lesson) or None; returns what to call when it changed (the state goes out again
+        at once; it must return at once). ``teach(None)`` stops."""
+        self._lesson = lesson
+        self._dirty()
+        return self._dirty
+
+    def _lesson_now(self) -> dict[str, Any] | None:
+        if self._lesson is None:
+            return None
+        try:
+            return self._lesson()
+        except Exception:  # the lesson never keeps the board's state from the director
+            log.exception("club publisher: the lesson")
+            return None
 
     # ----- life -------------------------------------------------------------------------------------------
     def start(self) -> BoardPublisher:
@@ -352,6 +370,7 @@ def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:
     if config is None:
         return None
     publisher = BoardPublisher(config, service, settings.data_dir).start()
+    service.club_publisher = publisher  # the app's teacher's table sends its lesson with it (kiosk/main.py)
     if hasattr(service, "on_alert"):
         service.on_alert(publisher.alert)  # the appliance's dice unit lost, camera bumped
     service.at_close(publisher.close)

@@ -119,6 +119,10 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         except KeyError:
             raise HTTPException(404, f"no board {board!r} in club {club!r} has been heard from") from None
 
+    @app.get("/api/lessons", summary="The class view: each board running a lesson, its student, drill and progress")
+    def lessons() -> list[dict[str, Any]]:
+        return director.lessons()
+
     @app.get("/api/results", summary="Finished (or closed) matches, newest first")
     def results() -> list[dict[str, Any]]:
         return director.results()
@@ -224,7 +228,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
                 fresh = []
                 for d in details:
                     key = (d["club"], d["board"])
-                    mark = (d["updated"], d["events"], d["label"], d["online"], d["attention"])
+                    mark = (d["updated"], d["events"], d["label"], d["online"], d["attention"], str(d["lesson"]))
                     if sent.get(key) != mark:
                         sent[key] = mark
                         fresh.append(d)

@@ -103,7 +103,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{dice_en} with another checker.",
     ),
     "messenger_not_arrived": (
-        "No Jacquet só o mensageiro (postilhão) anda até chegar ao último quadrante do seu percurso; as outras "
+        "No Jacquet só o mensageiro (postilhão) anda até chegar à última parte do seu percurso; as outras "
         "peças das {side} esperam na casa de partida ({point}) até lá (R32). Volte as peças e jogue {dice_pt} "
         "com o mensageiro.",
         "In Jacquet only the messenger moves until it reaches the last quarter of its route; {side}'s other "
@@ -218,12 +218,17 @@ TEMPLATES: dict[str, tuple[str, str]] = {
 
 
 def pt_play(play: str) -> str:
-    """A play as the Portuguese screen writes it, in the seeds' words: "bar/23" -> "barra/23", "6/off" -> "6/fora".
+    """A play as the Portuguese screen writes it, in the seeds' words: "bar/23" -> "barra/23", "6/off" -> "6/fora",
+    and Russian backgammon's entry from off the board (the seed: the checkers start "fora do tabuleiro")
+    "in/23" -> "fora/23".
 
     >>> pt_play("bar/22 6/off(2)")
     'barra/22 6/fora(2)'
+    >>> pt_play("in/23/21 in/23(2)")
+    'fora/23/21 fora/23(2)'
     """
-    return re.sub(r"(?<=/)off\b", "fora", re.sub(r"\bbar(?=/)", "barra", str(play)))
+    text = re.sub(r"\bin(?=/)", "fora", re.sub(r"\bbar(?=/)", "barra", str(play)))
+    return re.sub(r"(?<=/)off\b", "fora", text)
 
 
 def _dice_text(dice: Sequence[int]) -> str:

@@ -27,19 +27,31 @@ starts. Drills:
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from core.coach.drills import bearoff_position, grade_pips, keith_advice, method_text, race_position
+from core.coach.drills import (
+    CUBE_QUESTIONS,
+    bearoff_position,
+    grade_pips,
+    keith_advice,
+    method_text,
+    race_position,
+)
 from core.coach.words import headline, size_of
 from core.messages import pt_play, setup_words
+from core.rules.matchid import MatchIdError, decode_match_id
 from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
 from core.rules.xgid import XGID
 from kiosk.students import StudentStore, day_of
+
+log = logging.getLogger(__name__)
+LESSON_IDLE = 900.0  # seconds: a student who has not drilled for this long is no longer at the board (class view)
 
 
 def parse_target(text: str, turn: str = "light") -> Position:
@@ -49,6 +61,20 @@ def parse_target(text: str, turn: str = "light") -> Position:
     if text.upper().startswith("XGID="):
         return XGID.from_text(text).position
     return Position.from_position_id(text, turn=Side(turn))
+
+
+def cube_of(match_id: str | None) -> dict[str, Any] | None:
+    """The cube and score a cube card's decision was made at (its Match ID): ``{"value", "owner": "light"|"dark"|None,
+    "score": {"light", "dark"}, "length"}`` (length 0: money); None without one."""
+    if not match_id:
+        return None
+    try:
+        st = decode_match_id(match_id)
+    except MatchIdError:
+        return None
+    owner = None if st.cube_owner is None else ("light" if st.cube_owner == 0 else "dark")
+    return {"value": st.cube, "owner": owner, "score": {"light": st.score[0], "dark": st.score[1]},
+            "length": st.match_length}
 
 
 class DrillRoom:
@@ -61,6 +87,43 @@ class DrillRoom:
         self._lock = threading.Lock()
         self.seen: Position | None = None  # the board as the camera last read it
         self.session: dict[str, Any] | None = None
+        self._last: tuple[int, float] | None = None  # (student, when) of the last drill started or answered
+        self._listeners: list[Callable[[], object]] = []
+
+    # ----- the club's class view (club/publisher.py sends it in the board's signed state) ------------------------
+    def on_change(self, listener: Callable[[], object]) -> None:
+        """``listener()`` when the lesson changes (a drill starts, moves on a stage, is answered or stopped). It must
+        return at once: it may be called with the room's lock held."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:  # a listener never stops a drill
+                log.exception("a lesson listener failed")
+
+    def lesson(self) -> dict[str, Any] | None:
+        """What the club's director shows of this board's lesson (docs/CONTRACTS.md, the class view): the student,
+        the drill and its stage, and the student's answers today (done, right) and cards due; None when no student
+        has drilled here for LESSON_IDLE seconds. Between two drills, ``kind`` is None and ``stage`` "menu"."""
+        now = self.clock()
+        with self._lock:
+            s = self.session
+            last = self._last
+            if s is not None:
+                sid, kind, stage = int(s["student"]), str(s["kind"]), str(s["stage"])
+            elif last is not None and now - last[1] < LESSON_IDLE:
+                sid, kind, stage = last[0], None, "menu"
+            else:
+                return None
+        try:
+            name = self.store.student(sid)["name"]
+        except KeyError:  # deleted meanwhile
+            return None
+        done, right = self.store.answered_on(sid, day_of(now))
+        return {"student": name, "kind": kind, "stage": stage, "done": done, "right": right,
+                "due": len(self.store.due_cards(sid, day_of(now)))}
 
     # ----- the camera ----------------------------------------------------------------------------------------
     def follow(self, service: Any) -> None:
@@ -108,8 +171,14 @@ class DrillRoom:
             chosen = next((c for c in due if card is None or c["id"] == card), None)
             if chosen is None:
                 raise LookupError("no card is due today")
-            pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
-            s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
+            if chosen.get("kind") == "cube":  # a cube decision: set up, then answered on the screen
+                question = CUBE_QUESTIONS[chosen["played"]]
+                doubler = Side(chosen["side"]) if question == "double" else Side(chosen["side"]).other
+                pos = Position.from_position_id(chosen["position_id"], turn=doubler)
+                s.update(target=pos, dice=None, card=chosen, question=question, cube=cube_of(chosen["match_id"]))
+            else:
+                pos = Position.from_position_id(chosen["position_id"], turn=Side(chosen["side"]))
+                s.update(target=pos, dice=tuple(int(d) for d in chosen["dice"]), card=chosen)
         elif kind == "opening":
             s.update(self._opening())
         elif kind == "bearoff":
@@ -124,19 +193,26 @@ class DrillRoom:
             raise ValueError(f"kind: one of pips, mistake, opening, bearoff, cube, setup (not {kind!r})")
         with self._lock:
             self.session = s
+            self._last = (student, now)
             self._check_setup(s)
+        self._changed()
         return self.view()
 
     def stop(self) -> None:
         with self._lock:
+            if self.session is not None:
+                self._last = (int(self.session["student"]), self.clock())
             self.session = None
+        self._changed()
 
     def _check_setup(self, s: dict[str, Any]) -> None:
         if s["stage"] != "setup" or self.seen is None:
             return
         if setup_moves(self.seen, s["target"]).done:
-            s["stage"] = ("answer" if s["kind"] in ("pips", "cube") else "done" if s["kind"] == "setup" else "play")
+            s["stage"] = ("answer" if s["kind"] in ("pips", "cube") or s.get("question") else
+                          "done" if s["kind"] == "setup" else "play")
             s["ready_at"] = self.clock()
+            self._changed()
             if s["kind"] == "setup":
                 self.store.answer(s["student"], "setup", True, s["ready_at"] - s["started"],
                                   {"position_id": s["target"].position_id(Side.LIGHT)}, at=s["ready_at"])
@@ -160,11 +236,19 @@ class DrillRoom:
                     "moves": [m.as_json() | {"words": setup_words(m.as_json())} for m in plan.moves]},
                 "dice": list(s["dice"]) if s.get("dice") else None,
                 "reply": s.get("reply"),  # an opening reply: the opponent's roll and play ("31 8/5 6/5")
+                # a cube card: "double" (the student is on roll) or "take" (the student answers a double), and the
+                # cube and score of that moment in the match (or None)
+                "question": s.get("question"), "side": s["card"]["side"] if s.get("card") else None,
+                "cube": s.get("cube"),
                 "result": s["result"],
             }
             return {"session": out}
 
     # ----- answers -------------------------------------------------------------------------------------------
+    def _answered(self, s: dict[str, Any], now: float) -> None:
+        self._last = (int(s["student"]), now)
+        self._changed()
+
     def _waiting(self, kind: str, what: str) -> dict[str, Any]:
         """The session waiting for the student's answer of this kind (the lock held); LookupError when none is."""
         s = self.session
@@ -187,6 +271,26 @@ class DrillRoom:
         self.store.answer(s["student"], "pips", graded["right"], graded["seconds"],
                           {"position_id": s["target"].position_id(Side.LIGHT), "given": graded["given"],
                            "counts": graded["counts"]}, at=now)
+        self._answered(s, now)
+        return self.view()
+
+    def answer_decision(self, answer: str) -> dict[str, Any]:
+        """The student's answer to a cube card (double / no_double to "double", take / pass to "take"): right when
+        it is the card's best (GNU Backgammon's, from the match's review); the card moves on its Leitner schedule."""
+        with self._lock:
+            s = self._waiting("mistake", "cube decision")
+            question = s.get("question")
+            if question is None or CUBE_QUESTIONS.get(answer) != question:
+                raise ValueError(f"answer: {'double or no_double' if question == 'double' else 'take or pass'}")
+            card = s["card"]
+            now = self.clock()
+            right = answer == card["best"]
+            updated = self.store.answer_card(card["id"], right, now, round(now - s["ready_at"], 1), answer)
+            s["stage"] = "done"
+            s["result"] = {"right": right, "played": answer, "best": card["best"], "was": card["played"],
+                           "loss": card["loss"], "box": updated["box"], "due": updated["due"],
+                           "learnt": bool(updated["learnt"]), "side": card["side"], "question": question}
+            self._answered(s, now)
         return self.view()
 
     def _rank(self, pos: Position, dice: tuple[int, int]) -> list[Any]:
@@ -248,6 +352,7 @@ class DrillRoom:
         self.store.answer(s["student"], "cube", result["right"], result["seconds"],
                           {"position_id": target.position_id(Side.LIGHT), "given": given, "truth": truth, "by": by},
                           at=now)
+        self._answered(s, now)
         return self.view()
 
     def _played(self, s: dict[str, Any], pos: Position) -> None:
@@ -275,6 +380,7 @@ class DrillRoom:
         s["result"] = {"right": right, "played": played, "best": card["best"], "was": card["played"],
                        "loss": card["loss"], "box": updated["box"], "due": updated["due"],
                        "learnt": bool(updated["learnt"]), "side": side.value}
+        self._answered(s, now)
 
     def _opening_played(self, s: dict[str, Any], pos: Position) -> None:
         target: Position = s["target"]
@@ -298,3 +404,4 @@ class DrillRoom:
         self.store.answer(s["student"], s["kind"], right, seconds,
                           {"position_id": target.position_id(Side.LIGHT), "dice": list(s["dice"]),
                            "played": mine.play, "best": best.play, "size": size}, at=now)
+        self._answered(s, now)
