@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from club.archive import FILE, Archive, match_summary
-from club.auth import AuthError, Counter, ReplayGuard, bounded, open_signed, payload_mac
+from club.auth import AuthError, Counter, ReplayGuard, bounded, payload_mac
 from club.boards import BoardMatch, BoardView, Key, for_director, lesson_of
 from club.commands import RESEND, signed_command
 from club.commands import topic as command_topic
 from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
+from club.league import ASK_PREFIX, ask_topic, check_ask, read_link, signed_ask
 from club.pairing import MAX_MESSAGE, Pairing
 from club.replay import Referee, feed
 
@@ -78,7 +79,8 @@ class Intake:
         self.connected = threading.Event()
         self.views: dict[tuple[str, str], BoardView] = {}
         self.matches: dict[Key, BoardMatch] = {}
-        self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0}
+        self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0,
+                      "league_asks": 0}
         # (received, seconds from a board's verdict to the director), for bench/bench_club.py
         self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
         self.results_version = 0
@@ -97,6 +99,16 @@ class Intake:
         #: a time in the archive, it only goes up across restarts, so a board refuses an older command as a replay
         self.commands = Counter(lambda: self.archive.setting("command_seq"),
                                 lambda top: self.archive.set_setting("command_seq", top), COMMAND_BLOCK)
+        #: the league (club/league.py): a club's director obeys the league's signed asks for what the league missed
+        #: ("send board B's match M again from I") by asking its board with its own counter; the league's counter
+        #: (its asks' ``seq``, a different signer and key) is checked apart, above the last ask obeyed
+        self.league_link = read_link(self.data_dir)
+        if self.league_link is not None and club not in ("+", self.league_link["club"]):
+            self.league_link = None
+        #: at the league director: its own counter for its asks to the clubs (it holds no board's key)
+        self.asks = (Counter(lambda: self.archive.setting("league_ask_seq"),
+                             lambda top: self.archive.set_setting("league_ask_seq", top), COMMAND_BLOCK)
+                     if getattr(self.pairing, "link_key", None) is not None else None)
         self._closing = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="club-director", daemon=True)
@@ -143,6 +155,8 @@ class Intake:
         self._had_session = True
         for kind in ("state", "events", "verdicts"):
             client.subscribe(f"{PREFIX}/{self.club}/+/{kind}", qos=1)
+        if self.league_link is not None:
+            client.subscribe(ask_topic(self.league_link["club"]), qos=1)
         self.connected.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
@@ -303,15 +317,15 @@ class Intake:
         if self.club not in ("+", club):
             self._refuse("bad_topic", topic, f"not club {self.club}")
             return None
-        key = self.pairing.key(club, board)
-        if key is None:
+        opener = self.pairing.opener(club, board)
+        if opener is None:
             self.pairing.refresh()
-            key = self.pairing.key(club, board)
-        if key is None:
+            opener = self.pairing.opener(club, board)
+        if opener is None:
             self._refuse("unpaired", topic, "(pair it: gamao director pair NAME)")
             return None
         try:
-            msg = open_signed(topic, payload, key)
+            msg = opener(topic, payload)  # the board's MAC at its club, its public-key signature at the league
         except AuthError as exc:
             self._refuse(exc.reason, topic)
             return None
@@ -332,6 +346,9 @@ class Intake:
         return club, board, kind, msg
 
     def _handle(self, topic: str, payload: bytes) -> None:
+        if topic.startswith(ASK_PREFIX + "/"):
+            self._league_ask(topic, payload)
+            return
         got = self._authentic(topic, payload)
         if got is None:
             return
@@ -484,10 +501,46 @@ class Intake:
                     self._resend(view, view.match, current, min(current.next, current.ruled_next), now)
 
     def _resend(self, view: BoardView, match: int, m: BoardMatch, start: int, now: float) -> None:
-        """Ask the board to send `match` again from `start`."""
-        if self.send_command(view.club, view.board, {"match": match, "from": start}, RESEND):
+        """Ask the board to send `match` again from `start` (at the league: ask the board's club, which asks it)."""
+        if self.asks is not None:
+            sent = self._ask_club(view.club, view.board, match, start)
+        else:
+            sent = self.send_command(view.club, view.board, {"match": match, "from": start}, RESEND)
+        if sent:
             m.asked = now
             self.stats["resend_requests"] += 1
+
+    def _ask_club(self, club: str, board: str, match: int, start: int) -> bool:
+        """The league director's ask to a club's director (club/league.py ``signed_ask``: the club's link key, the
+        league's own counter); False when the club has no link key or the league no broker."""
+        key, client = self.pairing.link_key(club), self.client  # type: ignore[attr-defined]
+        if key is None or client is None or self.asks is None:
+            return False
+        client.publish(ask_topic(club), signed_ask(club, key, board, match, start, self.asks.next()), qos=1)
+        return True
+
+    def _league_ask(self, topic: str, payload: bytes) -> None:
+        """A club's director: the league asks for a board's match again from an index. Obeyed when signed with the
+        club's link key, above the last league ask obeyed (kept in the archive, apart from the director's own
+        command counter) and for a board of this club: the director asks the board with its own counter."""
+        link = self.league_link
+        if link is None or topic != ask_topic(link["club"]):
+            self._refuse("bad_topic", topic, "not this club's league asks")
+            return
+        try:
+            ask = check_ask(link["club"], payload, bytes.fromhex(link["key"]))
+        except AuthError as exc:
+            self._refuse(exc.reason, topic, "(a league ask)")
+            return
+        if ask["seq"] <= int(self.archive.setting("league_ask_obeyed", -1)):
+            self._refuse("replayed", topic, f"league ask {ask['seq']}")
+            return
+        self.archive.set_setting("league_ask_obeyed", ask["seq"])
+        if self.pairing.key(link["club"], ask["board"]) is None:
+            self._refuse("unpaired", topic, f"the league asked for board {ask['board']!r}")
+            return
+        self.stats["league_asks"] += 1
+        self.send_command(link["club"], ask["board"], {"match": ask["match"], "from": ask["from"]}, RESEND)
 
     def send_command(self, club: str, board: str, body: dict[str, Any], kind: str = "command") -> bool:
         """Send a board a command (club/commands.py: `kind` "command" or "resend"), signed with its key and the
