@@ -29,7 +29,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -152,7 +152,7 @@ def _parsed(body: bytes) -> dict[str, Any]:
     return msg
 
 
-def bounded(n: Any, low: int, high: int) -> bool:
+def bounded(n: Any, low: int, high: int) -> TypeGuard[int]:
     """`n` (a number a message carried) is an integer, not a bool, with ``low <= n < high``.
 
     >>> bounded(3, 0, 10), bounded(True, 0, 10), bounded(3.0, 0, 10), bounded(10, 0, 10)

@@ -23,12 +23,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from club.archive import FILE, Archive, match_summary
 from club.auth import AuthError, Counter, ReplayGuard, bounded, payload_mac
+from club.boards import BoardMatch, BoardView, Key, for_director, lesson_of
 from club.commands import RESEND, signed_command
 from club.commands import topic as command_topic
 from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
@@ -40,7 +40,6 @@ log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
 STALE = 5.0          # seconds a board's current match may stand still before the director asks it for more
-Key = tuple[str, str, int]  # (club, board, match)
 # Bounds on what one (paired) board can make the director hold (docs/CONTRACTS.md, issue 22)
 MAX_MATCH_ID = 2**53         # journal match ids are small integers; SQLite keeps up to 2**63
 MAX_EVENTS = 20_000          # events per match (a 25-point match is about 3,000)
@@ -58,90 +57,6 @@ REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replaye
 NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
 COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
-# The class view (issue 38): what a board's state may say of its lesson (kiosk/drills.py DrillRoom.lesson)
-LESSON_KINDS = ("pips", "mistake", "opening", "bearoff", "cube", "setup")
-LESSON_STAGES = ("setup", "answer", "play", "grading", "done", "menu")
-MAX_STUDENT = 40             # characters of a student's name (kiosk/students.py MAX_NAME)
-MAX_LESSON_COUNT = 100_000   # answers in a day, cards due
-
-
-def lesson_of(obj: Any) -> dict[str, Any] | None:
-    """A board's lesson as its state says it, checked and bounded (ValueError when it is not one): ``{"student": 1-40
-    printable characters, "kind": a drill or None, "stage", "done", "right" <= done, "due"}``; None for none."""
-    if obj is None:
-        return None
-    if not isinstance(obj, dict):
-        raise ValueError("lesson must be an object or null")
-    student, kind, stage = obj.get("student"), obj.get("kind"), obj.get("stage")
-    if (not isinstance(student, str) or not 0 < len(student) <= MAX_STUDENT or not student.isprintable()
-            or student != " ".join(student.split())):
-        raise ValueError(f"lesson.student must be a name of 1-{MAX_STUDENT} printable characters")
-    if kind is not None and kind not in LESSON_KINDS:
-        raise ValueError("lesson.kind must be a drill's kind or null")
-    if stage not in LESSON_STAGES:
-        raise ValueError("lesson.stage must be a drill's stage")
-    counts = {}
-    for name in ("done", "right", "due"):
-        n = obj.get(name)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_LESSON_COUNT:
-            raise ValueError(f"lesson.{name} must be an integer 0-{MAX_LESSON_COUNT}")
-        counts[name] = n
-    if counts["right"] > counts["done"]:
-        raise ValueError("lesson.right must be at most lesson.done")
-    return {"student": student, "kind": kind, "stage": stage, **counts}
-
-
-def for_director(verdict: dict[str, Any]) -> bool:
-    """A verdict the director sees: addressed to everyone (no ``to``) or to the director (issue 21's ``to``)."""
-    to = verdict.get("to")
-    return not isinstance(to, list) or "director" in to
-
-
-@dataclass
-class BoardMatch:
-    """What the intake keeps of one match of a board: its referee, its place, what is ahead of a gap."""
-
-    ref: Referee | None
-    next: int = 0                                    # the first index not yet seen in a row
-    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
-    progress: float = 0.0                            # monotonic time of the last step forward
-    asked: float = 0.0
-    last_verdict: dict[str, Any] | None = None
-    result_saved: bool = False
-    #: indexes whose verdicts are archived beyond ``ruled_next`` (the first one missing): a verdicts copy is a
-    #: message of its own, acknowledged to the broker before it is stored, so a director killed in between
-    #: loses it; it is asked for again like a missing event
-    ruled: set[int] = field(default_factory=set)
-    ruled_next: int = 0
-    spilled: bool = False                            # events beyond MAX_PENDING wait in the archive only
-
-    def got_verdicts(self, index: int) -> None:
-        self.ruled.add(index)
-        while self.ruled_next in self.ruled:
-            self.ruled.discard(self.ruled_next)
-            self.ruled_next += 1
-
-
-@dataclass
-class BoardView:
-    """What the intake keeps of one board (the page's views read it under the intake's lock)."""
-
-    club: str
-    board: str
-    label: str | None = None
-    online: bool = False
-    updated: float | None = None
-    alerts: list[str] = field(default_factory=list)
-    journal: list[tuple[int, int]] = field(default_factory=list)   # (match, count) the board last reported
-    match: int | None = None
-    ruled: float | None = None                       # when the board ruled its last verdict (its clock)
-    received: float | None = None                    # when that verdict reached the director
-    moved: float | None = None                       # when the director last took in an event of this board
-    nmatches: int = 0                                # matches heard of (bounded by MAX_MATCHES)
-    lesson: dict[str, Any] | None = None             # the board's lesson, as its last state said (lesson_of)
-    changes: int = 0                                 # counts what changed the board (the views' caches follow it)
-
-
 class Intake:
     """The boards' messages in: the broker client (paho's thread sizes and queues them), the worker that
     authenticates, archives, replays and asks for gaps, and what it keeps for the views."""
