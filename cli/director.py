@@ -268,7 +268,9 @@ def run(args: argparse.Namespace) -> int:
     broadcast = None
     if args.broadcast_port is not None:
         try:
-            broadcast = BackgroundServer(create_broadcast_app(Live(director)), host=args.host,
+            cast = Live(director)
+            cast.auto = desk.featured_match  # board=featured follows the tournament's match that matters most
+            broadcast = BackgroundServer(create_broadcast_app(cast), host=args.host,
                                          port=args.broadcast_port, log_level="warning",
                                          trust_proxy=args.trust_proxy).start()
         except (RuntimeError, TimeoutError) as exc:
