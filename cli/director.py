@@ -64,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     lconf = league_actions.add_parser("broker-config", help="write the league broker's configuration")
     lconf.add_argument("out_dir", metavar="OUT_DIR")
     lconf.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT")
+    lfix = league_actions.add_parser("fixture", help="an inter-club match night: home club, away club, pairings "
+                                                     "(JSON; club/league_night.py)")
+    lfix.add_argument("fixture", metavar="FIXTURE_JSON",
+                      help='{"id", "home", "away", "start", "length", "pairings": [{"club", "board", "home", "away"}]}')
+    lfix.add_argument("--again", action="store_true", help="replace the fixture with the same id")
     from cli.director_tournament import add_parser
 
     add_parser(actions)  # `tournament create|result|show|...` (cli/director_tournament.py)
@@ -139,6 +144,7 @@ def _league(args: argparse.Namespace) -> int:
 
     from club.config import ClubConfigError
     from club.league import League, club_keys, write_league_config
+    from club.league_night import FixtureError
     from club.pairing import Pairing
 
     try:
@@ -155,10 +161,17 @@ def _league(args: argparse.Namespace) -> int:
                 return fail("director league pair", f"{args.keys} must be a JSON object of board names to keys")
             print(json.dumps(league.pair_club(args.club, keys, broker=args.league_broker, again=args.again)))
             return 0
+        if args.league_action == "fixture":
+            try:
+                raw = json.loads(Path(args.fixture).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                return fail("director league fixture", f"cannot read {args.fixture}: {exc}")
+            print(json.dumps(league.add_fixture(raw, again=args.again)))
+            return 0
         conf = write_league_config(league, args.out_dir, listen=args.listen)
         print(f"{conf} ({len(league.clubs())} clubs and the league director)")
         return 0
-    except ClubConfigError as exc:
+    except (ClubConfigError, FixtureError) as exc:
         return fail("director league", str(exc))
     except OSError as exc:
         return fail("director league", f"cannot write: {exc}")

@@ -16,7 +16,6 @@ changed.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import queue
@@ -29,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from club.archive import FILE, Archive, match_summary
-from club.auth import AuthError, ReplayGuard, open_signed, payload_mac, sign
+from club.auth import AuthError, Counter, ReplayGuard, bounded, open_signed, payload_mac
+from club.commands import RESEND, signed_command
+from club.commands import topic as command_topic
 from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
 from club.pairing import MAX_MESSAGE, Pairing
 from club.replay import Referee, feed
@@ -56,6 +57,37 @@ REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replaye
 NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
 COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
+# The class view (issue 38): what a board's state may say of its lesson (kiosk/drills.py DrillRoom.lesson)
+LESSON_KINDS = ("pips", "mistake", "opening", "bearoff", "cube", "setup")
+LESSON_STAGES = ("setup", "answer", "play", "grading", "done", "menu")
+MAX_STUDENT = 40             # characters of a student's name (kiosk/students.py MAX_NAME)
+MAX_LESSON_COUNT = 100_000   # answers in a day, cards due
+
+
+def lesson_of(obj: Any) -> dict[str, Any] | None:
+    """A board's lesson as its state says it, checked and bounded (ValueError when it is not one): ``{"student": 1-40
+    printable characters, "kind": a drill or None, "stage", "done", "right" <= done, "due"}``; None for none."""
+    if obj is None:
+        return None
+    if not isinstance(obj, dict):
+        raise ValueError("lesson must be an object or null")
+    student, kind, stage = obj.get("student"), obj.get("kind"), obj.get("stage")
+    if (not isinstance(student, str) or not 0 < len(student) <= MAX_STUDENT or not student.isprintable()
+            or student != " ".join(student.split())):
+        raise ValueError(f"lesson.student must be a name of 1-{MAX_STUDENT} printable characters")
+    if kind is not None and kind not in LESSON_KINDS:
+        raise ValueError("lesson.kind must be a drill's kind or null")
+    if stage not in LESSON_STAGES:
+        raise ValueError("lesson.stage must be a drill's stage")
+    counts = {}
+    for name in ("done", "right", "due"):
+        n = obj.get(name)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_LESSON_COUNT:
+            raise ValueError(f"lesson.{name} must be an integer 0-{MAX_LESSON_COUNT}")
+        counts[name] = n
+    if counts["right"] > counts["done"]:
+        raise ValueError("lesson.right must be at most lesson.done")
+    return {"student": student, "kind": kind, "stage": stage, **counts}
 
 
 def for_director(verdict: dict[str, Any]) -> bool:
@@ -105,6 +137,7 @@ class BoardView:
     received: float | None = None                    # when that verdict reached the director
     moved: float | None = None                       # when the director last took in an event of this board
     nmatches: int = 0                                # matches heard of (bounded by MAX_MATCHES)
+    lesson: dict[str, Any] | None = None             # the board's lesson, as its last state said (lesson_of)
     changes: int = 0                                 # counts what changed the board (the views' caches follow it)
 
 
@@ -145,7 +178,10 @@ class Intake:
         #: broker no longer had when the director came back (another client took its session with a clean one)
         self.link = {"connections": 0, "disconnections": 0, "sessions_lost": 0, "refused": 0}
         self._had_session = False
-        self._seq = self._reserved = -1            # the director's command counter (_command_seq)
+        #: the director's one command counter, resend or start alike (club/commands.py): reserved COMMAND_BLOCK at
+        #: a time in the archive, it only goes up across restarts, so a board refuses an older command as a replay
+        self.commands = Counter(lambda: self.archive.setting("command_seq"),
+                                lambda top: self.archive.set_setting("command_seq", top), COMMAND_BLOCK)
         self._closing = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="club-director", daemon=True)
@@ -396,15 +432,21 @@ class Intake:
     def _place(msg: dict[str, Any]) -> tuple[int, int]:
         match, index = msg["match"], msg["index"]
         for what, n, top in (("match", match, MAX_MATCH_ID), ("index", index, MAX_EVENTS)):
-            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < top:
+            if not bounded(n, 0, top):
                 raise ValueError(f"{what} must be an integer 0-{top - 1}")
         return match, index
 
     def _take(self, club: str, board: str, kind: str, msg: dict[str, Any]) -> None:
         view = self._view(club, board)
         if kind == "state":
+            try:  # a lesson the director cannot show is left out (counted); the board's state is taken all the same
+                lesson = lesson_of(msg.get("lesson")) if msg.get("online") is True else None
+            except ValueError as exc:
+                lesson = None
+                self._refuse("malformed", board_topic(club, board, kind), str(exc)[:80])
             view.updated = time.time()
             view.online = msg.get("online") is True
+            view.lesson = lesson
             if view.online:
                 alerts = msg.get("alerts") or []
                 view.alerts = [a for a in alerts if a in KNOWN_ALERTS][:MAX_ALERTS] if isinstance(alerts, list) else []
@@ -527,27 +569,21 @@ class Intake:
                     self._resend(view, view.match, current, min(current.next, current.ruled_next), now)
 
     def _resend(self, view: BoardView, match: int, m: BoardMatch, start: int, now: float) -> None:
-        """Ask the board to send `match` again from `start`, signed with its key (club/auth.py)."""
-        key = self.pairing.key(view.club, view.board)
-        if key is None:  # unpaired since: it obeys nothing the director cannot sign
-            return
-        m.asked = now
-        self.stats["resend_requests"] += 1
-        topic = board_topic(view.club, view.board, "resend")
-        body = json.dumps({"match": match, "from": start, "seq": self._command_seq()}, separators=(",", ":")).encode()
-        self.client.publish(topic, sign(topic, body, key), qos=1)
+        """Ask the board to send `match` again from `start`."""
+        if self.send_command(view.club, view.board, {"match": match, "from": start}, RESEND):
+            m.asked = now
+            self.stats["resend_requests"] += 1
 
-    def _command_seq(self) -> int:
-        """The next counter of the director's commands (club/auth.py's ``seq``): it only goes up, across restarts
-        (reserved COMMAND_BLOCK at a time in the archive; a fresh archive starts from the clock in milliseconds),
-        so a board refuses a command it has obeyed before, or an older one, as a replay."""
-        if self._seq + 1 >= self._reserved:
-            if self._reserved < 0:
-                self._seq = max(int(self.archive.setting("command_seq", 0)), int(time.time() * 1000)) - 1
-            self._reserved = self._seq + 1 + COMMAND_BLOCK
-            self.archive.set_setting("command_seq", self._reserved)
-        self._seq += 1
-        return self._seq
+    def send_command(self, club: str, board: str, body: dict[str, Any], kind: str = "command") -> bool:
+        """Send a board a command (club/commands.py: `kind` "command" or "resend"), signed with its key and the
+        director's one command counter; False (nothing sent) when the board is not paired (it obeys nothing the
+        director cannot sign) or the director has no link."""
+        key, client = self.pairing.key(club, board), self.client
+        if key is None or client is None:
+            return False
+        payload = signed_command(club, board, key, body, self.commands.next(), kind=kind)
+        client.publish(command_topic(club, board, kind), payload, qos=1)
+        return True
 
     # ----- telling the views -----------------------------------------------------------------------------
     def listen(self, callback: Callable[[], object]) -> Callable[[], None]:

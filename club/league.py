@@ -38,6 +38,7 @@ from club.broker_config import (
     parse_listen,
 )
 from club.config import NAME, PREFIX, ClubConfigError, check_name
+from club.league_night import MAX_FIXTURES, FixtureError, check_fixture
 from club.pairing import DIRECTOR, MAX_MESSAGE, DirectorFile, Pairing, write_private
 
 FILE = "league.json"
@@ -113,6 +114,31 @@ class League(DirectorFile):
     def club(self, club: str) -> dict[str, Any] | None:
         cred = self._data["clubs"].get(club)
         return None if cred is None else dict(cred)
+
+    # ----- the inter-club match nights (club/league_night.py) ----------------------------------------------
+    def add_fixture(self, raw: Any, again: bool = False) -> dict[str, Any]:
+        """Keep a fixture (club/league_night.py ``check_fixture``); `again` replaces one with the same id."""
+        with self._lock:
+            self._load()
+            fixture = check_fixture(raw, set(self._data["clubs"]))
+            for p in fixture["pairings"]:
+                if p["board"] not in self._data["clubs"][p["club"]]["boards"]:
+                    raise FixtureError(f"fixture {fixture['id']}: club {p['club']} gave the league no board "
+                                       f"{p['board']!r} (league pair {p['club']} KEYS --again)")
+            fixtures = self._data.setdefault("fixtures", {})
+            if fixture["id"] in fixtures and not again:
+                raise FixtureError(f"fixture {fixture['id']} exists (`again` to replace it)")
+            if fixture["id"] not in fixtures and len(fixtures) >= MAX_FIXTURES:
+                raise FixtureError(f"the league keeps {MAX_FIXTURES} fixtures at most")
+            fixtures[fixture["id"]] = fixture
+            self._save()
+            return dict(fixture)
+
+    def fixtures(self) -> list[dict[str, Any]]:
+        """The fixtures, newest night first."""
+        fixtures = self._data.get("fixtures")
+        out = [dict(f) for f in fixtures.values()] if isinstance(fixtures, dict) else []
+        return sorted(out, key=lambda f: (-float(f.get("start") or 0), str(f.get("id"))))
 
 
 def league_acl(league: League) -> str:

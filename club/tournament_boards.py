@@ -29,7 +29,6 @@ import threading
 import time
 from typing import Any
 
-from club.commands import signed_command, topic
 from club.tournament import Journal
 from core.match.brackets import Tournament, TournamentError
 
@@ -131,11 +130,7 @@ class Desk:
     def _send(self, t: Tournament, mid: str) -> bool:
         a = t.assignment(mid)
         club, board = a["club"], a["board"]
-        key = self._intake.pairing.key(club, board)
-        client = self._intake.client
         m = t.match(mid)
-        if key is None or client is None:
-            return False
         label = None
         try:
             label = self.director.detail(club, board).get("label")
@@ -146,10 +141,8 @@ class Desk:
                 "rule_set": t.view().get("rule_set") or self.rule_set,
                 # the match's n-th assignment: taken off a board and sent again, even to the same board, it starts
                 "attempt": sum(1 for op in t.ops if op.get("op") == "assign" and op.get("match") == mid)}
-        with self._intake.lock:  # the director's one command counter, the resend's too (club/intake.py)
-            seq = self._intake._command_seq()
-        payload = signed_command(club, board, key, body, seq)
-        client.publish(topic(club, board), payload, qos=1)
+        if not self._intake.send_command(club, board, body):  # the director's one command counter (club/intake.py)
+            return False
         self.sent[(t.name, mid)] = time.monotonic()
         self.stats["commands"] += 1
         return True

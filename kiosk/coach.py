@@ -127,7 +127,7 @@ class CoachService:
     def update_settings(self, changes: dict[str, Any], match: str | None = None) -> CoachSettings:
         """Change the current match's settings; ValueError naming what is wrong."""
         with self._lock:
-            self._refuse_in_tournament()
+            self._refuse_when_off()
             new = self._settings.update(match or self._match(), changes)
             if new.tutor == "off":
                 self.tutor.clear()
@@ -159,7 +159,8 @@ class CoachService:
     def off_message(self) -> str:
         return off_words(self.enabled, self.tournament(), self.variant())[0]
 
-    def _refuse_in_tournament(self) -> None:
+    def _refuse_when_off(self) -> None:
+        """CoachRefused (403, the reason's words) whenever the coach is off: switched off, a tournament, a variant."""
         if self.off():
             raise CoachRefused(403, self.off_message())
 
@@ -190,7 +191,7 @@ class CoachService:
         """Every legal play of the current roll, unranked at once; the ranking follows from the worker."""
         with self._lock:
             self._catch_up()
-            self._refuse_in_tournament()
+            self._refuse_when_off()
             turn = self._turn
             if turn is None or not turn.get("dice"):
                 raise CoachRefused(409, "there is no roll to show plays for: roll the dice first")
@@ -209,7 +210,7 @@ class CoachService:
         ``takeback`` setting, R23's "unless both agree"): the referee's undo; its record keeps what stands."""
         with self._lock:
             self._catch_up()
-            self._refuse_in_tournament()
+            self._refuse_when_off()
             offer = self.takeback
             if offer is None:
                 raise CoachRefused(409, "there is no play to take back now: only a play the coach warned about or "
@@ -227,7 +228,7 @@ class CoachService:
         """Cube advice for the player on roll before the roll (or the answer while a double is offered)."""
         with self._lock:
             self._catch_up()
-            self._refuse_in_tournament()
+            self._refuse_when_off()
             st = self._state
             offered = st.get("cube", {}).get("offered_by")
             if st.get("phase") not in ("awaiting_roll", "cube_offered"):
@@ -250,7 +251,7 @@ class CoachService:
         not running is read back from the journal's record and rated now (KeyError: no such match)."""
         with self._lock:
             self._catch_up()
-            self._refuse_in_tournament()
+            self._refuse_when_off()
             key = self._match() if match == "current" else match
             live = list(self._records.get(key, []))
             current = dict((self._state.get("match") or {}).get("players") or {}) if key == self._match() else None

@@ -27,6 +27,7 @@ starts. Drills:
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -40,6 +41,9 @@ from core.rules.position import Position, Side
 from core.rules.setup import setup_moves
 from core.rules.xgid import XGID
 from kiosk.students import StudentStore, day_of
+
+log = logging.getLogger(__name__)
+LESSON_IDLE = 900.0  # seconds: a student who has not drilled for this long is no longer at the board (class view)
 
 
 def parse_target(text: str, turn: str = "light") -> Position:
@@ -61,6 +65,43 @@ class DrillRoom:
         self._lock = threading.Lock()
         self.seen: Position | None = None  # the board as the camera last read it
         self.session: dict[str, Any] | None = None
+        self._last: tuple[int, float] | None = None  # (student, when) of the last drill started or answered
+        self._listeners: list[Callable[[], object]] = []
+
+    # ----- the club's class view (club/publisher.py sends it in the board's signed state) ------------------------
+    def on_change(self, listener: Callable[[], object]) -> None:
+        """``listener()`` when the lesson changes (a drill starts, moves on a stage, is answered or stopped). It must
+        return at once: it may be called with the room's lock held."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:  # a listener never stops a drill
+                log.exception("a lesson listener failed")
+
+    def lesson(self) -> dict[str, Any] | None:
+        """What the club's director shows of this board's lesson (docs/CONTRACTS.md, the class view): the student,
+        the drill and its stage, and the student's answers today (done, right) and cards due; None when no student
+        has drilled here for LESSON_IDLE seconds. Between two drills, ``kind`` is None and ``stage`` "menu"."""
+        now = self.clock()
+        with self._lock:
+            s = self.session
+            last = self._last
+            if s is not None:
+                sid, kind, stage = int(s["student"]), str(s["kind"]), str(s["stage"])
+            elif last is not None and now - last[1] < LESSON_IDLE:
+                sid, kind, stage = last[0], None, "menu"
+            else:
+                return None
+        try:
+            name = self.store.student(sid)["name"]
+        except KeyError:  # deleted meanwhile
+            return None
+        done, right = self.store.answered_on(sid, day_of(now))
+        return {"student": name, "kind": kind, "stage": stage, "done": done, "right": right,
+                "due": len(self.store.due_cards(sid, day_of(now)))}
 
     # ----- the camera ----------------------------------------------------------------------------------------
     def follow(self, service: Any) -> None:
@@ -124,12 +165,17 @@ class DrillRoom:
             raise ValueError(f"kind: one of pips, mistake, opening, bearoff, cube, setup (not {kind!r})")
         with self._lock:
             self.session = s
+            self._last = (student, now)
             self._check_setup(s)
+        self._changed()
         return self.view()
 
     def stop(self) -> None:
         with self._lock:
+            if self.session is not None:
+                self._last = (int(self.session["student"]), self.clock())
             self.session = None
+        self._changed()
 
     def _check_setup(self, s: dict[str, Any]) -> None:
         if s["stage"] != "setup" or self.seen is None:
@@ -137,6 +183,7 @@ class DrillRoom:
         if setup_moves(self.seen, s["target"]).done:
             s["stage"] = ("answer" if s["kind"] in ("pips", "cube") else "done" if s["kind"] == "setup" else "play")
             s["ready_at"] = self.clock()
+            self._changed()
             if s["kind"] == "setup":
                 self.store.answer(s["student"], "setup", True, s["ready_at"] - s["started"],
                                   {"position_id": s["target"].position_id(Side.LIGHT)}, at=s["ready_at"])
@@ -165,6 +212,10 @@ class DrillRoom:
             return {"session": out}
 
     # ----- answers -------------------------------------------------------------------------------------------
+    def _answered(self, s: dict[str, Any], now: float) -> None:
+        self._last = (int(s["student"]), now)
+        self._changed()
+
     def _waiting(self, kind: str, what: str) -> dict[str, Any]:
         """The session waiting for the student's answer of this kind (the lock held); LookupError when none is."""
         s = self.session
@@ -187,6 +238,7 @@ class DrillRoom:
         self.store.answer(s["student"], "pips", graded["right"], graded["seconds"],
                           {"position_id": s["target"].position_id(Side.LIGHT), "given": graded["given"],
                            "counts": graded["counts"]}, at=now)
+        self._answered(s, now)
         return self.view()
 
     def _rank(self, pos: Position, dice: tuple[int, int]) -> list[Any]:
@@ -248,6 +300,7 @@ class DrillRoom:
         self.store.answer(s["student"], "cube", result["right"], result["seconds"],
                           {"position_id": target.position_id(Side.LIGHT), "given": given, "truth": truth, "by": by},
                           at=now)
+        self._answered(s, now)
         return self.view()
 
     def _played(self, s: dict[str, Any], pos: Position) -> None:
@@ -275,6 +328,7 @@ class DrillRoom:
         s["result"] = {"right": right, "played": played, "best": card["best"], "was": card["played"],
                        "loss": card["loss"], "box": updated["box"], "due": updated["due"],
                        "learnt": bool(updated["learnt"]), "side": side.value}
+        self._answered(s, now)
 
     def _opening_played(self, s: dict[str, Any], pos: Position) -> None:
         target: Position = s["target"]
@@ -298,3 +352,4 @@ class DrillRoom:
         self.store.answer(s["student"], s["kind"], right, seconds,
                           {"position_id": target.position_id(Side.LIGHT), "dice": list(s["dice"]),
                            "played": mine.play, "best": best.play, "size": size}, at=now)
+        self._answered(s, now)

@@ -164,6 +164,12 @@ class StudentStore:
         self._tx(statements)
         return int(self._q("SELECT COUNT(*) AS n FROM cards WHERE student = ?", (sid,))[0]["n"] - before)
 
+    def answered_on(self, sid: int, day: int) -> tuple[int, int]:
+        """(answers, right answers) of the student on ``day`` (days since the epoch, UTC): the class view's progress."""
+        row = self._q("SELECT COUNT(*) AS n, COALESCE(SUM(right), 0) AS r FROM answers WHERE student = ? AND at >= ? "
+                      "AND at < ?", (sid, day * DAY, (day + 1) * DAY))[0]
+        return int(row["n"]), int(row["r"])
+
     # ----- cards ---------------------------------------------------------------------------------------------
     def due_cards(self, sid: int, today: int) -> list[dict[str, Any]]:
         return [dict(r) for r in self._q(

@@ -22,16 +22,23 @@ from club.broker_config import write_broker_config
 from club.config import Broker, ClubConfig, board_topic
 from club.director import Director, wait_for
 from club.league import League, bridge_text, club_keys, write_league_config
+from club.league_web import league_view
 from club.mosquitto import CutProxy, LocalBroker, free_port
 from club.pairing import Pairing
 from club.publisher import BoardPublisher
+from core.rules.position import Side
 from kiosk.demo import DemoRunner
+from kiosk.demo_script import load_match
 from kiosk.service import RefereeService
 from tests.soak import soak
 
 CUT = 60.0 if soak() else 6.0   # seconds the club's link to the league is down
 CLUBS = ("porto", "lisboa")
 BOARDS = ("mesa01", "mesa02")   # the same names in both clubs: a board is (club, board) at the league
+# the inter-club night (club/league_night.py): porto's team (home) against lisboa's, a pairing on each board, half
+# the night in each club's room; (porto's player, lisboa's player) by board
+PAIRINGS = {("porto", "mesa01"): ("Ana", "Bruno"), ("porto", "mesa02"): ("Carla", "Duarte"),
+            ("lisboa", "mesa01"): ("Eva", "Filipe"), ("lisboa", "mesa02"): ("Gil", "Hugo")}
 
 
 def count(director: Director, club: str) -> int:
@@ -40,12 +47,16 @@ def count(director: Director, club: str) -> int:
 
 
 class Board:
-    def __init__(self, broker: LocalBroker, club: str, name: str, folder: Path, match: str, speed: float) -> None:
+    def __init__(self, broker: LocalBroker, club: str, name: str, folder: Path, match: str, speed: float,
+                 players: tuple[str, str] | None = None) -> None:
         self.club, self.name = club, name
+        record = load_match(match)
+        if players is not None:  # the corpus match played under the fixture's names (light: the first)
+            record.players = {Side.LIGHT: players[0], Side.DARK: players[1]}
         self.service = RefereeService(folder / "journal.sqlite")
         config = ClubConfig(broker=Broker.parse(broker.url_for(name)), club=club, board=name, key=broker.keys[name])
         self.publisher = BoardPublisher(config, self.service, folder).start()
-        self.runner = DemoRunner(self.service, match=match, speed=speed, vision=False, dice=False,
+        self.runner = DemoRunner(self.service, record=record, speed=speed, vision=False, dice=False,
                                  say=lambda text: None)
 
     def play(self) -> Board:
@@ -104,11 +115,14 @@ def test_two_clubs_bridged_to_a_league_with_a_link_cut(tmp_path: Path) -> None:
         started += directors.values()
         own = league.director()
         league_url = f"mqtt://{own['username']}:{own['password']}@127.0.0.1:{league_port}"
+        fixture = league.add_fixture({"id": "j1", "home": "porto", "away": "lisboa", "start": time.time(), "pairings": [
+            {"club": c, "board": n, "home": home, "away": away} for (c, n), (home, away) in PAIRINGS.items()]})
         central = Director(Broker.parse(league_url), tmp_path / "league", club="+", pairing=league).start()
         started.append(central)
         assert wait_for(lambda: all(d.intake.connected.is_set() for d in [*directors.values(), central]), 15)
 
-        boards = [Board(brokers[c], c, n, tmp_path / c / n, match=("3pt", "2pt")[i % 2], speed=8 if soak() else 15)
+        boards = [Board(brokers[c], c, n, tmp_path / c / n, match=("3pt", "2pt")[i % 2], speed=8 if soak() else 15,
+                        players=PAIRINGS[(c, n)][::1 if c == "porto" else -1])  # lisboa's: the away player light
                   for c in CLUBS for i, n in enumerate(BOARDS)]
         started += boards
         for b in boards:
@@ -143,8 +157,24 @@ def test_two_clubs_bridged_to_a_league_with_a_link_cut(tmp_path: Path) -> None:
         rated = {r["name"] for r in central.night()["ratings"]}
         for club in CLUBS:
             assert {r["name"] for r in directors[club].night()["ratings"]} <= rated
+        # the inter-club night's team score at the league, from the boards' records of both clubs, equals the
+        # winners each club's own director saw
+        won = {"home": 0, "away": 0}
+        for club in CLUBS:
+            for r in directors[club].results():
+                home, away = PAIRINGS[(club, r["board"])]
+                won["home" if r["winner_name"] == home else "away"] += 1
+        night = league_view(central, league)
+        scored = night["fixtures"][0]
+        assert scored["id"] == fixture["id"] and scored["over"] and scored["score"] == won, (scored, won)
+        assert {(p["club"], p["board"]): p["status"] for p in scored["pairings"]} == dict.fromkeys(PAIRINGS, "finished")
+        assert sum(r["points"] for r in night["table"]) == 2
+        for group in night["clubs"]:  # each club's boards and results under its own name
+            assert {b["club"] for b in group["boards"]} == {group["club"]}
+            assert {r["club"] for r in group["results"]} == {group["club"]} and len(group["results"]) == 2
         print(f"\nlink cut {CUT:.0f} s: league events porto {count(central, 'porto')}, "
-              f"lisboa {count(central, 'lisboa')}, equal to the clubs'; results {len(central.results())}")
+              f"lisboa {count(central, 'lisboa')}, equal to the clubs'; results {len(central.results())}; "
+              f"fixture porto-lisboa {won['home']}-{won['away']}")
 
         # a club cannot speak for another
         before = {c: count(central, c) for c in CLUBS}
