@@ -334,7 +334,7 @@ class Detector:
         # frame is hard to judge): the ring's chance stands there
         self._supported(p, cap=ring)
         # an object covers a column where two slots in a row look like one (a dice cup or a phone is wider than a
-        # checker; a die or the cube, smaller, is only not counted): one slot alone was a false cover too often
+        # checker): one slot alone judged "object" was a false cover too often (a die or the cube: below)
         sure = (q[:, :, 2] > cfg.object_threshold) & (doubt > 0.5)
         half = q[:, :, 2] > cfg.object_threshold / 2
         obj = sure & (np.pad(half[:, 1:], ((0, 0), (0, 1))) | np.pad(half[:, :-1], ((0, 0), (1, 0))))
@@ -351,7 +351,11 @@ class Detector:
         # a die or the cube, smaller than a checker, fills one slot: it covers its column only where the kinds'
         # model is sure of it (one slot judged "object" alone gave false covers on real photos)
         small = kq[:, :, KIND_CLASSES.index("die")] + kq[:, :, KIND_CLASSES.index("cube")]
-        lone = (small > cfg.lone_object) & (doubt > 0.5)
+        # even where the ring is clear (a die's square outline often makes one, and then it was counted as a
+        # checker), but never under a clear ring: nothing stands under a checker
+        beyond = np.pad(under[:, 1:], ((0, 0), (0, 1)))  # a clear ring further out
+        lone = (small > cfg.lone_object) & ~beyond
+        lone[spare] = False  # a second layer of discs (a pile of 11 looked like the cube to it)
         lone[:, int(np.ceil(on_point)):] = False
         for c in np.flatnonzero(lone.any(axis=1)):
             if covered[c] is None:

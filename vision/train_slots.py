@@ -1,7 +1,12 @@
 """Train the slot judge (vision/slots.py) and write vision/slots_model.npz. Seeded: the same command gives the
 same weights on the same machine (NumPy's float sums may differ in the last digits on another processor).
 
-    python -m vision.train_slots [--boards 40] [--real] [--real-weight 10] [--epochs 15] [--cache FILE.npz]
+    python -m vision.train_slots [--kinds] [--boards 40] [--real] [--real-weight 10] [--epochs 15] [--cache FILE.npz]
+
+The shipped judge (vision/slots_model.npz): `python -m vision.train_slots --real`; the shipped kinds' model
+(vision/kinds_model.npz: the same features, the judge's "object" split into cup, die, cube, phone):
+`python -m vision.train_slots --kinds --real` (the judge's renders plus object_render_data's, and the real photos
+with the dice lying on them labelled).
 
 Data: seeded renders of every board kind of vision.synthetic.KINDS (cork, painted, mosaic, inlay, dark felt,
 leather, wood on wood, glossy, translucent, pearl, dice cups and other objects on points, small pictures,
@@ -145,9 +150,11 @@ def object_cases(boards: int, seed0: int = 30_000) -> Iterable[tuple[Scene, Opti
         fields, checkers, _ = KINDS[kinds[i % len(kinds)]]
         o.field = fields[int(rng.integers(len(fields)))]
         o.checkers = checkers[int(rng.integers(len(checkers)))]
-        o.objects = random_objects(rng, scene, int(rng.integers(1, 3))) + dice_objects(rng, scene, 2)
-        seen: set[int] = set()
-        o.objects = tuple(t for t in o.objects if not (t[1] in seen or seen.add(t[1])))  # one object a point
+        kept: list[tuple[str, int, float]] = []
+        for t in random_objects(rng, scene, int(rng.integers(1, 3))) + dice_objects(rng, scene, 2):
+            if all(k[1] != t[1] for k in kept):  # one object a point
+                kept.append(t)
+        o.objects = tuple(kept)
         yield scene, o, seed0 + i
 
 
@@ -160,8 +167,8 @@ def render_data(boards: int, seed0: int = 5000, piles: int = 60, kinds: Iterable
     cases = [*render_cases(boards, seed0, kinds), *pile_cases(piles), *object_cases(objects)]
     for scene, o, seed in cases:
         image, corners = render(scene, seed, o)
-        counts, objects = scene_counts(scene, o)
-        x, y = board_samples(reader, image, corners, counts, objects)
+        counts, on_columns = scene_counts(scene, o)
+        x, y = board_samples(reader, image, corners, counts, on_columns)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
