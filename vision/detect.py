@@ -180,9 +180,10 @@ class Detector:
         cache = self._ring_cache.setdefault((h, w, cx.dtype.str, cy.dtype.str), {})
         keys = list(zip(cx.tolist(), cy.tolist(), strict=True))
         missing = [i for i, key in enumerate(keys) if key not in cache]
+        if len(cache) + len(missing) > RING_CACHE:  # full: start again with this call's centres
+            cache.clear()
+            missing = list(range(len(keys)))
         if missing:
-            if len(cache) + len(missing) > RING_CACHE:
-                cache.clear()
             m = np.array(missing, np.intp)
             px = cx[m, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
             py = cy[m, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
