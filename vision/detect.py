@@ -299,10 +299,7 @@ class Detector:
         layered = {c: d for c, d in layered.items() if covered[c] is None}
         colour_of = self._colour_assigner(p, cols, colours)
         p = self._unlike_checkers(p, cols, self._last_model)
-        # checkers do not float: a clear checker further out means the slots under it are taken, even where
-        # their own outline is lost (a black checker between the black frame and another black checker)
-        for k in range(self.slots - 2, -1, -1):
-            p[:, k] = np.maximum(p[:, k], cfg.support * p[:, k + 1])
+        self._supported(p)
         for c in range(24):
             probs = layered.get(c) or count_distribution(p[c], cfg.tall_stack_tail)
             n = max(probs, key=probs.__getitem__)
@@ -322,6 +319,14 @@ class Detector:
         gx, gy, scale = self.gradients(canonical)
         p, raw, _, _, centres = self._slots(gx, gy, scale, canonical, 0.0)
         return p, raw, centres
+
+    def _supported(self, p: np.ndarray, cap: np.ndarray | None = None) -> None:
+        """Checkers do not float, in place on p (24, slots + 1): a clear checker further out means the slots under it
+        are taken, even where their own outline is lost (a black checker between the black frame and another black
+        checker): each slot's chance is at least ``support`` times the next one's (at most `cap`'s, per slot)."""
+        for k in range(self.slots - 2, -1, -1):
+            held = self.cfg.support * p[:, k + 1]
+            p[:, k] = np.maximum(p[:, k], held if cap is None else np.minimum(cap[:, k], held))
 
     def _judge(self, canonical: np.ndarray, p: np.ndarray, raw: np.ndarray, centres: np.ndarray,
                spare: list[int]) -> list[str | None]:
@@ -344,10 +349,9 @@ class Detector:
         veto[spare] = 0.0
         ring = p[:, :-1].copy()
         p[:, :-1] *= 1.0 - veto * (1.0 - np.clip(q[:, :, 1] / cfg.slot_veto, 0.0, 1.0))
-        # the judge vetoes the end of a stack, never a slot under a checker it keeps (checkers do not float; a
-        # first slot leaning over the frame is hard to judge): the ring's chance stands there
-        for k in range(self.slots - 2, -1, -1):
-            p[:, k] = np.maximum(p[:, k], np.minimum(ring[:, k], cfg.support * p[:, k + 1]))
+        # the judge vetoes the end of a stack, never a slot under a checker it keeps (a first slot leaning over the
+        # frame is hard to judge): the ring's chance stands there
+        self._supported(p, cap=ring)
         # an object covers a column where two slots in a row look like one (a dice cup or a phone is wider than a
         # checker; a die or the cube, smaller, is only not counted): one slot alone was a false cover too often
         sure = (q[:, :, 2] > cfg.object_threshold) & (doubt > 0.5)
