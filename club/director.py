@@ -2,7 +2,7 @@
 
 ``Director(broker, data_dir).start()`` is the intake (club/intake.py: the boards' messages taken in,
 authenticated, put in order and replayed) and the views over what it keeps: this module answers the page
-(``boards``, ``detail``, ``status``, ``results``, ``night``, ``dice``, ``mat``, ``summary``) and the owner's
+(``boards``, ``detail``, ``lessons``, ``status``, ``results``, ``night``, ``dice``, ``mat``, ``summary``) and the owner's
 two controls (``rename``, ``close_match``), reading the intake's boards and matches under its lock and the
 archive. ``create_app(director)`` (club/web.py) is the page and its API.
 """
@@ -140,7 +140,8 @@ class Director:
                 "attention": attention(m.ref, view.alerts) if m is not None and m.ref is not None
                 else list(view.alerts),
                 "alerts": list(view.alerts), "ruled": view.ruled, "received": view.received, "moved": view.moved,
-                "events": m.next if m is not None else 0, "state": state}
+                "events": m.next if m is not None else 0, "state": state,
+                "lesson": dict(view.lesson) if view.lesson is not None else None}
 
     def detail(self, club: str, board: str, moves: bool = False) -> dict[str, Any]:
         """The board's page: the /api/boards entry plus label, match, attention and the public state."""
@@ -155,6 +156,13 @@ class Director:
     def details(self) -> list[dict[str, Any]]:
         with self.intake.lock:
             return [self.detail(c, b) for (c, b) in self.intake.order]
+
+    def lessons(self) -> list[dict[str, Any]]:
+        """The class view (GET /api/lessons): each online board whose state names a lesson, in the grid's order."""
+        with self.intake.lock:
+            views = [self.intake.views[k] for k in self.intake.order]
+            return [{"club": v.club, "board": v.board, "label": v.label or v.board, **dict(v.lesson)}
+                    for v in views if v.lesson is not None and self._online(v)]
 
     def status(self) -> dict[str, Any]:
         """What the director took in and what it refused (GET /api/status)."""

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from pathlib import Path
+
+from club.auth import BLOCK, Counter
 
 FILE = "club_outbox.sqlite"
 
@@ -30,10 +31,8 @@ def open_db(path: str) -> sqlite3.Connection:
     db.execute("PRAGMA synchronous=NORMAL")
     return db
 SCHEMA = "CREATE TABLE IF NOT EXISTS marks (match INTEGER PRIMARY KEY, acked INTEGER NOT NULL, updated REAL)"
-# The signing counter (club/auth.py): numbers are reserved a block at a time, so the counter only goes up across
-# restarts (a crash skips the rest of a block) without a write per message.
+# The signing counter (club/auth.py Counter): the top of the block of numbers reserved.
 COUNTER = "CREATE TABLE IF NOT EXISTS counter (id INTEGER PRIMARY KEY CHECK (id = 0), reserved INTEGER NOT NULL)"
-BLOCK = 4096
 # The newest director command the board obeyed (club/publisher.py): a command whose counter is not above it is a replay.
 COMMANDS = "CREATE TABLE IF NOT EXISTS commands (id INTEGER PRIMARY KEY CHECK (id = 0), seq INTEGER NOT NULL)"
 
@@ -46,23 +45,20 @@ class Outbox:
         self._db.execute(COUNTER)
         self._db.execute(COMMANDS)
         self._lock = threading.Lock()
-        self._seq = -1
-        self._reserved = -1
+        self._counter = Counter(self._reserved_top, self._reserve, BLOCK)
 
     def next_seq(self) -> int:
-        """The next number of the board's message counter (never repeats, across restarts)."""
+        """The next number of the board's message counter (never repeats, across restarts: club/auth.py Counter)."""
+        return self._counter.next()
+
+    def _reserved_top(self) -> int | None:
         with self._lock:
-            if self._seq + 1 >= self._reserved:
-                if self._reserved < 0:
-                    row = self._db.execute("SELECT reserved FROM counter WHERE id = 0").fetchone()
-                    # a board with a fresh data folder starts from the clock (milliseconds), above any counter
-                    # it had before: the director would take a counter that went back for a replay
-                    self._seq = (int(row[0]) if row else int(time.time() * 1000)) - 1
-                self._reserved = self._seq + 1 + BLOCK
-                self._db.execute("INSERT INTO counter VALUES (0, ?) ON CONFLICT(id) DO UPDATE SET reserved = ?",
-                                 (self._reserved, self._reserved))
-            self._seq += 1
-            return self._seq
+            row = self._db.execute("SELECT reserved FROM counter WHERE id = 0").fetchone()
+        return int(row[0]) if row else None
+
+    def _reserve(self, top: int) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO counter VALUES (0, ?) ON CONFLICT(id) DO UPDATE SET reserved = ?", (top, top))
 
     def obeyed(self, seq: int) -> bool:
         """Record a command's counter; False (nothing recorded) when it is not above the newest obeyed (a replay)."""

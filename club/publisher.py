@@ -22,7 +22,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from club.auth import AuthError, open_signed, sign
+from club.auth import AuthError, private_key, seal, sign
+from club.commands import KIND, RESEND, CommandGate
 from club.config import ClubConfig, board_topic, make_client
 from club.outbox import FILE, Outbox
 from club.replay import Referee, feed
@@ -30,8 +31,6 @@ from club.replay import Referee, feed
 log = logging.getLogger(__name__)
 HEARTBEAT = 30.0  # seconds: an idle board republishes its state this often (the director's sign of life)
 LOG_EVERY = 10.0  # seconds: one log line for refused director commands at most this often
-MAX_MATCH_ID = 2**53
-MAX_INDEX = 20_000  # the director's bound on a match's events (club/intake.py MAX_EVENTS)
 ALERTS = ("dice_lost", "camera_bumped")  # hardware trouble a human must see to (with the referee's own calls)
 
 
@@ -55,9 +54,13 @@ class BoardPublisher:
     def __init__(self, config: ClubConfig, service: Any, data_dir: str | Path,
                  clock: Callable[[], float] = time.time) -> None:
         self.config = config
+        # the board's own Ed25519 key (club/auth.py ``seal``: the league checks it end to end), when it was given one
+        self._private = private_key(config.sign_key) if config.sign_key else None
         self.service = service
         self.journal = service.journal
         self.outbox = Outbox(Path(data_dir) / FILE)
+        #: the board's one gate for the director's commands, resend or start alike (club/commands.py)
+        self.gate = CommandGate(config.club, config.board, config.key, self.outbox.obeyed)
         self.clock = clock
         self.client: Any = None
         self.connected = threading.Event()
@@ -78,6 +81,7 @@ class BoardPublisher:
         self._will: int | None = None
         self._commands: list[Callable[[str, bytes], None]] = []  # the director's signed commands (club/commands.py)
         self.will = b""  # the will the broker holds (or will hold) for the current connection
+        self._lesson: Callable[[], dict[str, Any] | None] | None = None  # the teacher's table (kiosk/drills.py)
 
     # ----- topics and payloads --------------------------------------------------------------------------
     def topic(self, kind: str) -> str:
@@ -87,7 +91,10 @@ class BoardPublisher:
         """The message as sent: signed with the board's key (club/auth.py) when it was paired."""
         if self.config.key is None:
             return dumps(obj)
-        return sign(self.topic(kind), dumps({**obj, "seq": self.outbox.next_seq()}), self.config.key)
+        topic, body = self.topic(kind), dumps({**obj, "seq": self.outbox.next_seq()})
+        if self._private is not None:
+            body = seal(topic, body, self._private)
+        return sign(topic, body, self.config.key)
 
     def _offline(self) -> bytes:
         return self._signed("state", {"board": self.config.board, "club": self.config.club, "online": False,
@@ -98,7 +105,24 @@ class BoardPublisher:
         return self._signed("state", {"board": self.config.board, "club": self.config.club, "online": True,
                                       "updated": self.clock(), "alerts": sorted(self.alerts), "will": self._will,
                                       "journal": [[m["id"], self.journal.count(m["id"])] for m in matches],
-                                      "state": summary(self.service.state())})
+                                      "state": summary(self.service.state()), "lesson": self._lesson_now()})
+
+    def teach(self, lesson: Callable[[], dict[str, Any] | None] | None) -> Callable[[], None]:
+        """Send the board's lesson in its state (the director's class view, docs/CONTRACTS.md): ``lesson()`` gives
+        it (kiosk.drills.DrillRoom.lesson) or None; returns what to call when it changed (the state goes out again
+        at once; it must return at once). ``teach(None)`` stops."""
+        self._lesson = lesson
+        self._dirty()
+        return self._dirty
+
+    def _lesson_now(self) -> dict[str, Any] | None:
+        if self._lesson is None:
+            return None
+        try:
+            return self._lesson()
+        except Exception:  # the lesson never keeps the board's state from the director
+            log.exception("club publisher: the lesson")
+            return None
 
     # ----- life -------------------------------------------------------------------------------------------
     def start(self) -> BoardPublisher:
@@ -180,9 +204,9 @@ class BoardPublisher:
         if reason.is_failure:
             log.warning("club broker %s refused board %s: %s", self.config.broker.display(), self.config.board, reason)
             return
-        client.subscribe(self.topic("resend"), qos=1)
+        client.subscribe(self.topic(RESEND), qos=1)
         if self._commands:
-            client.subscribe(self.topic("command"), qos=1)
+            client.subscribe(self.topic(KIND), qos=1)
         self.stats["connections"] += 1
         self._catch_up = True
         self._state_dirty = True
@@ -199,18 +223,18 @@ class BoardPublisher:
         self._wake.set()
 
     def on_command(self, listener: Callable[[str, bytes], None]) -> None:
-        """Hear the director's commands (topic, payload as received: the listener checks them, club/commands.py).
+        """Hear the director's commands (topic, payload as received: the listener checks them through ``gate``).
         Called from paho's thread: the listener must return at once."""
         self._commands.append(listener)
         if self.client is not None and self.connected.is_set():
-            self.client.subscribe(self.topic("command"), qos=1)
+            self.client.subscribe(self.topic(KIND), qos=1)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        """A director command: ``.../command`` goes to its listeners (club/commands.py checks them); ``resend`` is
-        obeyed only when signed with the board's key for this topic, newer than the last one obeyed, not retained
-        (the director never retains one), and in bounds. Whatever a message holds, it is refused or obeyed here and
-        never raises into paho's thread."""
-        if msg.topic == self.topic("command") and not msg.retain:  # a retained one: refused below, as a resend
+        """A director command: ``.../command`` goes to its listeners (they take it through ``gate``); ``resend`` is
+        obeyed when the gate takes it (signed with the board's key for this topic, newer than the last command
+        obeyed, not retained, in bounds). Whatever a message holds, it is refused or obeyed here and never raises
+        into paho's thread."""
+        if msg.topic == self.topic(KIND) and not msg.retain:  # a retained one: refused by the gate below
             for listener in self._commands:
                 try:
                     listener(msg.topic, bytes(msg.payload))
@@ -218,39 +242,23 @@ class BoardPublisher:
                     log.exception("club: a command listener failed")
             return
         try:
-            why = self._command(msg.topic, msg.payload, bool(msg.retain))
+            cmd = self.gate.take(msg.topic, bytes(msg.payload), retained=bool(msg.retain))
+        except AuthError as exc:
+            why = exc.reason
         except Exception:  # never the link's end (paho suppresses too, see club.config.make_client)
             log.exception("club: a director command")
             why = "malformed"
-        if why is not None:
-            self.stats["refused_commands"] += 1
-            now = time.monotonic()
-            if now - self._refusal_logged >= LOG_EVERY:
-                self._refusal_logged = now
-                log.warning("club: refused a director command (%s): %r (%d refused so far)", why, msg.payload[:80],
-                            self.stats["refused_commands"])
-
-    def _command(self, topic: str, payload: bytes, retained: bool) -> str | None:
-        """None when the command was taken; otherwise why not."""
-        if retained:
-            return "retained"
-        if self.config.key is None:
-            return "unpaired"  # nothing to check it with: a board obeys nothing it cannot verify
-        try:
-            ask = open_signed(topic, payload, self.config.key)
-        except AuthError as exc:
-            return exc.reason
-        match, start = ask.get("match"), ask.get("from")
-        for n, top in ((match, MAX_MATCH_ID), (start, MAX_INDEX)):
-            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < top:
-                return "malformed"
-        if not self.outbox.obeyed(ask["seq"]):
-            return "replayed"
-        assert isinstance(match, int) and isinstance(start, int)
-        self._rewinds.append((match, start))
-        self.stats["resend_requests"] += 1
-        self._wake.set()
-        return None
+        else:
+            self._rewinds.append((cmd["match"], cmd["from"]))
+            self.stats["resend_requests"] += 1
+            self._wake.set()
+            return
+        self.stats["refused_commands"] += 1
+        now = time.monotonic()
+        if now - self._refusal_logged >= LOG_EVERY:
+            self._refusal_logged = now
+            log.warning("club: refused a director command (%s): %r (%d refused so far)", why, msg.payload[:80],
+                        self.stats["refused_commands"])
 
     # ----- the sender ---------------------------------------------------------------------------------------
     def _loop(self) -> None:
@@ -362,6 +370,7 @@ def start_publisher(settings: Any, service: Any) -> BoardPublisher | None:
     if config is None:
         return None
     publisher = BoardPublisher(config, service, settings.data_dir).start()
+    service.club_publisher = publisher  # the app's teacher's table sends its lesson with it (kiosk/main.py)
     if hasattr(service, "on_alert"):
         service.on_alert(publisher.alert)  # the appliance's dice unit lost, camera bumped
     service.at_close(publisher.close)

@@ -29,7 +29,6 @@ import threading
 import time
 from typing import Any
 
-from club.commands import signed_command, topic
 from club.tournament import Journal
 from core.match.brackets import Tournament, TournamentError
 
@@ -105,6 +104,33 @@ class Desk:
                 busy.add((a.get("club") or "", a["board"]))
         return busy
 
+    def in_play(self) -> list[dict[str, Any]]:
+        """The tournaments' matches on a board now (assigned, no result yet): tournament, match, round, bracket,
+        club, board."""
+        out = []
+        for name in self.journal.names():
+            t = self.journal.load(name)
+            defs = {d.id: d for d in t.s.defs}
+            for mid in list(t.s.boards):
+                d = defs.get(mid)
+                if d is None:
+                    continue
+                a = t.assignment(mid)
+                out.append({"tournament": t.name, "match": mid, "round": d.round, "bracket": d.bracket,
+                            "club": a.get("club") or "", "board": a["board"]})
+        return out
+
+    def featured_match(self) -> tuple[str, str] | None:
+        """The board the broadcast follows when the director features none (club/live.py ``Live.auto``): the
+        tournament's match that matters most among those in play: a double elimination's final, then the main
+        bracket's, then the highest round (then the earliest match)."""
+        playing = self.in_play()
+        if not playing:
+            return None
+        best = min(playing, key=lambda m: (m["bracket"] != "final", m["bracket"] != "main", -m["round"],
+                                           m["tournament"], m["match"]))
+        return best["club"], best["board"]
+
     def free_boards(self) -> list[tuple[str, str]]:
         busy = self._busy()
         return [key for key, e in sorted(self._boards().items())
@@ -131,11 +157,7 @@ class Desk:
     def _send(self, t: Tournament, mid: str) -> bool:
         a = t.assignment(mid)
         club, board = a["club"], a["board"]
-        key = self._intake.pairing.key(club, board)
-        client = self._intake.client
         m = t.match(mid)
-        if key is None or client is None:
-            return False
         label = None
         try:
             label = self.director.detail(club, board).get("label")
@@ -146,10 +168,8 @@ class Desk:
                 "rule_set": t.view().get("rule_set") or self.rule_set,
                 # the match's n-th assignment: taken off a board and sent again, even to the same board, it starts
                 "attempt": sum(1 for op in t.ops if op.get("op") == "assign" and op.get("match") == mid)}
-        with self._intake.lock:  # the director's one command counter, the resend's too (club/intake.py)
-            seq = self._intake._command_seq()
-        payload = signed_command(club, board, key, body, seq)
-        client.publish(topic(club, board), payload, qos=1)
+        if not self._intake.send_command(club, board, body):  # the director's one command counter (club/intake.py)
+            return False
         self.sent[(t.name, mid)] = time.monotonic()
         self.stats["commands"] += 1
         return True

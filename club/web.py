@@ -22,6 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from club.broadcast import add_routes as add_broadcast
 from club.config import NAME
 from club.director import MAX_MATCH_ID, Director
+from club.league import League
+from club.league_web import add_league_routes
 from club.live import Live
 from webguard.body import BodyLimit
 from webguard.clients import client_host
@@ -91,6 +93,8 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
     live = Live(director)
     add_broadcast(app, live)  # /overlay, /api/overlay, /live/ (club/broadcast.py), behind the delay
+    if isinstance(director.intake.pairing, League):  # the league director: /league (club/league_web.py)
+        add_league_routes(app, director, director.intake.pairing)
 
     def need_pin(pin: str | None, request: Request) -> None:
         # per client; the director's own screen is never locked (webguard/pin.py)
@@ -114,6 +118,10 @@ def create_app(director: Director, pins: Any) -> FastAPI:
             return director.detail(club, board, moves=True)
         except KeyError:
             raise HTTPException(404, f"no board {board!r} in club {club!r} has been heard from") from None
+
+    @app.get("/api/lessons", summary="The class view: each board running a lesson, its student, drill and progress")
+    def lessons() -> list[dict[str, Any]]:
+        return director.lessons()
 
     @app.get("/api/results", summary="Finished (or closed) matches, newest first")
     def results() -> list[dict[str, Any]]:
@@ -171,7 +179,9 @@ def create_app(director: Director, pins: Any) -> FastAPI:
 
     @app.get("/api/feature", summary="The board the broadcast features (overlay?board=featured), or null")
     def featured() -> dict[str, Any]:
-        return {"featured": director.archive.setting("featured", None)}
+        auto = live.auto_featured()  # followed when "featured" is null: the tournament's match in play that matters most
+        return {"featured": director.archive.setting("featured", None),
+                "auto": None if auto is None else {"club": auto[0], "board": auto[1]}}
 
     @app.post("/api/feature", summary="Feature a board on the broadcast (overlay?board=featured) (PIN)")
     def feature(body: FeatureIn, request: Request,
@@ -220,7 +230,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
                 fresh = []
                 for d in details:
                     key = (d["club"], d["board"])
-                    mark = (d["updated"], d["events"], d["label"], d["online"], d["attention"])
+                    mark = (d["updated"], d["events"], d["label"], d["online"], d["attention"], str(d["lesson"]))
                     if sent.get(key) != mark:
                         sent[key] = mark
                         fresh.append(d)

@@ -96,6 +96,9 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
         drills = DrillRoom(StudentStore(settings.data_dir / STUDENTS), coach=coach)  # the teacher's table (issue 38)
         drills.follow(app.state.service)
         app.state.drills = drills
+        publisher = getattr(app.state.service, "club_publisher", None)
+        if publisher is not None:  # the club director's class view: who drills what at this board (issue 38)
+            drills.on_change(publisher.teach(drills.lesson))
         if appliance is not None:
             appliance.follow_coach(coach)  # the dice unit's and the panel's "wait" while the tutor judges
         try:
@@ -104,6 +107,8 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             app.state.coach = None
             coach.close()
             app.state.drills = None
+            if publisher is not None:
+                publisher.teach(None)
             drills.store.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)

@@ -66,13 +66,13 @@ def free_to_start(state: dict[str, Any]) -> bool:
 class TournamentBoard:
     def __init__(self, service: Any, publisher: Any, data_dir: str | Path, *, voice: Any = None,
                  play: Callable[[dict[str, Any]], None] | None = None, say: Callable[[str], None] | None = None) -> None:
-        cfg = publisher.config
         self.service = service
         self.voice = voice
         self.play = play
         self.say = say or (lambda text: None)
-        # the board's one command counter, the resend's too (club/outbox.py): a replay of either is refused
-        self.gate = CommandGate(cfg.club, cfg.board, cfg.key, publisher.outbox.obeyed)
+        # the board's one gate for the director's commands, the resend's too (club/commands.py): a replay of either
+        # is refused
+        self.gate: CommandGate = publisher.gate
         self.path = Path(data_dir) / STARTED_FILE
         self.started: list[list[str]] = self._load()
         self.stats = {"started": 0, "again": 0, "busy": 0, "refused": 0}

@@ -10,6 +10,7 @@ const params = new URLSearchParams(location.search);
 const stored = (() => { try { return localStorage.getItem("gamao-director-lang"); } catch { return null; } })();
 const LANG = ["pt", "en"].includes(params.get("lang")) ? params.get("lang") : (["pt", "en"].includes(stored) ? stored : "pt");
 const PUBLIC = params.get("public") === "1";
+const CLASS_ONLY = params.get("view") === "class";  // the class view alone (a teacher's tablet, 800x480)
 if (params.get("lang") === LANG) { try { localStorage.setItem("gamao-director-lang", LANG); } catch { /* private window */ } }
 const T = {
   pt: {
@@ -29,6 +30,14 @@ const T = {
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
     askPin: "PIN do diretor:", publicScreen: "tela pública", tournament: "torneio", moves: "Lances", clock: "relógio", dice: "dados",
     rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "overlay",
+    // the class view (issue 38): the boards running a lesson
+    classTitle: (n) => `Aula: ${n} ${n === 1 ? "mesa" : "mesas"}`, classOnly: "só a aula", allBoards: "todas as mesas",
+    lcols: { board: "mesa", student: "aluno", drill: "exercício", today: "hoje", due: "cartas de hoje" },
+    drill: { pips: "Contagem de casas", mistake: "Erros das partidas", opening: "Aberturas", bearoff: "Retiradas",
+      cube: "Cubo nas corridas", setup: "Montar posição" },
+    stage: { setup: "montando a posição", answer: "respondendo", play: "jogando no tabuleiro", grading: "corrigindo",
+      done: "terminou", menu: "escolhendo o exercício" },
+    today: (done, right) => (done ? `${done} ${done === 1 ? "resposta" : "respostas"}, ${num(Math.round((100 * right) / done), 0)}% certas` : "nenhuma resposta"),
   },
   en: {
     title: "Gamão · club director", board: "Board", connecting: "connecting…", live: "live",
@@ -47,6 +56,13 @@ const T = {
     delay: (s) => `public screen delay: ${s} s`, setDelay: "change", askDelay: "Seconds the public screen runs behind (0 to 3600):",
     askPin: "Director's PIN:", publicScreen: "public screen", tournament: "tournament", moves: "Moves", clock: "clock", dice: "dice",
     rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back", feature: "feature on the broadcast", featured: "featured on the broadcast", overlay: "overlay",
+    classTitle: (n) => `Lesson: ${n} ${n === 1 ? "board" : "boards"}`, classOnly: "the lesson only", allBoards: "every board",
+    lcols: { board: "board", student: "student", drill: "drill", today: "today", due: "cards due" },
+    drill: { pips: "Pip count", mistake: "Mistakes from matches", opening: "Openings", bearoff: "Bear-offs",
+      cube: "Cube in races", setup: "Set up a position" },
+    stage: { setup: "setting up", answer: "answering", play: "playing on the board", grading: "grading", done: "done",
+      menu: "choosing a drill" },
+    today: (done, right) => (done ? `${done} ${done === 1 ? "answer" : "answers"}, ${num(Math.round((100 * right) / done), 0)}% right` : "no answer yet"),
   },
 }[LANG];
 document.documentElement.lang = LANG === "pt" ? "pt-BR" : "en";
@@ -141,6 +157,24 @@ function one(b) {
 
 function cell(tr, value, cls) { tr.append(text("td", cls || "", value)); }
 
+// The class view (issue 38): each online board whose teacher's table runs a lesson: the student, the drill and
+// where it is, today's answers and accuracy, the cards due. Read-only, like the grid.
+function lessons() {
+  if (single) return;
+  const rows = [...boards.values()].filter((b) => b.online && b.lesson).sort((a, b) =>
+    `${a.club}/${a.board}`.localeCompare(`${b.club}/${b.board}`));
+  $("class").hidden = rows.length === 0 && !CLASS_ONLY;
+  $("class-title").textContent = T.classTitle(rows.length);
+  $("lessons").tBodies[0].replaceChildren(...rows.map((b) => {
+    const l = b.lesson, tr = document.createElement("tr");
+    tr.dataset.key = `${b.club}/${b.board}`;
+    cell(tr, b.label || b.board); cell(tr, l.student, "student");
+    cell(tr, l.kind ? `${T.drill[l.kind] || ""} · ${T.stage[l.stage] || ""}` : T.stage.menu);
+    cell(tr, T.today(l.done, l.right)); cell(tr, num(l.due, 0));
+    return tr;
+  }));
+}
+
 async function night() {
   if (single) return;
   const n = await (await fetch("/api/night")).json();
@@ -207,6 +241,10 @@ function labels() {
   $("results").tHead.rows[0].replaceChildren(...["board", "winner", "players", "score", "length", "started", "finished", "rating", "record"].map((k) => text("th", "", T.cols[k])));
   $("standings").tHead.rows[0].replaceChildren(...["name", "played", "won", "lost", "points", "rating"].map((k) => text("th", "", T.scols[k])));
   $("ratings").tHead.rows[0].replaceChildren(...["name", "rating", "experience", "played"].map((k) => text("th", "", T.scols[k])));
+  $("lessons").tHead.rows[0].replaceChildren(...["board", "student", "drill", "today", "due"].map((k) => text("th", "", T.lcols[k])));
+  $("classlink").textContent = CLASS_ONLY ? T.allBoards : T.classOnly;
+  $("classlink").href = CLASS_ONLY ? `/?lang=${LANG}` : `/?view=class&lang=${LANG}`;
+  document.body.classList.toggle("class-only", CLASS_ONLY);
   $("setdelay").textContent = T.setDelay;
   $("publiclink").textContent = T.publicScreen; $("publiclink").href = `/?public=1&lang=${LANG}`;
   const tl = $("tournamentlink");  // the tournament night's big screen (club/tournament_web.py)
@@ -237,6 +275,7 @@ function show(data) {
     if (b.ruled && seenRuled.get(key) !== b.ruled) { seenRuled.set(key, b.ruled); window.gamaoLatency.push([now, now - b.ruled]); }
     if (single) { if (key === here) one(b); } else card(b);
   }
+  lessons();
   document.body.dataset.boards = String(boards.size);
   if (data.results !== resultsVersion) { resultsVersion = data.results; night(); }
 }

@@ -7,10 +7,12 @@
 const dice = (d) => (d || []).join("-");
 
 // A play as written on the Portuguese page: the seeds' "barra" and "fora" for the bar and borne off ("barra/23",
-// "6/fora"); English keeps the notation ("bar/23", "6/off").
+// "6/fora"), and Russian backgammon's entry from off the board "fora/23" ("in/23"); English keeps the notation
+// ("bar/23", "6/off", "in/23"). core.messages.pt_play does the same for the server's sentences.
 export function playText(lang, play) {
   const text = String(play ?? "");
-  return lang === "en" ? text : text.replace(/\bbar(?=\/)/g, "barra").replace(/\/off\b/g, "/fora");
+  return lang === "en" ? text
+    : text.replace(/\bbar(?=\/)/g, "barra").replace(/\bin(?=\/)/g, "fora").replace(/\/off\b/g, "/fora");
 }
 
 // Numbers as the language writes them (0,026 in Portuguese, 0.026 in English).
@@ -97,13 +99,13 @@ export const TEXT = {
     resignBtn: ["Desistir (simples)", "Desistir (gamão)", "Desistir (gamão triplo)"], acceptBtn: "Aceita a desistência",
     rejectBtn: "Recusa a desistência", newGameBtn: "Novo jogo",
     variants: { plakoto: "Plakoto", russian: "Gamão russo", jacquet: "Jacquet" },
-    chain: (c) => (c.link === "complement"
-      ? `Dobradinha complementar: jogue quatro vezes o ${c.dice[0]} (sem lançar)`
+    // Two lines of the panel at 800x480 (the doubles already played are in the move list).
+    chain: (c) => (c.link === "complement" ? `Complementar: o ${c.dice[0]} quatro vezes, sem lançar`
       : c.link === "double" ? `Dobradinha ${c.dice.join("-")}: quatro vezes o ${c.dice[0]}, depois o ${7 - c.dice[0]}`
-      : "Cadeia completa: lance de novo") + (c.played.length ? ` · já jogadas: ${c.played.map((d) => d.join("-")).join(", ")}` : ""),
+      : "Cadeia completa: lance de novo"),
     pinned: (list) => `Presas: ${list}`, waiting: (l, d) => `Por entrar: ${l}, ${d}`,
-    messenger: (who) => `Mensageiro no último quarto (as outras peças já podem sair): ${who}`,
-    messengerNone: "Mensageiros a caminho: só o mensageiro anda até chegar ao último quarto",
+    messenger: (who) => `Mensageiro chegou, todas as peças andam: ${who}`,
+    messengerNone: "Mensageiros a caminho: só eles andam",
     rulesTitle: "Regras deste jogo",
     rulesCard: {
       backgammon: ["Cada jogador move 15 peças da casa 24 para a casa 1, com os dois dados.",
@@ -121,8 +123,8 @@ export const TEXT = {
         "Dobradinha no primeiro lance de cada um não vale: lance de novo."],
       jacquet: ["As 15 peças começam numa só casa; os dois andam no mesmo sentido, em lados opostos.",
         "Uma peça sozinha já fecha a casa: não há captura.",
-        "Só o mensageiro (a primeira peça) anda até chegar ao último quarto do caminho; depois as outras podem sair.",
-        "Não se pode fazer seis casas seguidas antes de ocupar as duas últimas do caminho."],
+        "Só o mensageiro (a primeira peça) anda até chegar à última parte do percurso; depois as outras podem sair.",
+        "Não se pode ocupar seis casas seguidas antes de ocupar as duas últimas do percurso."],
     },
   },
   en: {
@@ -188,13 +190,12 @@ export const TEXT = {
     resignBtn: ["Resign (single)", "Resign (gammon)", "Resign (backgammon)"], acceptBtn: "Accept the resignation",
     rejectBtn: "Reject the resignation", newGameBtn: "New game",
     variants: { plakoto: "Plakoto", russian: "Russian backgammon", jacquet: "Jacquet" },
-    chain: (c) => (c.link === "complement"
-      ? `Complementary double: play ${c.dice[0]} four times (no roll)`
+    chain: (c) => (c.link === "complement" ? `Complementary double: ${c.dice[0]} four times, no roll`
       : c.link === "double" ? `Double ${c.dice.join("-")}: ${c.dice[0]} four times, then ${7 - c.dice[0]}`
-      : "Chain complete: roll again") + (c.played.length ? ` · played: ${c.played.map((d) => d.join("-")).join(", ")}` : ""),
+      : "Chain complete: roll again"),
     pinned: (list) => `Pinned: ${list}`, waiting: (l, d) => `To enter: ${l}, ${d}`,
-    messenger: (who) => `Messenger in the last quarter (the other checkers may leave): ${who}`,
-    messengerNone: "Messengers on their way: only the messenger moves until it reaches the last quarter",
+    messenger: (who) => `Messenger arrived, every checker moves: ${who}`,
+    messengerNone: "Messengers on their way: only they move",
     rulesTitle: "Rules of this game",
     rulesCard: {
       backgammon: ["Each player moves 15 checkers from point 24 to point 1, with both dice.",

@@ -12,8 +12,8 @@
   it, "undefined"/"NaN"/"null"/"[object", a rule code (R01-R32).
 - One language per page: on the Portuguese page no English word (nor the jargon: off, bar, pips, rating, unit, the
   engine's English levels); on the English page no Portuguese word.
-- No emoji (the appliance has no emoji font: they drew as empty boxes), no text cut off the screen or by an
-  ellipsis, and the tutor's warning never under another verdict.
+- No emoji (the appliance has no emoji font: they drew as empty boxes), no text cut off the screen, by an
+  ellipsis or by a box clamped to a number of lines, and the tutor's warning never under another verdict.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ ENGLISH = ("the", "and", "with", "play", "plays", "played", "roll", "rolls", "ro
            "take", "takes", "drop", "drops", "wins", "game", "match", "light", "dark", "moves", "point",
            "points", "checker", "checkers", "board", "resign", "resigns", "not", "now", "advice", "score", "dice",
            "die", "to", "of", "is", "review", "coach", "rules", "export", "control", "waiting", "opening", "gammon",
-           "starts", "off", "bar", "pips", "rating", "unit", "expert", "world class", "grandmaster",
+           "starts", "off", "bar", "in", "pips", "rating", "unit", "expert", "world class", "grandmaster",
            "flag", "time", "clock", "player", "unrated", "none", "error", "errors", "single", "backgammon")
 PORTUGUESE = ("jogada", "jogadas", "peça", "peças", "casa", "casas", "dados", "partida", "claras", "escuras", "lance",
               "treinador", "relógio", "placar", "não", "você", "começa", "ganha", "vez", "dobra", "aceitar",
@@ -80,6 +80,9 @@ CHAIR_JS = """(o) => {
     if (r.right > vw + 1 || r.left < -1) bad.push(`"${s.slice(0, 30)}" (${what}) runs off the screen`);
     const st = style(e);
     if (st.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth + 1) bad.push(`"${s.slice(0, 30)}" (${what}) is cut (…)`);
+    // A box clamped to N lines (-webkit-line-clamp) that holds more: its last line ends in "…", the rest unread.
+    const clamp = st.webkitLineClamp || st.getPropertyValue("-webkit-line-clamp");
+    if (clamp && clamp !== "none" && e.scrollHeight > e.clientHeight + 1) bad.push(`"${s.slice(0, 30)}" (${what}) is cut after ${clamp} lines (…)`);
     if (/[\\u{1F000}-\\u{1FAFF}]/u.test(s)) bad.push(`emoji in "${s.slice(0, 30)}" (no emoji font on the appliance)`);
   }
   // Inputs' and buttons' own text is text too (their value).

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from club.commands import signed_command, topic
+from club.commands import CommandGate, signed_command, topic
 from club.outbox import Outbox
 from kiosk.config import Settings
 from kiosk.demo import DemoRunner
@@ -36,6 +36,7 @@ class Link:
     def __init__(self, folder: Path) -> None:
         self.config = SimpleNamespace(club="porto", board="mesa03", key=KEY)
         self.outbox = Outbox(folder / "club_outbox.sqlite")  # the board's command counter (the resend's too)
+        self.gate = CommandGate("porto", "mesa03", KEY, self.outbox.obeyed)
         self.listeners: list[Any] = []
 
     def on_command(self, listener: Any) -> None:

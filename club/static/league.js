@@ -1,0 +1,99 @@
+// The league's page (club/league_web.py): each club's boards and results under its name, the inter-club
+// fixtures with their team scores, and the league table. Read-only: it polls /api/league.
+"use strict";
+const params = new URLSearchParams(location.search);
+const LANG = ["pt", "en"].includes(params.get("lang")) ? params.get("lang") : "pt";
+const T = {
+  pt: { title: "Gamão — liga", table: "Classificação da liga", club: "Clube", played: "J", won: "V", drawn: "E", lost: "D",
+        matches: "partidas", points: "pontos", boards: "Mesas", results: "Resultados", noboards: "nenhuma mesa ouvida ainda",
+        noresults: "nenhum resultado ainda", playing: "em jogo", closed: "encerrada pelo diretor", finished: "terminada",
+        over: "encerrado", inplay: "em andamento", drawnfx: "empate", board: "Mesa", home: "Casa", away: "Visitante",
+        score: "Placar", offline: "desligada", waiting: "aguardando", wins: "vence", of: "de", ratings: "Rating da liga",
+        phase: { opening: "saída", awaiting_roll: "aguardando os dados", moving: "jogando", cube_offered: "cubo oferecido",
+                 game_over: "fim do jogo", match_over: "fim da partida", waiting: "sem partida" } },
+  en: { title: "Gamão — league", table: "League table", club: "Club", played: "P", won: "W", drawn: "D", lost: "L",
+        matches: "matches", points: "points", boards: "Boards", results: "Results", noboards: "no board heard yet",
+        noresults: "no result yet", playing: "playing", closed: "closed by the director", finished: "finished",
+        over: "over", inplay: "in play", drawnfx: "drawn", board: "Board", home: "Home", away: "Away",
+        score: "Score", offline: "offline", waiting: "waiting", wins: "wins", of: "of", ratings: "League rating",
+        phase: { opening: "opening roll", awaiting_roll: "awaiting the roll", moving: "moving", cube_offered: "cube offered",
+                 game_over: "game over", match_over: "match over", waiting: "no match" } },
+}[LANG];
+document.documentElement.lang = LANG === "pt" ? "pt-BR" : "en";
+document.title = T.title;
+document.getElementById("h1").textContent = T.title;
+document.getElementById("table-title").textContent = T.table;
+for (const a of document.querySelectorAll(".lang a[data-lang]")) a.classList.toggle("on", a.dataset.lang === LANG);
+
+function el(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; if (value != null) e.textContent = value; return e; }
+function row(cells, head) {
+  const tr = document.createElement("tr");
+  for (const c of cells) { const td = el(head ? "th" : "td", c.cls || "", c.text ?? c); tr.append(td); }
+  return tr;
+}
+
+function fixture(f) {
+  const box = el("article", "fixture");
+  const head = el("div", "head");
+  const state = f.over ? (f.outcome === "drawn" ? T.drawnfx : `${f.outcome === "home" ? f.home : f.away} ${T.wins}`)
+    : `${T.inplay}: ${f.played} ${T.of} ${f.pairings.length}`;
+  head.append(el("span", "", `${f.home} × ${f.away}`), el("span", "teamscore", `${f.score.home} – ${f.score.away}`));
+  box.append(head, el("div", "state", `${f.id} · ${new Date(f.start * 1000).toLocaleDateString(LANG === "en" ? "en-GB" : "pt-BR")} · ${state}`));
+  const t = el("table");
+  t.append(row([T.board, `${T.home} (${f.home})`, `${T.away} (${f.away})`, T.score, ""], true));
+  for (const p of f.pairings) {
+    const status = p.status === "closed" ? T.closed : p.winner ? T.finished : T.playing;
+    t.append(row([`${p.club}/${p.board}`, { text: p.home, cls: p.winner === "home" ? "won" : "" },
+      { text: p.away, cls: p.winner === "away" ? "won" : "" },
+      { text: p.score ? `${p.score.home}–${p.score.away}` : "", cls: "num" }, status]));
+  }
+  box.append(t);
+  return box;
+}
+
+function card(b) {
+  const a = el("a", "card" + (b.online ? "" : " offline"));
+  a.href = `/board/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`;
+  const top = el("div", "top");
+  top.append(el("span", "", b.board), el("span", "", b.length ? `${b.score.light}–${b.score.dark} (${b.length})` : ""));
+  const names = b.players && (b.players.light || b.players.dark) ? `${b.players.light || "?"} × ${b.players.dark || "?"}` : T.waiting;
+  a.append(top, el("div", "line", names), el("div", "line", b.online ? (T.phase[b.phase] || b.phase) : T.offline));
+  return a;
+}
+
+function club(c) {
+  const box = el("section", "club");
+  box.dataset.club = c.club;
+  box.append(el("h2", "", c.club), el("h3", "", T.boards));
+  const grid = el("div", "boards");
+  for (const b of c.boards) grid.append(card(b));
+  box.append(c.boards.length ? grid : el("p", "muted", T.noboards), el("h3", "", T.results));
+  if (!c.results.length) { box.append(el("p", "muted", T.noresults)); return box; }
+  const t = el("table", "results");
+  for (const r of c.results) {
+    const who = `${r.players.light || "?"} × ${r.players.dark || "?"}`;
+    t.append(row([r.board, who, { text: `${r.score.light}–${r.score.dark}`, cls: "num" },
+      { text: r.winner_name || (r.status === "closed" ? T.closed : ""), cls: "won" }]));
+  }
+  box.append(t);
+  return box;
+}
+
+async function refresh() {
+  try {
+    const res = await fetch("/api/league", { cache: "no-store" });
+    if (!res.ok) return;
+    const data = await res.json();
+    document.getElementById("fixtures").replaceChildren(...data.fixtures.map(fixture));
+    const table = document.getElementById("table");
+    table.tHead.replaceChildren(row([T.club, { text: T.played, cls: "num" }, { text: T.won, cls: "num" },
+      { text: T.drawn, cls: "num" }, { text: T.lost, cls: "num" }, { text: T.matches, cls: "num" },
+      { text: T.points, cls: "num" }], true));
+    table.tBodies[0].replaceChildren(...data.table.map((r) => row([r.club, { text: r.played, cls: "num" },
+      { text: r.won, cls: "num" }, { text: r.drawn, cls: "num" }, { text: r.lost, cls: "num" },
+      { text: `${r.matches_won}–${r.matches_lost}`, cls: "num" }, { text: r.points, cls: "num" }])));
+    document.getElementById("clubs").replaceChildren(...data.clubs.map(club));
+  } catch { /* the next poll tries again */ }
+}
+refresh();
+setInterval(refresh, 2000);
