@@ -159,6 +159,7 @@ class DrillRoom:
         self.store = store
         self.coach = coach  # kiosk.coach.CoachService: its engines rank an opening drill's plays
         self.service: Any = None  # the referee service (follow): its journal has the recorded matches
+        self._undivert: Callable[[], None] | None = None
         self.clock = clock
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
@@ -209,9 +210,30 @@ class DrillRoom:
         self.service = service
         if hasattr(service, "on_journaled"):
             service.on_journaled(lambda match, _seq, event, _verdicts: self.journaled(match, event))
+        if hasattr(service, "divert"):  # a drill's boards never reach the match's referee
+            self._undivert = service.divert(self.takes)
+
+    def unfollow(self) -> None:
+        """Stop taking the camera's boards (the app's end)."""
+        undo, self._undivert = self._undivert, None
+        if undo is not None:
+            undo()
+
+    def takes(self, event: dict[str, Any]) -> bool:
+        """While a drill runs, the camera's boards are the lesson's: taken here, before the journal, so the current
+        match's referee (and its journal, and the club's director) never rule on a set-up or a drill's play. A roll
+        or a new match ends the drill (a game is on, journaled below)."""
+        with self._lock:
+            running = self.session is not None
+        if running:
+            self.board(event)
+        return running
 
     def journaled(self, match: int, event: dict[str, Any]) -> None:
-        """A board goes to the set-up; a new match whose player is named as a student becomes that student's."""
+        """A board goes to the set-up; a new match whose player is named as a student becomes that student's; a roll
+        or a new match ends a drill (the board is a game's again)."""
+        if event.get("event") in ("roll", "new_match") and self.session is not None:
+            self.stop()
         if event.get("event") == "new_match":
             players = event.get("players") or {}
             for side in ("light", "dark"):
