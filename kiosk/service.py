@@ -79,7 +79,7 @@ class RefereeService:
         # Told (match, index, event, verdicts) after each journaled event, and called on close: the club's
         # publisher (club/publisher.py) sends copies from here, never before the journal has the event.
         self._journaled: list[Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]] = []
-        self._diverters: list[Callable[[dict[str, Any]], bool]] = []  # boards taken before the referee (divert)
+        self._diverters: Subscribers[[dict[str, Any]]] = Subscribers(log, "a board taker")  # boards taken (divert)
         self._closers: list[Callable[[], None]] = []
         self.alerts: set[str] = set()  # the appliance's hardware trouble now (see alert)
         self._alert_listeners: list[Callable[[str, bool], None]] = []
@@ -403,17 +403,10 @@ class RefereeService:
                 log.exception("a board taker failed")
         return False
 
-    def divert(self, taker: Callable[[dict[str, Any]], bool]) -> Callable[[], None]:
+    def divert(self, taker: Callable[[dict[str, Any]], object]) -> Callable[[], None]:
         """Offer each camera board (checked, before it is journaled) to ``taker(event)``: True takes it away from the
         journal and the referee (the teacher's table while a drill runs, kiosk/drills.py). Returns the undo."""
-        with self._lock:
-            self._diverters.append(taker)
-
-        def undo() -> None:
-            with self._lock:
-                if taker in self._diverters:
-                    self._diverters.remove(taker)
-        return undo
+        return self._diverters.add(taker)
 
     def on_journaled(self, listener: Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]) -> None:
         """Call `listener(match, index, event, verdicts)` after each event is journaled and ruled on."""
