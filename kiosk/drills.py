@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -61,6 +62,11 @@ LESSON_IDLE = 900.0  # seconds: a student who has not drilled for this long is n
 #: backgammon itself (its start is backgammon's).
 GAMES = {"portes": "standard", "gamao": "standard", "gamão": "standard", "plakoto": "plakoto", "plakato": "plakoto",
          "tavli": "plakoto", "russo": "russian", "russian": "russian", "jacquet": "jacquet", "nackgammon": "nackgammon"}
+
+
+#: A recorded match's play typed in the set-up field: "partida 3, lance 12" or "match 3, move 12".
+RECORDED = re.compile(r"^(?:partida|match) (?P<match>[1-9][0-9]{0,15}),? (?:lance|move) (?P<move>[1-9][0-9]{0,5})$",
+                      re.IGNORECASE)
 
 
 def parse_target(text: str, turn: str = "light", game: str | None = None) -> Position:
@@ -301,7 +307,11 @@ class DrillRoom:
             s.update(target=pos, dice=dice, ranked=self._rank(pos, dice), reply=None)
         elif kind == "cube":
             s.update(target=self._close_race(), dice=None)
-        elif kind == "setup" and match is not None:
+        elif kind == "setup" and (match is not None or RECORDED.match(" ".join(str(target or "").split()))):
+            if match is None:  # typed: "partida 3, lance 12" / "match 3, move 12"
+                found = RECORDED.match(" ".join(str(target).split()))
+                assert found is not None
+                match, move = int(found["match"]), int(found["move"])
             s.update(target=self.recorded(match, move or 1), dice=None)
         elif kind == "setup":
             s.update(target=parse_target(target or "", turn, game), dice=None)

@@ -124,6 +124,11 @@ def test_any_play_of_a_recorded_variant_match_set_up_by_its_number(tmp_path: Pat
             assert screen.get("/api/drills/session").json()["session"]["stage"] == "done"
             assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "match": match,
                                                           "move": 9999}).status_code == 409
+            typed = screen.post("/api/drills/start", json={"student": sid, "kind": "setup",
+                                                           "target": f"Partida {match},  lance 12"})
+            assert typed.status_code == 200 and typed.json()["session"]["target"]["board"] == before.to_dict()
+            assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup",
+                                                          "target": f"match {match} move 9999"}).status_code == 409
             assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "match": 77,
                                                           "move": 1}).status_code == 409
             bad = screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "game": "plakoto",
