@@ -187,7 +187,9 @@ def create_app(director: Director, pins: Any) -> FastAPI:
 
     @app.get("/api/feature", summary="The board the broadcast features (overlay?board=featured), or null")
     def featured() -> dict[str, Any]:
-        return {"featured": director.archive.setting("featured", None)}
+        auto = live.auto_featured()  # followed when "featured" is null: the tournament's match in play that matters most
+        return {"featured": director.archive.setting("featured", None),
+                "auto": None if auto is None else {"club": auto[0], "board": auto[1]}}
 
     @app.post("/api/feature", summary="Feature a board on the broadcast (overlay?board=featured) (PIN)")
     def feature(body: FeatureIn, request: Request,

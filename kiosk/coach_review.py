@@ -85,6 +85,10 @@ class CoachReview:
         if done is None:
             return
         analysis = done[1]
+        # each rated cube decision, for the teacher's table's cards (issue 38): who, what they did, gnubg's action,
+        # the equity lost, the equities (the doubler's side) and the position (the doubler on roll)
+        out["cube_decisions"] = [{**c.as_json(), "equities": dict(c.equities), "position_id": c.position_id,
+                                  "match_id": c.match_id} for c in analysis.cube]
         merge_cube(out["summary"], analysis.summary)
         merge_cube(out["game_summary"], analysis.games.get(int(out["game"] or 0), {}))
 
