@@ -162,13 +162,8 @@ def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.
     out = Path(out).resolve()
     host, port = parse_listen(listen)
     owner = broker_owner()
-    out.mkdir(parents=True, exist_ok=True)
-    director = pairing.director()
-    entries = [f"{director['username']}:{mosquitto_hash(director['password'])}"]
-    entries += [f"{c['username']}:{mosquitto_hash(c['password'])}" for _, c in sorted(pairing.boards().items())]
-    write_private(out / "passwd", "\n".join(entries) + "\n")
-    write_private(out / "acl", acl_text(pairing))
-    (out / "data").mkdir(exist_ok=True)
+    write_users(out, pairing.director(), [(c["username"], c["password"]) for _, c in sorted(pairing.boards().items())],
+                acl_text(pairing))
     lines = ["# written by `gamao director broker-config` (docs/club.md); write it again after pairing a board,",
              "# then reload the broker (SIGHUP re-reads the password file and the ACL).",
              "per_listener_settings false",
@@ -183,12 +178,29 @@ def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.
             (folder / "ca.key").chmod(0o600)
         lines += [f"cafile {ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
         _hand_over(owner, key)
-    lines += ["allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
-              "use_username_as_clientid true",
-              f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
-              "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
-              f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
-              "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
+    return write_conf(out, owner, lines)
+
+
+def write_users(out: Path, director: dict[str, str], others: list[tuple[str, str]], acl: str) -> None:
+    """OUT/passwd (the director and the `others` (user, password), each password hashed as Mosquitto's), OUT/acl and
+    the persistence folder OUT/data (OUT made if need be)."""
+    out.mkdir(parents=True, exist_ok=True)
+    users = [(director["username"], director["password"]), *others]
+    write_private(out / "passwd", "\n".join(f"{user}:{mosquitto_hash(password)}" for user, password in users) + "\n")
+    write_private(out / "acl", acl)
+    (out / "data").mkdir(exist_ok=True)
+
+
+def write_conf(out: Path, owner: tuple[int, int] | None, lines: list[str]) -> Path:
+    """OUT/mosquitto.conf: `lines` (its listeners) and what every Gamão broker (a club's, the league's) shares:
+    users and ACL from write_users' files, the byte and queue bounds, persistence; the files Mosquitto reads are
+    handed to its user (`owner`, when run as root)."""
+    lines = [*lines, "allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
+             "use_username_as_clientid true",
+             f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
+             "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
+             f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
+             "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
     _hand_over(owner, out / "passwd", out / "acl", out / "data")
     conf = out / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -41,20 +41,18 @@ from typing import Any
 from club.auth import PUBLIC, AuthError, bounded, open_sealed, open_signed, public_key, sign
 from club.broker_config import (
     LEAGUE_ASKS,
-    MAX_INFLIGHT_BYTES,
-    MAX_QUEUED_BYTES,
-    MAX_QUEUED_MESSAGES,
     _hand_over,
     broker_owner,
     issue,
-    mosquitto_hash,
     new_ca,
     parse_listen,
+    write_conf,
+    write_users,
 )
 from club.commands import MAX_INDEX, MAX_MATCH_ID
 from club.config import NAME, PREFIX, ClubConfigError, check_name
 from club.league_night import MAX_FIXTURES, FixtureError, check_fixture
-from club.pairing import DIRECTOR, MAX_MESSAGE, DirectorFile, Pairing, write_private
+from club.pairing import DIRECTOR, DirectorFile, Pairing, write_private
 
 FILE = "league.json"
 CERT_DAYS = 3650           # the league's CA and certificates (as a club's broker-config makes them)
@@ -277,15 +275,8 @@ def write_league_config(league: League, out: str | Path, listen: str = "0.0.0.0:
     out = Path(out).resolve()
     host, port = parse_listen(listen)
     owner = broker_owner()
-    out.mkdir(parents=True, exist_ok=True)
-    director = league.director()
-    entries = [f"{director['username']}:{mosquitto_hash(director['password'])}"]
-    for club in league.clubs():
-        cred = league.club(club) or {}
-        entries.append(f"{bridge_user(club)}:{mosquitto_hash(cred['password'])}")
-    write_private(out / "passwd", "\n".join(entries) + "\n")
-    write_private(out / "acl", league_acl(league))
-    (out / "data").mkdir(exist_ok=True)
+    write_users(out, league.director(), [(bridge_user(club), (league.club(club) or {})["password"])
+                                         for club in league.clubs()], league_acl(league))
     lines = ["# written by the league (club/league.py)", "per_listener_settings false", f"listener {port} {host}"]
     if tls:
         ca = league.ca()
@@ -299,16 +290,7 @@ def write_league_config(league: League, out: str | Path, listen: str = "0.0.0.0:
         if local:
             local_host, local_port = parse_listen(local)
             lines += ["# the league's own director, on this machine", f"listener {local_port} {local_host}"]
-    lines += ["allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
-              "use_username_as_clientid true",
-              f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
-              "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
-              f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
-              "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
-    _hand_over(owner, out / "passwd", out / "acl", out / "data")
-    conf = out / "mosquitto.conf"
-    conf.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return conf
+    return write_conf(out, owner, lines)
 
 
 def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None, tls_dir: str | Path | None = None) -> str:

@@ -251,10 +251,14 @@ _PLACE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "to": {"bar": ("para a barra", "to the bar"), "off": ("para fora (retiradas)", "off the board (borne off)"),
            "point": ("para a casa {p}", "to point {p}")},
 }
+# Russian backgammon's checkers not yet entered, beside the board (a set-up's place "waiting")
+_PLACE_WORDS["from"]["waiting"] = ("das que esperam para entrar", "from those waiting to enter")
+_PLACE_WORDS["to"]["waiting"] = ("para fora, com as que esperam para entrar", "off the board, to wait to enter")
+_PLACE_WORDS["at"]["waiting"] = ("entre as que esperam para entrar", "among those waiting to enter")
 
 
 def _place(kind: str, place: Any) -> tuple[str, str]:
-    pt, en = _PLACE_WORDS[kind][place if place in ("bar", "off") else "point"]
+    pt, en = _PLACE_WORDS[kind][place if place in ("bar", "off", "waiting") else "point"]
     return pt.format(p=place), en.format(p=place)
 
 
@@ -442,6 +446,16 @@ def setup_words(move: dict[str, Any]) -> dict[str, str]:
     side = str(move["side"])
     pieces_pt = "1 peça" if n == 1 else f"{n} peças"
     pieces_en = "1 checker" if n == 1 else f"{n} checkers"
+    if move.get("under"):  # a Plakoto pin: under the other side's checker (lifted and put back on top)
+        other_pt, other_en = SIDE_PT["dark" if side == "light" else "light"][:-1], SIDE_EN["dark" if side == "light" else "light"]
+        if move["from"] == move["to"]:
+            return {"pt": f"{SIDE_PT[side].capitalize()}: ponha a peça {frm_pt} embaixo da peça {other_pt} (presa)",
+                    "en": f"{SIDE_EN[side].capitalize()}: put the checker on point {move['to']} under the {other_en} "
+                          "checker (pinned)"}
+        return {"pt": f"{SIDE_PT[side].capitalize()}: leve {pieces_pt} {frm_pt} {to_pt}, embaixo da peça {other_pt} "
+                      "(presa)",
+                "en": f"{SIDE_EN[side].capitalize()}: move {pieces_en} {frm_en} {to_en}, under the {other_en} checker "
+                      "(pinned)"}
     return {
         "pt": f"{SIDE_PT[side].capitalize()}: leve {pieces_pt} {frm_pt} {to_pt}",
         "en": f"{SIDE_EN[side].capitalize()}: move {pieces_en} {frm_en} {to_en}",

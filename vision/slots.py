@@ -82,28 +82,44 @@ class SlotFeatures:
 
     def __call__(self, canonical: np.ndarray, x: np.ndarray, y: np.ndarray, ring: np.ndarray,
                  slot: np.ndarray) -> np.ndarray:
-        """(N, F) features for N slots centred at (x, y) with their ring scores and slot indices."""
+        """(N, F) features for N slots centred at (x, y) with their ring scores and slot indices, from an 8-bit
+        BGR canonical image.
+
+        The values are those of the whole-image float computation (Lab, its L as float32, |Laplacian| of it)
+        sampled at the slots; the Laplacian of 8-bit L is whole numbers, so it is taken in 16 bits and the
+        board's colour and the texture, medians of whole numbers, are counted (np.median sorted them)."""
         lab = cv2.cvtColor(canonical, cv2.COLOR_BGR2LAB)
         h, w = lab.shape[:2]
-        grey = lab[:, :, 0].astype(np.float32)
-        lap = np.abs(cv2.Laplacian(grey, cv2.CV_32F, ksize=3))
-        board = np.median(lab[::4, ::4].reshape(-1, 3), axis=0).astype(np.float32)
-        texture = float(np.median(lap[::2, ::2])) + 1.0
-        xi = np.clip(x[:, None] + self.dx + 0.5, 0, w - 1).astype(np.intp)
-        yi = np.clip(y[:, None] + self.dy + 0.5, 0, h - 1).astype(np.intp)
-        g = grey[yi, xi]  # (N, G*G)
+        grey = cv2.extractChannel(lab, 0).reshape(-1)
+        lap = np.abs(cv2.Laplacian(grey.reshape(h, w), cv2.CV_16S, ksize=3))
+        sub = lab[::4, ::4].reshape(-1, 3)
+        board = np.array([median_of_counts(np.bincount(sub[:, c], minlength=256)) for c in range(3)], np.float32)
+        texture = median_of_counts(np.bincount(lap[::2, ::2].ravel())) + 1.0
+        lap = lap.reshape(-1)
+
+        def at(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+            xi = np.clip(x[:, None] + dx + 0.5, 0, w - 1).astype(np.intp)
+            yi = np.clip(y[:, None] + dy + 0.5, 0, h - 1).astype(np.intp)
+            return yi * w + xi
+
+        grid = at(self.dx, self.dy)
+        g = grey.take(grid).astype(np.float32)  # (N, G*G)
         m = g.mean(axis=1, keepdims=True)
         s = g.std(axis=1, keepdims=True)
         shape = (g - m) / (s + 8.0)
-        cxi = np.clip(x[:, None] + self.cdx + 0.5, 0, w - 1).astype(np.intp)
-        cyi = np.clip(y[:, None] + self.cdy + 0.5, 0, h - 1).astype(np.intp)
-        ab = (lab[cyi, cxi, 1:].astype(np.float32) - board[1:]) / 20.0  # (N, C*C, 2)
-        oxi = np.clip(x[:, None] + self.odx + 0.5, 0, w - 1).astype(np.intp)
-        oyi = np.clip(y[:, None] + self.ody + 0.5, 0, h - 1).astype(np.intp)
-        around = (grey[oyi, oxi] - m) / (s + 8.0)
-        lp = lap[yi, xi]
+        ab = (lab.reshape(-1, 3).take(at(self.cdx, self.cdy), axis=0)[:, :, 1:].astype(np.float32) - board[1:]) / 20.0
+        around = (grey.take(at(self.odx, self.ody)).astype(np.float32) - m) / (s + 8.0)
+        lp = lap.take(grid).astype(np.float32)
         inner = lp[:, self.inner].mean(axis=1) / texture
         rim = lp[:, self.rim].mean(axis=1) / texture
         extra = np.stack([(m[:, 0] - board[0]) / 40.0, s[:, 0] / 30.0, ring, inner, rim, inner / (rim + 0.5),
                           slot.astype(np.float32), np.log(texture) * np.ones_like(ring)], axis=1)
         return np.concatenate([shape, ab.reshape(len(x), -1), around, extra], axis=1).astype(np.float32)
+
+
+def median_of_counts(counts: np.ndarray) -> float:
+    """The median of whole numbers given as counts per value (np.median's: the mean of the two middle values)."""
+    below = np.cumsum(counts)
+    n = int(below[-1])
+    lo, hi = np.searchsorted(below, [(n - 1) // 2 + 1, n // 2 + 1])
+    return (int(lo) + int(hi)) / 2

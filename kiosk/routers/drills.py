@@ -35,9 +35,13 @@ class StudentIn(Strict):
 class DrillIn(Strict):
     student: int = Field(ge=1, le=MAX_ID)
     kind: Literal["pips", "mistake", "opening", "bearoff", "cube", "setup"]
-    target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
+    # Position ID, XGID, a game's name (its start) or, with "game", that game's position JSON (kind "setup")
+    target: str | None = Field(None, max_length=1000)
     card: int | None = Field(None, ge=1, le=MAX_ID)
     turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
+    game: Literal["standard", "nackgammon", "plakoto", "russian", "jacquet"] | None = None  # the target's game
+    match: int | None = Field(None, ge=1, le=MAX_ID)  # a recorded match in the journal (any game): with "move",
+    move: int | None = Field(None, ge=1, le=100_000)  # the position before its move-th play
 
 
 class PipsIn(Strict):
@@ -203,7 +207,8 @@ def session(request: Request) -> dict[str, Any]:
 @router.post("/api/drills/start", dependencies=AT_THE_BOARD, summary="Start a drill for a student")
 def start(body: DrillIn, request: Request) -> dict[str, Any]:
     try:
-        return room(request).start(body.student, body.kind, body.target, body.card, body.turn)
+        return room(request).start(body.student, body.kind, body.target, body.card, body.turn, body.game, body.match,
+                                   body.move)
     except KeyError:
         raise HTTPException(404, "no such student") from None
     except LookupError as exc:

@@ -24,6 +24,7 @@ const WORDS = {
     qTake: "As escuras aceitam?", double: "Dobrar", noDouble: "Não dobrar", take: "Aceitar", drop: "Recusar",
     truth: (t, by) => `${by === "gnubg" ? "O GNU Backgammon" : "A regra de Keith"}: as claras ${t.double ? "dobram" : "não dobram"}; as escuras ${t.take ? "aceitam" : "recusam"}.`,
     keithRule: "Regra de Keith: some 1/7 à contagem de quem rola; dobre se ela passar a do adversário em até 4, aceite se passar em 2 ou mais.",
+    recorded: (m, n) => `partida ${m}, lance ${n}`,
     // a cube decision from the student's recorded match (a card)
     cardDouble: (side) => `As ${side} dobram?`, cardTake: (side) => `As ${side} aceitam a dobra?`,
     cubeAt: (c) => `Cubo em ${c.value}` + (c.length ? `; placar claras ${c.score.light}, escuras ${c.score.dark}, partida de ${c.length} pontos` : ""),
@@ -51,6 +52,7 @@ const WORDS = {
     qTake: "Does dark take?", double: "Double", noDouble: "No double", take: "Take", drop: "Drop",
     truth: (t, by) => `${by === "gnubg" ? "GNU Backgammon" : "Keith's rule"}: light ${t.double ? "doubles" : "does not double"}; dark ${t.take ? "takes" : "drops"}.`,
     keithRule: "Keith's rule: add 1/7 to the roller's count; double if it exceeds the opponent's by 4 or less, take if it exceeds it by 2 or more.",
+    recorded: (m, n) => `match ${m}, move ${n}`,
     cardDouble: (side) => `Does ${side} double?`, cardTake: (side) => `Does ${side} take the double?`,
     cubeAt: (c) => `Cube at ${c.value}` + (c.length ? `; score light ${c.score.light}, dark ${c.score.dark}, ${c.length}-point match` : ""),
     decision: { double: "double", no_double: "no double", take: "take", pass: "pass" },
@@ -122,8 +124,14 @@ async function menu(s, fresh = false) {
 async function start(kind, target) {
   lastKind = kind; lastTarget = target;
   pad.light = pad.dark = ""; padField = "light";
-  const turn = new URLSearchParams(location.search).get("turn") === "dark" ? "dark" : "light";
-  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target, turn } : {}) });
+  const q = new URLSearchParams(location.search);
+  const turn = q.get("turn") === "dark" ? "dark" : "light";
+  // a recorded match's play (/aula?match=3&move=12, any game): the position before it, from the journal
+  const recorded = kind === "setup" && target && recordedText(target) ? { match: Number(q.get("match")), move: Number(q.get("move")) } : null;
+  // a variant's position as JSON (/aula?setup=JSON&game=plakoto)
+  const game = ["plakoto", "russian", "jacquet", "nackgammon"].includes(q.get("game")) ? { game: q.get("game") } : {};
+  await api("POST", "/api/drills/start", { student: student.id, kind,
+    ...(recorded || (target ? { target, turn, ...game } : {})) });
   show("drill");
   drillTitle(kind);
   await refresh();
@@ -197,7 +205,8 @@ async function refresh() {
   // While setting up, the board is numbered for the side of the first step (its own numbering, as the step is
   // written) and the step's points are marked; no cube in a drill.
   const first = s.stage === "setup" && s.setup && s.setup.moves[0];
-  const view = { position: s.target.board, turn: first ? first.side : s.target.turn, match: { crawford: true } };
+  const view = { position: s.target.board, turn: first ? first.side : s.target.turn, match: { crawford: true },
+    variant: s.game && s.game !== "standard" ? { name: s.game } : null };  // each game's numbering, its pins
   drawBoard($("target"), view, first ? playMarks(view, first.side, `${first.from}/${first.to}`) : null);
   const w = W();
   $("pad").hidden = !(s.stage === "answer" && s.kind === "pips");
@@ -285,8 +294,15 @@ $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
 $("again").onclick = () => (["pips", "opening", "cube", "bearoff"].includes(lastKind) ? start(lastKind) : menu(student));
-// A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark)
-const wanted = new URLSearchParams(location.search).get("setup");
+// A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark, or any game's
+// recorded play by its number: /aula?match=3&move=12)
+function recordedText(typed) {
+  const q = new URLSearchParams(location.search);
+  if (!q.get("match") || !q.get("move")) return null;
+  if (typed !== undefined) return ["pt", "en"].some((l) => typed === WORDS[l].recorded(q.get("match"), q.get("move")));
+  return W().recorded(q.get("match"), q.get("move"));
+}
+const wanted = new URLSearchParams(location.search).get("setup") || recordedText();
 if (wanted) $("setup-id").value = wanted;
 $("back").onclick = async () => {
   if (!$("drill").hidden) { await api("POST", "/api/drills/stop"); return menu(student); }
