@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             app.state.drills = None
             if publisher is not None:
                 publisher.teach(None)
+            drills.unfollow()
             drills.store.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
