@@ -92,8 +92,8 @@ class SlotFeatures:
         h, w = lab.shape[:2]
         grey = cv2.extractChannel(lab, 0).reshape(-1)
         lap = np.abs(cv2.Laplacian(grey.reshape(h, w), cv2.CV_16S, ksize=3))
-        sub = lab[::4, ::4].reshape(-1, 3)
-        board = np.array([median_of_counts(np.bincount(sub[:, c], minlength=256)) for c in range(3)], np.float32)
+        counts = np.bincount((lab[::4, ::4].reshape(-1, 3) + np.array([0, 256, 512], np.intp)).ravel(), minlength=768)
+        board = np.array([median_of_counts(c) for c in counts.reshape(3, 256)], np.float32)
         texture = median_of_counts(np.bincount(lap[::2, ::2].ravel())) + 1.0
         lap = lap.reshape(-1)
 
