@@ -19,6 +19,7 @@ row it judges an object (a dice cup, a phone) cover the column: `ColumnReading.c
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,8 +34,43 @@ from vision.slots import SlotFeatures, SlotModel, default_model
 ROWS = ("top", "bottom")
 # hue tells checker sets apart better than brightness, which glare, shade and translucency all change
 CHROMA_WEIGHT = np.array([1.0, 2.0, 2.0], np.float32)
-#: ring centres whose sample indexes a detector keeps (5 KB each); a frame looks at about 350
+#: ring centres whose sample indexes a detector keeps (2.6 KB each); a frame looks at about 350
 RING_CACHE = 4096
+
+
+class RingTable:
+    """Ring sample indexes of the centres seen so far, one row each, for one image shape (Detector.ring_index).
+    Rows are only ever added (the array grows by doubling into a new one), so a row once known stays valid in
+    whichever array a reader holds."""
+
+    def __init__(self, key: tuple[int, int, str, str], width: int) -> None:
+        self.key = key
+        self.index = np.zeros((64, width), np.int32)
+        self.used = 0
+        self.at: dict[tuple[float, float], int] = {}
+        self._adding = threading.Lock()  # a learning request and the camera loop may read with one detector
+
+    def rows(self, xs: list[float], ys: list[float]) -> np.ndarray:
+        at = self.at
+        return np.array([at.get(c, -1) for c in zip(xs, ys, strict=True)], np.intp)
+
+    def full(self, more: int) -> bool:
+        return self.used > 0 and self.used + more > RING_CACHE
+
+    def add(self, xs: list[float], ys: list[float], index: np.ndarray) -> np.ndarray:
+        """Keeps ``index`` (one row a centre); returns their rows."""
+        with self._adding:
+            start, end = self.used, self.used + len(index)
+            if end > len(self.index):
+                grown = np.zeros((max(end, 2 * len(self.index)), self.index.shape[1]), np.int32)
+                grown[:start] = self.index[:start]
+                self.index = grown
+            self.index[start:end] = index
+            self.used = end
+        rows = np.arange(start, end)
+        for c, row in zip(zip(xs, ys, strict=True), rows.tolist(), strict=True):
+            self.at.setdefault(c, row)
+        return rows
 
 
 @dataclass
@@ -136,7 +172,7 @@ class Detector:
         self.edge_y = np.array([layout.top_y] * 12 + [layout.bottom_y] * 12, np.float32)
         self.inward = np.array([1.0] * 12 + [-1.0] * 12, np.float32)
         self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
-        self._ring_cache: dict[tuple[int, int, str, str], dict[tuple[float, float], np.ndarray]] = {}
+        self._rings: RingTable | None = None
 
     # -- evidence ------------------------------------------------------------------------------------
     def gradients(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -184,23 +220,27 @@ class Detector:
 
         The camera and the board do not move between frames, so the same centres come back frame after frame
         (the first slot of each column, the second layer's and the bar's grid, the stacks' steps): each centre's
-        indexes are kept (a bounded cache) instead of being worked out again each time."""
+        indexes are kept in a table (bounded: it starts again when full) instead of being worked out each time."""
         h, w = shape[:2]
-        cache = self._ring_cache.setdefault((h, w, cx.dtype.str, cy.dtype.str), {})
-        keys = list(zip(cx.tolist(), cy.tolist(), strict=True))
-        rows = [cache.get(key) for key in keys]
-        missing = [i for i, row in enumerate(rows) if row is None]
-        if missing:
-            m = np.array(missing, np.intp)
-            px = cx[m, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
-            py = cy[m, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
+        key = (h, w, cx.dtype.str, cy.dtype.str)
+        if self._rings is None or self._rings.key != key:
+            self._rings = RingTable(key, len(self.shift_x) * self.ring_dx.size)
+        table = self._rings
+        rows = table.rows(cx.tolist(), cy.tolist())
+        missing = np.flatnonzero(rows < 0)
+        if table.full(len(missing)):  # start again with this call's centres
+            table = self._rings = RingTable(key, table.index.shape[1])
+            rows[:] = -1
+            missing = np.arange(len(cx))
+        if len(missing):
+            px = cx[missing, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
+            py = cy[missing, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
             xi = np.clip(px + 0.5, 0, w - 1).astype(np.intp)
             yi = np.clip(py + 0.5, 0, h - 1).astype(np.intp)
-            if len(cache) + len(missing) > RING_CACHE:  # full: start again
-                cache.clear()
-            for i, row in zip(missing, (yi * w + xi).reshape(len(m), -1), strict=True):
-                rows[i] = cache[keys[i]] = row
-        return np.stack(rows)
+            rows[missing] = table.add(cx[missing].tolist(), cy[missing].tolist(),
+                                      (yi * w + xi).reshape(len(missing), -1))
+        index: np.ndarray = table.index  # read once: another thread may grow the table meanwhile
+        return index.take(rows, axis=0)
 
     def _best(self, score: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         score = score - self.shift_cost[None, :]
@@ -417,11 +457,17 @@ class Detector:
         cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
         if n_half < 1:
             return {}
-        cols = np.repeat(np.arange(24), n_half)
-        k = np.tile(np.arange(n_half), 24)
-        cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
-        s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
-        s = s.reshape(24, n_half)
+        # junction by junction outwards, only on the columns whose junctions so far all held a disc: a layer is
+        # counted from the edge (the rest were never read; each centre's score is its own, so the same values)
+        s = np.full((24, n_half), -np.inf)
+        cols = np.arange(24)
+        for j in range(n_half):
+            k = np.full(len(cols), j)
+            cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
+            s[cols, j], _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
+            cols = cols[s[cols, j] > cfg.layer_threshold]
+            if not len(cols):
+                break
         half = s > cfg.layer_threshold
         out: dict[int, dict[int, float]] = {}
         for c in range(24):
