@@ -19,7 +19,6 @@ row it judges an object (a dice cup, a phone) cover the column: `ColumnReading.c
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,49 +28,12 @@ import numpy as np
 
 from vision.config import DetectConfig
 from vision.geometry import BoardLayout
+from vision.sampling import CentreIndex
 from vision.slots import SlotFeatures, SlotModel, default_model
 
 ROWS = ("top", "bottom")
 # hue tells checker sets apart better than brightness, which glare, shade and translucency all change
 CHROMA_WEIGHT = np.array([1.0, 2.0, 2.0], np.float32)
-#: ring centres whose sample indexes a detector keeps (2.6 KB each); a frame looks at about 350
-RING_CACHE = 4096
-
-
-class RingTable:
-    """Ring sample indexes of the centres seen so far, one row each, for one image shape (Detector.ring_index).
-    Rows are only ever added (the array grows by doubling into a new one), so a row once known stays valid in
-    whichever array a reader holds."""
-
-    def __init__(self, key: tuple[int, int, str, str], width: int) -> None:
-        self.key = key
-        self.index = np.zeros((64, width), np.int32)
-        self.used = 0
-        self.at: dict[tuple[float, float], int] = {}
-        self._adding = threading.Lock()  # a learning request and the camera loop may read with one detector
-
-    def rows(self, xs: list[float], ys: list[float]) -> np.ndarray:
-        at = self.at
-        return np.array([at.get(c, -1) for c in zip(xs, ys, strict=True)], np.intp)
-
-    def full(self, more: int) -> bool:
-        return self.used > 0 and self.used + more > RING_CACHE
-
-    def add(self, xs: list[float], ys: list[float], index: np.ndarray) -> np.ndarray:
-        """Keeps ``index`` (one row a centre); returns their rows."""
-        with self._adding:
-            start, end = self.used, self.used + len(index)
-            if end > len(self.index):
-                grown = np.zeros((max(end, 2 * len(self.index)), self.index.shape[1]), np.int32)
-                grown[:start] = self.index[:start]
-                self.index = grown
-            self.index[start:end] = index
-            self.used = end
-        rows = np.arange(start, end)
-        for c, row in zip(zip(xs, ys, strict=True), rows.tolist(), strict=True):
-            self.at.setdefault(c, row)
-        return rows
-
 
 @dataclass
 class ColumnReading:
@@ -172,7 +134,7 @@ class Detector:
         self.edge_y = np.array([layout.top_y] * 12 + [layout.bottom_y] * 12, np.float32)
         self.inward = np.array([1.0] * 12 + [-1.0] * 12, np.float32)
         self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
-        self._rings: RingTable | None = None
+        self._rings = CentreIndex()  # ring sample indexes of the centres seen so far (vision/sampling.py)
 
     # -- evidence ------------------------------------------------------------------------------------
     def gradients(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -216,31 +178,18 @@ class Detector:
         return ok[:, :, 0] | ok[:, :, 1] | ok[:, :, 2] if r == 3 else np.asarray(ok.any(axis=2))
 
     def ring_index(self, shape: tuple[int, ...], cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
-        """(N, shifts * radii * angles): the flat pixel index of each ring sample around each shifted centre.
-
-        The camera and the board do not move between frames, so the same centres come back frame after frame
-        (the first slot of each column, the second layer's and the bar's grid, the stacks' steps): each centre's
-        indexes are kept in a table (bounded: it starts again when full) instead of being worked out each time."""
+        """(N, shifts * radii * angles): the flat pixel index of each ring sample around each shifted centre,
+        kept per centre from frame to frame (vision/sampling.py)."""
         h, w = shape[:2]
-        key = (h, w, cx.dtype.str, cy.dtype.str)
-        if self._rings is None or self._rings.key != key:
-            self._rings = RingTable(key, len(self.shift_x) * self.ring_dx.size)
-        table = self._rings
-        rows = table.rows(cx.tolist(), cy.tolist())
-        missing = np.flatnonzero(rows < 0)
-        if table.full(len(missing)):  # start again with this call's centres
-            table = self._rings = RingTable(key, table.index.shape[1])
-            rows[:] = -1
-            missing = np.arange(len(cx))
-        if len(missing):
-            px = cx[missing, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
-            py = cy[missing, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
+
+        def compute(m: np.ndarray) -> np.ndarray:
+            px = cx[m, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
+            py = cy[m, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
             xi = np.clip(px + 0.5, 0, w - 1).astype(np.intp)
             yi = np.clip(py + 0.5, 0, h - 1).astype(np.intp)
-            rows[missing] = table.add(cx[missing].tolist(), cy[missing].tolist(),
-                                      (yi * w + xi).reshape(len(missing), -1))
-        index: np.ndarray = table.index  # read once: another thread may grow the table meanwhile
-        return index.take(rows, axis=0)
+            return (yi * w + xi).reshape(len(m), -1)
+
+        return self._rings(shape, cx, cy, compute)
 
     def _best(self, score: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         score = score - self.shift_cost[None, :]

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import detect
+from vision import sampling
 from vision.detect import ColourModel, Detector, lab_values, two_colours
 from vision.reader import BoardReader
 from vision.render import Options, Scene, render
@@ -235,10 +235,11 @@ def test_real_photos_read_the_same() -> None:
         assert_same(new, reference_reader(new), image, corners, name)
 
 
-def test_ring_indexes_kept_across_frames_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cache of ring sample indexes, also when it overflows and starts again: the same edges as the
-    reference's for centres seen before, new ones and a mix, on images of two sizes."""
-    monkeypatch.setattr(detect, "RING_CACHE", 30)
+def test_sample_indexes_kept_across_frames_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables of sample indexes (vision/sampling.py), also when they overflow and start again: the same ring
+    edges as the reference's for centres seen before, new ones and a mix, on images of two sizes; the same
+    features on two boards read in turn."""
+    monkeypatch.setattr(sampling, "LIMIT", 30)
     reader = BoardReader()
     new, ref = reader.detector, ReferenceDetector(reader.layout, reader.cfg.detect)
     rng = np.random.default_rng(7)
@@ -250,7 +251,13 @@ def test_ring_indexes_kept_across_frames_stay_right(monkeypatch: pytest.MonkeyPa
             fresh = rng.uniform(-20, 350, (2, 12)).astype(np.float32)
             cx, cy = np.concatenate([seen, fresh], axis=1)
             assert np.array_equal(new.ring_edges(gx, gy, 90.0, cx, cy), ref.ring_edges(gx, gy, 90.0, cx, cy))
-        assert new._rings is not None and new._rings.key[:2] == size and new._rings.used <= 30
+        assert new._rings.kept <= 30
+    boards = [render(random_scene(np.random.default_rng(s)), s, Options(size=(640, 360))) for s in (1, 2)]
+    for image, corners in boards + boards:
+        canonical = reader.canonical(image, corners)
+        _, raw, centres = reader.detector.evidence(canonical)
+        assert np.array_equal(reader.detector.slot_features(canonical, raw, centres),
+                              ref.slot_features(canonical, raw, centres))
 
 
 @pytest.mark.parametrize("radius", [0.3, 0.25, 0.41])
