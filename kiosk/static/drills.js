@@ -126,12 +126,10 @@ async function start(kind, target) {
   pad.light = pad.dark = ""; padField = "light";
   const q = new URLSearchParams(location.search);
   const turn = q.get("turn") === "dark" ? "dark" : "light";
-  // a recorded match's play (/aula?match=3&move=12, any game): the position before it, from the journal
-  const recorded = kind === "setup" && target && recordedText(target) ? { match: Number(q.get("match")), move: Number(q.get("move")) } : null;
   // a variant's position as JSON (/aula?setup=JSON&game=plakoto)
   const game = ["plakoto", "russian", "jacquet", "nackgammon"].includes(q.get("game")) ? { game: q.get("game") } : {};
   await api("POST", "/api/drills/start", { student: student.id, kind,
-    ...(recorded || (target ? { target, turn, ...game } : {})) });
+    ...(target ? { target, turn, ...game } : {}) });
   show("drill");
   drillTitle(kind);
   await refresh();
@@ -295,12 +293,10 @@ $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
 $("again").onclick = () => (["pips", "opening", "cube", "bearoff"].includes(lastKind) ? start(lastKind) : menu(student));
 // A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark, or any game's
-// recorded play by its number: /aula?match=3&move=12)
-function recordedText(typed) {
+// recorded play by its number: /aula?match=3&move=12, "partida 3, lance 12" in the field, which the server reads)
+function recordedText() {
   const q = new URLSearchParams(location.search);
-  if (!q.get("match") || !q.get("move")) return null;
-  if (typed !== undefined) return ["pt", "en"].some((l) => typed === WORDS[l].recorded(q.get("match"), q.get("move")));
-  return W().recorded(q.get("match"), q.get("move"));
+  return /^\d+$/.test(q.get("match") || "") && /^\d+$/.test(q.get("move") || "") ? W().recorded(q.get("match"), q.get("move")) : null;
 }
 const wanted = new URLSearchParams(location.search).get("setup") || recordedText();
 if (wanted) $("setup-id").value = wanted;

@@ -100,10 +100,12 @@ CHECKER = """((english) => {
 })"""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator[Any]:
     # The worker's shared Chromium (tests/kiosk/browser.py): a second sync_playwright() in the same process fails
-    # ("Sync API inside the asyncio loop") once another page test has started the shared one.
+    # ("Sync API inside the asyncio loop") once another page test has started the shared one. Not module-scoped:
+    # that made the file one unit of work for pytest-xdist (tests/conftest.py work_unit), its seven walks (59 s)
+    # in a row on one worker; each worker has its Chromium anyway.
     chromium_or_skip()
     yield _browser()
 
