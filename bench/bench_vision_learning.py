@@ -38,8 +38,7 @@ MODES = ("before", "after")
 def run(boards: int, positions: int) -> dict[str, dict[str, dict[str, int]]]:
     out: dict[str, dict[str, dict[str, int]]] = {}
     for light, (noise, gradient) in LIGHTS.items():
-        score = {m: {"columns": 0, "columns_right": 0, "boards": 0, "boards_right": 0, "phantoms": 0, "refused": 0}
-                 for m in MODES}
+        score = _scores()
         for seed in range(boards):
             rng = np.random.default_rng([seed, 99])
             opts = Options(size=(960, 540), field=list(FIELDS)[seed % len(FIELDS)], dice=False, hand=False,
@@ -49,31 +48,17 @@ def run(boards: int, positions: int) -> dict[str, dict[str, dict[str, int]]]:
             scenes = [random_scene(rng) for _ in range(positions)]
             images = [render(s, seed, opts)[0] for s in scenes]
             for mode in MODES:
-                s = score[mode]
-                pipeline = Pipeline(corners=corners)
-                if mode == "before":
-                    for k in range(6):
-                        pipeline.process(start, 0.2 * k)
-                else:
-                    learning = BoardLearning(pipeline.light_home)
-                    try:
-                        learning.learn(pipeline, pipeline.reader.canonical(empty, corners), "empty")
-                        learning.learn(pipeline, pipeline.reader.canonical(start, corners), "start")
-                    except LearnError:
-                        s["refused"] += 1
+                pipeline, refused = _learnt(mode, start, empty, corners)
+                score[mode]["refused"] += refused
                 for scene, image in zip(scenes, images, strict=True):
-                    canonical = pipeline.reader.canonical(image, corners)
-                    ev = board_event(pipeline.reader.detector.read(canonical, pipeline.reader.colours),
-                                     pipeline.light_home)
-                    right = [ev["light"][i] == scene.light[i] and ev["dark"][i] == scene.dark[i] for i in range(24)]
-                    s["columns"] += 24
-                    s["columns_right"] += sum(right)
-                    s["boards"] += 1
-                    s["boards_right"] += all(right)
-                    s["phantoms"] += sum(ev["light"][i] + ev["dark"][i] for i in range(24)
-                                         if not scene.light[i] and not scene.dark[i])
+                    _tally(score[mode], pipeline, scene, image, corners)
         out[light] = score
     return out
+
+
+def _scores() -> dict[str, dict[str, int]]:
+    return {m: {"columns": 0, "columns_right": 0, "boards": 0, "boards_right": 0, "phantoms": 0, "refused": 0}
+            for m in MODES}
 
 
 def _learnt(mode: str, start: np.ndarray, empty: np.ndarray, corners: np.ndarray) -> tuple[Pipeline, bool]:
@@ -92,13 +77,24 @@ def _learnt(mode: str, start: np.ndarray, empty: np.ndarray, corners: np.ndarray
     return pipeline, False
 
 
+def _tally(s: dict[str, int], pipeline: Pipeline, scene: Scene, image: np.ndarray, corners: np.ndarray) -> None:
+    """One board read by the pipeline, counted in `s`: its columns (right), the board (right), phantom checkers."""
+    canonical = pipeline.reader.canonical(image, corners)
+    ev = board_event(pipeline.reader.detector.read(canonical, pipeline.reader.colours), pipeline.light_home)
+    right = [ev["light"][i] == scene.light[i] and ev["dark"][i] == scene.dark[i] for i in range(24)]
+    s["columns"] += 24
+    s["columns_right"] += sum(right)
+    s["boards"] += 1
+    s["boards_right"] += all(right)
+    s["phantoms"] += sum(ev["light"][i] + ev["dark"][i] for i in range(24) if not scene.light[i] and not scene.dark[i])
+
+
 def run_kinds(boards: int) -> dict[str, dict[str, dict[str, int]]]:
     out: dict[str, dict[str, dict[str, int]]] = {}
     for kind, (_, _, extra) in KINDS.items():
         if extra == "objects":
             continue  # objects on the field are the covered points' business, not learning's
-        score = {m: {"columns": 0, "columns_right": 0, "boards": 0, "boards_right": 0, "phantoms": 0, "refused": 0}
-                 for m in MODES}
+        score = _scores()
         for seed in range(boards):
             scene, opts = kind_case(kind, seed)
             setup = replace(opts, objects=(), hand=False)
@@ -106,18 +102,9 @@ def run_kinds(boards: int) -> dict[str, dict[str, dict[str, int]]]:
             empty = render(Scene([0] * 24, [0] * 24), seed, setup)[0]
             image = render(scene, seed, replace(opts, hand=False))[0]
             for mode in MODES:
-                s = score[mode]
                 pipeline, refused = _learnt(mode, start, empty, corners)
-                s["refused"] += refused
-                ev = board_event(pipeline.reader.detector.read(pipeline.reader.canonical(image, corners),
-                                                               pipeline.reader.colours), pipeline.light_home)
-                right = [ev["light"][i] == scene.light[i] and ev["dark"][i] == scene.dark[i] for i in range(24)]
-                s["columns"] += 24
-                s["columns_right"] += sum(right)
-                s["boards"] += 1
-                s["boards_right"] += all(right)
-                s["phantoms"] += sum(ev["light"][i] + ev["dark"][i] for i in range(24)
-                                     if not scene.light[i] and not scene.dark[i])
+                score[mode]["refused"] += refused
+                _tally(score[mode], pipeline, scene, image, corners)
         out[kind] = score
     return out
 

@@ -63,7 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     lpair.add_argument("--again", action="store_true", help="the club's boards' keys again (same password)")
     lconf = league_actions.add_parser("broker-config", help="write the league broker's configuration")
     lconf.add_argument("out_dir", metavar="OUT_DIR")
-    lconf.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT")
+    lconf.add_argument("--listen", default="0.0.0.0:8883", metavar="HOST:PORT",
+                       help="where the clubs' bridges connect (default 0.0.0.0:8883, TLS)")
+    lconf.add_argument("--no-tls", action="store_true",
+                       help="plain MQTT for the clubs (only on a network of your own; docs/league.md)")
+    lconf.add_argument("--tls-host", metavar="NAME", help="the league broker's host name in its certificate")
+    lconf.add_argument("--director-listen", default="127.0.0.1:1883", metavar="HOST:PORT",
+                       help="with TLS: a plain listener for the league's own director on this machine "
+                            "(default 127.0.0.1:1883)")
     lfix = league_actions.add_parser("fixture", help="an inter-club match night: home club, away club, pairings "
                                                      "(JSON; club/league_night.py)")
     lfix.add_argument("fixture", metavar="FIXTURE_JSON",
@@ -120,10 +127,12 @@ def _broker_config(args: argparse.Namespace) -> int:
     if args.league:
         import json
 
-        from club.league import bridge_text
+        from club.league import bridge_text, write_link
         try:
             cred = json.loads(Path(args.league).read_text(encoding="utf-8"))
-            text = bridge_text(str(cred.get("club")), cred, ca_file=args.league_ca)
+            text = bridge_text(str(cred.get("club")), cred, ca_file=args.league_ca,
+                               tls_dir=Path(args.out_dir) / "league-tls")
+            write_link(_data_dir(args), cred)  # the director checks the league's asks with it (club/league.py)
         except (OSError, ValueError, AttributeError, KeyError) as exc:
             return fail("director broker-config", f"--league {args.league}: {exc}")
         with conf.open("a", encoding="utf-8") as f:
@@ -141,6 +150,7 @@ def _broker_config(args: argparse.Namespace) -> int:
 
 def _league(args: argparse.Namespace) -> int:
     import json
+    import subprocess
 
     from club.config import ClubConfigError
     from club.league import League, club_keys, write_league_config
@@ -168,12 +178,13 @@ def _league(args: argparse.Namespace) -> int:
                 return fail("director league fixture", f"cannot read {args.fixture}: {exc}")
             print(json.dumps(league.add_fixture(raw, again=args.again)))
             return 0
-        conf = write_league_config(league, args.out_dir, listen=args.listen)
+        conf = write_league_config(league, args.out_dir, listen=args.listen, tls=not args.no_tls,
+                                   tls_host=args.tls_host, local=args.director_listen)
         print(f"{conf} ({len(league.clubs())} clubs and the league director)")
         return 0
     except (ClubConfigError, FixtureError) as exc:
         return fail("director league", str(exc))
-    except OSError as exc:
+    except (OSError, subprocess.SubprocessError) as exc:  # openssl missing or failing (the league's certificates)
         return fail("director league", f"cannot write: {exc}")
 
 
@@ -257,7 +268,9 @@ def run(args: argparse.Namespace) -> int:
     broadcast = None
     if args.broadcast_port is not None:
         try:
-            broadcast = BackgroundServer(create_broadcast_app(Live(director)), host=args.host,
+            cast = Live(director)
+            cast.auto = desk.featured_match  # board=featured follows the tournament's match that matters most
+            broadcast = BackgroundServer(create_broadcast_app(cast), host=args.host,
                                          port=args.broadcast_port, log_level="warning",
                                          trust_proxy=args.trust_proxy).start()
         except (RuntimeError, TimeoutError) as exc:

@@ -29,7 +29,11 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 MAC_TAIL = re.compile(rb',"mac":"([0-9a-f]{64})"\}$')
 TAIL_LEN = len(b',"mac":"') + 64 + len(b'"}')
@@ -66,6 +70,77 @@ def open_signed(topic: str, payload: bytes, key: bytes) -> dict[str, Any]:
     body = payload[:-TAIL_LEN] + b"}"
     if not hmac.compare_digest(mac_of(topic, body, key).encode(), m.group(1)):
         raise AuthError("forged")
+    return _parsed(body)
+
+
+# ----- a board's public-key signature (issue 40: the league checks it and cannot forge it) ---------------------
+# The board also signs with its own Ed25519 key, whose private half only the board holds (given to it once at
+# pairing, never kept by the director): ``sig`` (128 hex digits) is the Ed25519 signature of the topic, a newline
+# and the object's bytes without ``sig`` and ``mac``; it stands just before ``mac``, which covers it:
+#     {"board":"mesa01", ..., "seq":42,"sig":"<128 hex>","mac":"<64 hex>"}
+# The club's director checks the MAC (the key it shares with the board); the league checks ``sig`` with the public
+# key the club gave it (``league-keys``): it holds no secret of a board, so neither it nor another club can make a
+# message a board's public key accepts.
+SIG_TAIL = re.compile(rb',"sig":"([0-9a-f]{128})"\}$')
+SIG_LEN = len(b',"sig":"') + 128 + len(b'"}')
+PUBLIC = "ed25519:"  # a public key as the league is given it: "ed25519:" and 64 hex digits
+
+
+def new_sign_key() -> tuple[str, str]:
+    """A board's new signing key: (the private seed in hex, for the board alone; its public key, ``PUBLIC``+hex)."""
+    private = Ed25519PrivateKey.generate()
+    seed = private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                 serialization.NoEncryption())
+    return seed.hex(), public_text(private)
+
+
+def private_key(seed_hex: str) -> Ed25519PrivateKey:
+    """The board's private key from its seed (ValueError when it is not 32 bytes of hex)."""
+    seed = bytes.fromhex(seed_hex)
+    if len(seed) != 32:
+        raise ValueError("an Ed25519 seed is 32 bytes")
+    return Ed25519PrivateKey.from_private_bytes(seed)
+
+
+def public_text(private: Ed25519PrivateKey) -> str:
+    raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return PUBLIC + raw.hex()
+
+
+def public_key(text: str) -> Ed25519PublicKey:
+    """A public key from its text (``PUBLIC``+64 hex digits); ValueError otherwise."""
+    if not isinstance(text, str) or not text.startswith(PUBLIC):
+        raise ValueError(f"a board's public key is {PUBLIC!r} and 64 hex digits")
+    raw = bytes.fromhex(text[len(PUBLIC):])
+    if len(raw) != 32:
+        raise ValueError("an Ed25519 public key is 32 bytes")
+    return Ed25519PublicKey.from_public_bytes(raw)
+
+
+def seal(topic: str, body: bytes, private: Ed25519PrivateKey) -> bytes:
+    """`body` with the board's ``sig`` added (before ``sign`` adds the MAC over both)."""
+    if not body.endswith(b"}") or body.rstrip() == b"{}":
+        raise ValueError("seal() needs a non-empty JSON object")
+    return body[:-1] + b',"sig":"' + private.sign(topic.encode() + b"\n" + body).hex().encode() + b'"}'
+
+
+def open_sealed(topic: str, payload: bytes, public: Ed25519PublicKey) -> dict[str, Any]:
+    """The message's object (without ``sig`` and ``mac``) if the board's signature is right; AuthError otherwise
+    (``unsigned`` without one). The MAC, when there is one, is left unchecked (the league has no board's MAC key)."""
+    body = payload[:-TAIL_LEN] + b"}" if MAC_TAIL.search(payload[-TAIL_LEN - 1:]) else payload
+    m = SIG_TAIL.search(body[-SIG_LEN - 1:])
+    if m is None:
+        raise AuthError("unsigned")
+    inner = body[:-SIG_LEN] + b"}"
+    try:
+        public.verify(bytes.fromhex(m.group(1).decode()), topic.encode() + b"\n" + inner)
+    except InvalidSignature:
+        raise AuthError("forged") from None
+    return _parsed(inner)
+
+
+def _parsed(body: bytes) -> dict[str, Any]:
+    """A signed message's object, once its signature is checked: a JSON object with a counter in bounds."""
     try:
         msg = json.loads(body)
     except ValueError:
@@ -77,7 +152,7 @@ def open_signed(topic: str, payload: bytes, key: bytes) -> dict[str, Any]:
     return msg
 
 
-def bounded(n: Any, low: int, high: int) -> bool:
+def bounded(n: Any, low: int, high: int) -> TypeGuard[int]:
     """`n` (a number a message carried) is an integer, not a bool, with ``low <= n < high``.
 
     >>> bounded(3, 0, 10), bounded(True, 0, 10), bounded(3.0, 0, 10), bounded(10, 0, 10)

@@ -33,6 +33,7 @@ MAX_QUEUED_BYTES = 32 * 2**20      # per client, beyond what is in flight: ~20,0
                                    # what is dropped beyond it the director asks the board for again (resend)
 MAX_INFLIGHT_BYTES = 4 * 2**20     # per client, sent and not yet acknowledged
 MAX_QUEUED_MESSAGES = 100_000
+LEAGUE_ASKS = "gamao-league"       # club/league.py ASK_PREFIX: the league's asks to a club's director
 
 
 def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = 101) -> str:
@@ -42,22 +43,42 @@ def mosquitto_hash(password: str, salt: bytes | None = None, iterations: int = 1
     return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
+def openssl(*args: str) -> None:
+    subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+
+def new_ca(folder: Path, name: str, days: int, ec: bool = False) -> tuple[Path, Path]:
+    """A CA (``folder``/ca.crt, ca.key) named `name`; `ec`: a P-256 key (fast to make) instead of RSA 2048."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ca_key, ca = folder / "ca.key", folder / "ca.crt"
+    key_args = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"] if ec else ["-newkey", "rsa:2048"]
+    openssl("req", "-x509", *key_args, "-nodes", "-days", str(days), "-subj", f"/CN={name}", "-keyout", str(ca_key),
+            "-out", str(ca))
+    ca_key.chmod(0o600)
+    return ca, ca_key
+
+
+def issue(folder: Path, stem: str, ca: tuple[Path, Path], name: str, days: int, host: str | None = None,
+          ec: bool = False) -> tuple[Path, Path]:
+    """A certificate (``folder``/STEM.crt, STEM.key, mode 600) named `name` and signed by `ca` (crt, key): a server's
+    for `host` (its names: DNS:host and IP:127.0.0.1), or a client's when `host` is None."""
+    folder.mkdir(parents=True, exist_ok=True)
+    key, csr, crt, ext = (folder / f"{stem}.{n}" for n in ("key", "csr", "crt", "cnf"))
+    key_args = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"] if ec else ["-newkey", "rsa:2048"]
+    openssl("req", *key_args, "-nodes", "-subj", f"/CN={name}", "-keyout", str(key), "-out", str(csr))
+    key.chmod(0o600)
+    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\n" if host else "extendedKeyUsage=clientAuth\n")
+    openssl("x509", "-req", "-in", str(csr), "-CA", str(ca[0]), "-CAkey", str(ca[1]), "-CAcreateserial",
+            "-days", str(days), "-extfile", str(ext), "-out", str(crt))
+    csr.unlink()
+    return crt, key
+
+
 def make_ca(folder: Path, host: str = "localhost", days: int = 30) -> tuple[Path, Path, Path]:
     """A club CA and a server certificate for `host` signed by it: (ca.crt, server.crt, server.key)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ca_key, ca, key, csr, crt = (folder / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
-    ext = folder / "san.cnf"
-    ext.write_text(f"subjectAltName=DNS:{host},IP:127.0.0.1\n")
-
-    def ssl(*args: str) -> None:
-        subprocess.run(["openssl", *args], check=True, capture_output=True)
-
-    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", str(days), "-subj", "/CN=Gamao club CA",
-        "-keyout", str(ca_key), "-out", str(ca))
-    ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={host}", "-keyout", str(key), "-out", str(csr))
-    ssl("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", str(days),
-        "-extfile", str(ext), "-out", str(crt))
-    return ca, crt, key
+    ca = new_ca(folder, "Gamao club CA", days)
+    crt, key = issue(folder, "server", ca, host, days, host=host)
+    return ca[0], crt, key
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -75,7 +96,9 @@ def acl_text(pairing: Pairing) -> str:
     for club in clubs:
         lines += [f"topic read {PREFIX}/{club}/+/state", f"topic read {PREFIX}/{club}/+/events",
                   f"topic read {PREFIX}/{club}/+/verdicts", f"topic write {PREFIX}/{club}/+/resend",
-                  f"topic write {PREFIX}/{club}/+/command"]
+                  f"topic write {PREFIX}/{club}/+/command",
+                  # the league's asks come in over the bridge (its local user is the director's) to the director
+                  f"topic readwrite {LEAGUE_ASKS}/{club}/ask"]
     lines.append("topic read $SYS/#")
     for name, cred in sorted(pairing.boards().items()):
         if not NAME.match(name) or not NAME.match(cred["club"]):
@@ -139,13 +162,8 @@ def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.
     out = Path(out).resolve()
     host, port = parse_listen(listen)
     owner = broker_owner()
-    out.mkdir(parents=True, exist_ok=True)
-    director = pairing.director()
-    entries = [f"{director['username']}:{mosquitto_hash(director['password'])}"]
-    entries += [f"{c['username']}:{mosquitto_hash(c['password'])}" for _, c in sorted(pairing.boards().items())]
-    write_private(out / "passwd", "\n".join(entries) + "\n")
-    write_private(out / "acl", acl_text(pairing))
-    (out / "data").mkdir(exist_ok=True)
+    write_users(out, pairing.director(), [(c["username"], c["password"]) for _, c in sorted(pairing.boards().items())],
+                acl_text(pairing))
     lines = ["# written by `gamao director broker-config` (docs/club.md); write it again after pairing a board,",
              "# then reload the broker (SIGHUP re-reads the password file and the ACL).",
              "per_listener_settings false",
@@ -160,12 +178,29 @@ def write_broker_config(pairing: Pairing, out: str | Path, listen: str = "0.0.0.
             (folder / "ca.key").chmod(0o600)
         lines += [f"cafile {ca}", f"certfile {crt}", f"keyfile {key}", "tls_version tlsv1.2"]
         _hand_over(owner, key)
-    lines += ["allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
-              "use_username_as_clientid true",
-              f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
-              "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
-              f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
-              "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
+    return write_conf(out, owner, lines)
+
+
+def write_users(out: Path, director: dict[str, str], others: list[tuple[str, str]], acl: str) -> None:
+    """OUT/passwd (the director and the `others` (user, password), each password hashed as Mosquitto's), OUT/acl and
+    the persistence folder OUT/data (OUT made if need be)."""
+    out.mkdir(parents=True, exist_ok=True)
+    users = [(director["username"], director["password"]), *others]
+    write_private(out / "passwd", "\n".join(f"{user}:{mosquitto_hash(password)}" for user, password in users) + "\n")
+    write_private(out / "acl", acl)
+    (out / "data").mkdir(exist_ok=True)
+
+
+def write_conf(out: Path, owner: tuple[int, int] | None, lines: list[str]) -> Path:
+    """OUT/mosquitto.conf: `lines` (its listeners) and what every Gamão broker (a club's, the league's) shares:
+    users and ACL from write_users' files, the byte and queue bounds, persistence; the files Mosquitto reads are
+    handed to its user (`owner`, when run as root)."""
+    lines = [*lines, "allow_anonymous false", f"password_file {out / 'passwd'}", f"acl_file {out / 'acl'}",
+             "use_username_as_clientid true",
+             f"max_packet_size {MAX_MESSAGE + 1024}", f"message_size_limit {MAX_MESSAGE}",
+             "persistence true", f"persistence_location {out / 'data'}/", "autosave_interval 5",
+             f"max_queued_messages {MAX_QUEUED_MESSAGES}", f"max_queued_bytes {MAX_QUEUED_BYTES}",
+             "max_inflight_messages 100", f"max_inflight_bytes {MAX_INFLIGHT_BYTES}", "max_connections 1024"]
     _hand_over(owner, out / "passwd", out / "acl", out / "data")
     conf = out / "mosquitto.conf"
     conf.write_text("\n".join(lines) + "\n", encoding="utf-8")

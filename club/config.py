@@ -28,7 +28,7 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 KINDS = ("state", "events", "verdicts")
 PREFIX = "gamao"
 log = logging.getLogger(__name__)
-KEYS = ("broker", "club", "board", "username", "password", "ca_file", "keepalive", "key", "credentials")
+KEYS = ("broker", "club", "board", "username", "password", "ca_file", "keepalive", "key", "sign_key", "credentials")
 
 
 class ClubConfigError(ValueError):
@@ -60,7 +60,17 @@ def read_credentials(path: str | Path) -> dict[str, Any]:
             raise ValueError
     except ValueError:
         raise ClubConfigError(f"the key in {str(path)!r} is not the hex key the director issued") from None
+    if data.get("sign_key") is not None and not _seed(data["sign_key"]):
+        raise ClubConfigError(f"the sign_key in {str(path)!r} is not the Ed25519 seed the director issued")
     return data
+
+
+def _seed(text: Any) -> bool:
+    """A board's Ed25519 seed (club/auth.py): 64 hex digits."""
+    try:
+        return isinstance(text, str) and len(bytes.fromhex(text)) == 32
+    except ValueError:
+        return False
 
 
 
@@ -109,6 +119,7 @@ class ClubConfig:
     club: str
     board: str
     key: bytes | None = None  # the board's signing key from pairing (club/auth.py); None: unsigned copies
+    sign_key: str | None = None  # the board's own Ed25519 seed (hex; club/auth.py ``seal``), for the league
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClubConfig | None:
@@ -120,6 +131,7 @@ class ClubConfig:
             cred = read_credentials(data["credentials"])
             data = {"club": cred["club"], "board": cred["board"], "username": cred["username"],
                     "password": cred["password"], "key": cred["key"],
+                    **({"sign_key": cred["sign_key"]} if cred.get("sign_key") else {}),
                     **({"broker": cred["broker"]} if cred.get("broker") else {}),
                     **{k: v for k, v in data.items() if k != "credentials" and v is not None}}
         unknown = sorted(set(data) - set(KEYS))
@@ -138,12 +150,14 @@ class ClubConfig:
             signing = None
         if key is not None and (signing is None or len(signing) < 16):
             raise ClubConfigError("club setting 'key' must be the hex key `gamao director pair` issued")
+        if data.get("sign_key") is not None and not _seed(data["sign_key"]):
+            raise ClubConfigError("club setting 'sign_key' must be the Ed25519 seed `gamao director pair` issued")
         for key in ("username", "password", "ca_file"):
             if key in data and not isinstance(data[key], str):
                 raise ClubConfigError(f"club setting {key!r} must be text, not {data[key]!r}")
         broker = Broker.parse(data["broker"], data.get("username"), data.get("password"), data.get("ca_file"), keepalive)
         return cls(broker=broker, club=check_name("club", data.get("club", "club")),
-                   board=check_name("board", data.get("board")), key=signing)
+                   board=check_name("board", data.get("board")), key=signing, sign_key=data.get("sign_key"))
 
     def topic(self, kind: str) -> str:
         return board_topic(self.club, self.board, kind)

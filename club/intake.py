@@ -23,23 +23,24 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from club.archive import FILE, Archive, match_summary
-from club.auth import AuthError, Counter, ReplayGuard, bounded, open_signed, payload_mac
+from club.auth import AuthError, Counter, ReplayGuard, bounded, payload_mac
+from club.boards import BoardMatch, BoardView, Key, for_director, lesson_of
 from club.commands import RESEND, signed_command
 from club.commands import topic as command_topic
 from club.config import KINDS, NAME, PREFIX, Broker, board_topic, make_client, parse_topic
+from club.league import ASK_PREFIX, ask_topic, check_ask, read_link, signed_ask
 from club.pairing import MAX_MESSAGE, Pairing
 from club.replay import Referee, feed
 
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+LEAGUE_ASK_EVERY = 1.0  # seconds: a club's director obeys the league's asks for one match at most this often
 STALE = 5.0          # seconds a board's current match may stand still before the director asks it for more
-Key = tuple[str, str, int]  # (club, board, match)
 # Bounds on what one (paired) board can make the director hold (docs/CONTRACTS.md, issue 22)
 MAX_MATCH_ID = 2**53         # journal match ids are small integers; SQLite keeps up to 2**63
 MAX_EVENTS = 20_000          # events per match (a 25-point match is about 3,000)
@@ -57,90 +58,6 @@ REFUSALS = ("too_large", "bad_topic", "unpaired", "unsigned", "forged", "replaye
 NOTIFY_EVERY = 0.2          # seconds: the page hears of a backlog's progress at least this often
 COMMAND_BLOCK = 4096        # command counters reserved in the archive at a time
 LOG_EVERY = 10.0             # seconds: one log line per refusal reason and board at most this often
-# The class view (issue 38): what a board's state may say of its lesson (kiosk/drills.py DrillRoom.lesson)
-LESSON_KINDS = ("pips", "mistake", "opening", "bearoff", "cube", "setup")
-LESSON_STAGES = ("setup", "answer", "play", "grading", "done", "menu")
-MAX_STUDENT = 40             # characters of a student's name (kiosk/students.py MAX_NAME)
-MAX_LESSON_COUNT = 100_000   # answers in a day, cards due
-
-
-def lesson_of(obj: Any) -> dict[str, Any] | None:
-    """A board's lesson as its state says it, checked and bounded (ValueError when it is not one): ``{"student": 1-40
-    printable characters, "kind": a drill or None, "stage", "done", "right" <= done, "due"}``; None for none."""
-    if obj is None:
-        return None
-    if not isinstance(obj, dict):
-        raise ValueError("lesson must be an object or null")
-    student, kind, stage = obj.get("student"), obj.get("kind"), obj.get("stage")
-    if (not isinstance(student, str) or not 0 < len(student) <= MAX_STUDENT or not student.isprintable()
-            or student != " ".join(student.split())):
-        raise ValueError(f"lesson.student must be a name of 1-{MAX_STUDENT} printable characters")
-    if kind is not None and kind not in LESSON_KINDS:
-        raise ValueError("lesson.kind must be a drill's kind or null")
-    if stage not in LESSON_STAGES:
-        raise ValueError("lesson.stage must be a drill's stage")
-    counts = {}
-    for name in ("done", "right", "due"):
-        n = obj.get(name)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_LESSON_COUNT:
-            raise ValueError(f"lesson.{name} must be an integer 0-{MAX_LESSON_COUNT}")
-        counts[name] = n
-    if counts["right"] > counts["done"]:
-        raise ValueError("lesson.right must be at most lesson.done")
-    return {"student": student, "kind": kind, "stage": stage, **counts}
-
-
-def for_director(verdict: dict[str, Any]) -> bool:
-    """A verdict the director sees: addressed to everyone (no ``to``) or to the director (issue 21's ``to``)."""
-    to = verdict.get("to")
-    return not isinstance(to, list) or "director" in to
-
-
-@dataclass
-class BoardMatch:
-    """What the intake keeps of one match of a board: its referee, its place, what is ahead of a gap."""
-
-    ref: Referee | None
-    next: int = 0                                    # the first index not yet seen in a row
-    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
-    progress: float = 0.0                            # monotonic time of the last step forward
-    asked: float = 0.0
-    last_verdict: dict[str, Any] | None = None
-    result_saved: bool = False
-    #: indexes whose verdicts are archived beyond ``ruled_next`` (the first one missing): a verdicts copy is a
-    #: message of its own, acknowledged to the broker before it is stored, so a director killed in between
-    #: loses it; it is asked for again like a missing event
-    ruled: set[int] = field(default_factory=set)
-    ruled_next: int = 0
-    spilled: bool = False                            # events beyond MAX_PENDING wait in the archive only
-
-    def got_verdicts(self, index: int) -> None:
-        self.ruled.add(index)
-        while self.ruled_next in self.ruled:
-            self.ruled.discard(self.ruled_next)
-            self.ruled_next += 1
-
-
-@dataclass
-class BoardView:
-    """What the intake keeps of one board (the page's views read it under the intake's lock)."""
-
-    club: str
-    board: str
-    label: str | None = None
-    online: bool = False
-    updated: float | None = None
-    alerts: list[str] = field(default_factory=list)
-    journal: list[tuple[int, int]] = field(default_factory=list)   # (match, count) the board last reported
-    match: int | None = None
-    ruled: float | None = None                       # when the board ruled its last verdict (its clock)
-    received: float | None = None                    # when that verdict reached the director
-    moved: float | None = None                       # when the director last took in an event of this board
-    nmatches: int = 0                                # matches heard of (bounded by MAX_MATCHES)
-    lesson: dict[str, Any] | None = None             # the board's lesson, as its last state said (lesson_of)
-    changes: int = 0                                 # counts what changed the board (the views' caches follow it)
-
-
 class Intake:
     """The boards' messages in: the broker client (paho's thread sizes and queues them), the worker that
     authenticates, archives, replays and asks for gaps, and what it keeps for the views."""
@@ -163,7 +80,8 @@ class Intake:
         self.connected = threading.Event()
         self.views: dict[tuple[str, str], BoardView] = {}
         self.matches: dict[Key, BoardMatch] = {}
-        self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0}
+        self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0,
+                      "league_asks": 0, "league_asks_skipped": 0}
         # (received, seconds from a board's verdict to the director), for bench/bench_club.py
         self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
         self.results_version = 0
@@ -182,6 +100,17 @@ class Intake:
         #: a time in the archive, it only goes up across restarts, so a board refuses an older command as a replay
         self.commands = Counter(lambda: self.archive.setting("command_seq"),
                                 lambda top: self.archive.set_setting("command_seq", top), COMMAND_BLOCK)
+        #: the league (club/league.py): a club's director obeys the league's signed asks for what the league missed
+        #: ("send board B's match M again from I") by asking its board with its own counter; the league's counter
+        #: (its asks' ``seq``, a different signer and key) is checked apart, above the last ask obeyed
+        self.league_link = read_link(self.data_dir)
+        self._league_asked: dict[tuple[str, int], float] = {}   # (board, match) -> when a league ask was obeyed
+        if self.league_link is not None and club not in ("+", self.league_link["club"]):
+            self.league_link = None
+        #: at the league director: its own counter for its asks to the clubs (it holds no board's key)
+        self.asks = (Counter(lambda: self.archive.setting("league_ask_seq"),
+                             lambda top: self.archive.set_setting("league_ask_seq", top), COMMAND_BLOCK)
+                     if getattr(self.pairing, "link_key", None) is not None else None)
         self._closing = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="club-director", daemon=True)
@@ -228,6 +157,8 @@ class Intake:
         self._had_session = True
         for kind in ("state", "events", "verdicts"):
             client.subscribe(f"{PREFIX}/{self.club}/+/{kind}", qos=1)
+        if self.league_link is not None:
+            client.subscribe(ask_topic(self.league_link["club"]), qos=1)
         self.connected.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
@@ -388,15 +319,15 @@ class Intake:
         if self.club not in ("+", club):
             self._refuse("bad_topic", topic, f"not club {self.club}")
             return None
-        key = self.pairing.key(club, board)
-        if key is None:
+        opener = self.pairing.opener(club, board)
+        if opener is None:
             self.pairing.refresh()
-            key = self.pairing.key(club, board)
-        if key is None:
+            opener = self.pairing.opener(club, board)
+        if opener is None:
             self._refuse("unpaired", topic, "(pair it: gamao director pair NAME)")
             return None
         try:
-            msg = open_signed(topic, payload, key)
+            msg = opener(topic, payload)  # the board's MAC at its club, its public-key signature at the league
         except AuthError as exc:
             self._refuse(exc.reason, topic)
             return None
@@ -417,6 +348,9 @@ class Intake:
         return club, board, kind, msg
 
     def _handle(self, topic: str, payload: bytes) -> None:
+        if topic.startswith(ASK_PREFIX + "/"):
+            self._league_ask(topic, payload)
+            return
         got = self._authentic(topic, payload)
         if got is None:
             return
@@ -569,10 +503,55 @@ class Intake:
                     self._resend(view, view.match, current, min(current.next, current.ruled_next), now)
 
     def _resend(self, view: BoardView, match: int, m: BoardMatch, start: int, now: float) -> None:
-        """Ask the board to send `match` again from `start`."""
-        if self.send_command(view.club, view.board, {"match": match, "from": start}, RESEND):
+        """Ask the board to send `match` again from `start` (at the league: ask the board's club, which asks it)."""
+        if self.asks is not None:
+            sent = self._ask_club(view.club, view.board, match, start)
+        else:
+            sent = self.send_command(view.club, view.board, {"match": match, "from": start}, RESEND)
+        if sent:
             m.asked = now
             self.stats["resend_requests"] += 1
+
+    def _ask_club(self, club: str, board: str, match: int, start: int) -> bool:
+        """The league director's ask to a club's director (club/league.py ``signed_ask``: the club's link key, the
+        league's own counter); False when the club has no link key or the league no broker."""
+        key, client = self.pairing.link_key(club), self.client  # type: ignore[attr-defined]
+        if key is None or client is None or self.asks is None:
+            return False
+        client.publish(ask_topic(club), signed_ask(club, key, board, match, start, self.asks.next()), qos=1)
+        return True
+
+    def _league_ask(self, topic: str, payload: bytes) -> None:
+        """A club's director: the league asks for a board's match again from an index. Obeyed when signed with the
+        club's link key, above the last league ask obeyed (kept in the archive, apart from the director's own
+        command counter) and for a board of this club: the director asks the board with its own counter."""
+        link = self.league_link
+        if link is None or topic != ask_topic(link["club"]):
+            self._refuse("bad_topic", topic, "not this club's league asks")
+            return
+        try:
+            ask = check_ask(link["club"], payload, bytes.fromhex(link["key"]))
+        except AuthError as exc:
+            self._refuse(exc.reason, topic, "(a league ask)")
+            return
+        if ask["seq"] <= int(self.archive.setting("league_ask_obeyed", -1)):
+            self._refuse("replayed", topic, f"league ask {ask['seq']}")
+            return
+        self.archive.set_setting("league_ask_obeyed", ask["seq"])
+        if self.pairing.key(link["club"], ask["board"]) is None:
+            self._refuse("unpaired", topic, f"the league asked for board {ask['board']!r}")
+            return
+        now, which = time.monotonic(), (ask["board"], ask["match"])
+        if now - self._league_asked.get(which, -LEAGUE_ASK_EVERY) < LEAGUE_ASK_EVERY:
+            # the league's asks made while the link was down arrive together when it is back (the league asks a
+            # stalled match every few seconds): one resend a second per match is enough; more is no refusal
+            self.stats["league_asks_skipped"] += 1
+            return
+        if len(self._league_asked) > 4096:
+            self._league_asked.clear()
+        self._league_asked[which] = now
+        self.stats["league_asks"] += 1
+        self.send_command(link["club"], ask["board"], {"match": ask["match"], "from": ask["from"]}, RESEND)
 
     def send_command(self, club: str, board: str, body: dict[str, Any], kind: str = "command") -> bool:
         """Send a board a command (club/commands.py: `kind` "command" or "resend"), signed with its key and the

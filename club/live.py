@@ -6,8 +6,9 @@ leaves this module, so no page, file or program reading the broadcast can run ah
 
 ``Live(director)``:
 
-- ``resolve(name)``: ``featured`` (the board the director features, a PIN-guarded setting), ``CLUB/BOARD`` or a
-  board name heard from in one club only -> (club, board);
+- ``resolve(name)``: ``featured`` (the board the director features, a PIN-guarded setting; when none, the
+  tournament's match in play that matters most, ``auto``), ``CLUB/BOARD`` or a board name heard from in one club
+  only -> (club, board);
 - ``overlay(club, board)``: the OBS overlay's one JSON object (players, score, length, cube, pips, dice, clock,
   position, last play...) as of ``now - delay``;
 - ``mat``/``sgf(club, board)``: the board's match so far as .mat / SGF text, as of ``now - delay`` (the games
@@ -20,8 +21,10 @@ at most); a longer delay set meanwhile starts it again from the match's first ev
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +35,7 @@ from core.match.formats.sgf import write_sgf
 from core.match.formats.variant import is_variant_record, write_variant
 from core.referee.record import to_match_record
 
+log = logging.getLogger(__name__)
 FEATURED = "featured"
 MAX_REFS = 1000  # delayed referees kept (a league's boards: 10 clubs of 20 boards, with room)
 
@@ -62,6 +66,10 @@ class Live:
         self._lock = threading.Lock()
         self._fed: dict[tuple[str, str], _Fed] = {}
         self._settings: tuple[float, int, Any] = (0.0, 0, None)
+        #: the board followed when the director features none (club/tournament_boards.py ``Desk.featured_match``: the
+        #: tournament's most important match in play), read twice a second at most
+        self.auto: Callable[[], tuple[str, str] | None] | None = None
+        self._auto: tuple[float, tuple[str, str] | None] = (0.0, None)
 
     # ----- settings -------------------------------------------------------------------------------------------
     def _read_settings(self) -> tuple[int, Any]:
@@ -81,10 +89,25 @@ class Live:
         return self._read_settings()[0]
 
     def featured(self) -> tuple[str, str] | None:
+        """The director's choice; when there is none, the tournament's match in play that matters most (``auto``)."""
         featured = self._read_settings()[1]
         if isinstance(featured, dict) and isinstance(featured.get("club"), str) and isinstance(featured.get("board"), str):
             return featured["club"], featured["board"]
-        return None
+        return self.auto_featured()
+
+    def auto_featured(self) -> tuple[str, str] | None:
+        if self.auto is None:
+            return None
+        at, found = self._auto
+        now = time.monotonic()
+        if now - at > 0.5:
+            try:
+                found = self.auto()
+            except Exception:  # the tournaments' journal unreadable for a moment: nothing followed, never a 5xx
+                log.exception("the broadcast's featured tournament match")
+                found = None
+            self._auto = (now, found)
+        return found
 
     def cutoff(self) -> float:
         return float(self.clock()) - self.delay()

@@ -16,16 +16,19 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from club.auth import new_sign_key, open_signed
 from club.config import ClubConfigError, check_name
 
 FILE = "pairing.json"
 DIRECTOR = "director"
 MAX_BOARDS = 256           # paired boards per club (the page shows only paired boards)
 MAX_MESSAGE = 256 * 1024   # bytes: the largest message a board sends (a board reading with its tables is ~2 kB)
-CREDENTIAL_KEYS = ("board", "club", "username", "password", "key", "broker", "paired")
+CREDENTIAL_KEYS = ("board", "club", "username", "password", "key", "sign_key", "broker", "paired")
 
 
 def write_private(path: Path, text: str) -> None:
@@ -117,11 +120,14 @@ class Pairing(DirectorFile):
                                       "`pair NAME --again` issues new credentials")
             if old is None and sum(1 for b in boards.values() if b["club"] == club) >= MAX_BOARDS:
                 raise ClubConfigError(f"club {club!r} has {MAX_BOARDS} paired boards, the most one director takes")
+            seed, public = new_sign_key()
             cred = {"board": board, "club": club, "username": board, "password": secrets.token_urlsafe(18),
-                    "key": secrets.token_hex(32), "broker": broker, "paired": time.time()}
+                    "key": secrets.token_hex(32), "public": public, "broker": broker, "paired": time.time()}
             boards[board] = cred
             self._save()
-            return dict(cred)
+            # the board's Ed25519 seed goes to the board alone (the director keeps its public key): only the board
+            # can make the signature the league checks (club/auth.py ``seal``)
+            return {**cred, "sign_key": seed}
 
     def unpair(self, board: str) -> bool:
         with self._lock:
@@ -144,3 +150,13 @@ class Pairing(DirectorFile):
 
     def clubs(self) -> list[str]:
         return sorted({b["club"] for b in self._data["boards"].values()})
+
+    def opener(self, club: str, board: str) -> Callable[[str, bytes], dict[str, Any]] | None:
+        """How the director checks this board's messages (club/auth.py ``open_signed`` with its key); None when it
+        is not paired in `club`."""
+        key = self.key(club, board)
+        return None if key is None else partial(_open_with, key=key)
+
+
+def _open_with(topic: str, payload: bytes, key: bytes) -> dict[str, Any]:
+    return open_signed(topic, payload, key)

@@ -22,7 +22,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from club.auth import AuthError, sign
+from club.auth import AuthError, private_key, seal, sign
 from club.commands import KIND, RESEND, CommandGate
 from club.config import ClubConfig, board_topic, make_client
 from club.outbox import FILE, Outbox
@@ -54,6 +54,8 @@ class BoardPublisher:
     def __init__(self, config: ClubConfig, service: Any, data_dir: str | Path,
                  clock: Callable[[], float] = time.time) -> None:
         self.config = config
+        # the board's own Ed25519 key (club/auth.py ``seal``: the league checks it end to end), when it was given one
+        self._private = private_key(config.sign_key) if config.sign_key else None
         self.service = service
         self.journal = service.journal
         self.outbox = Outbox(Path(data_dir) / FILE)
@@ -89,7 +91,10 @@ class BoardPublisher:
         """The message as sent: signed with the board's key (club/auth.py) when it was paired."""
         if self.config.key is None:
             return dumps(obj)
-        return sign(self.topic(kind), dumps({**obj, "seq": self.outbox.next_seq()}), self.config.key)
+        topic, body = self.topic(kind), dumps({**obj, "seq": self.outbox.next_seq()})
+        if self._private is not None:
+            body = seal(topic, body, self._private)
+        return sign(topic, body, self.config.key)
 
     def _offline(self) -> bytes:
         return self._signed("state", {"board": self.config.board, "club": self.config.club, "online": False,

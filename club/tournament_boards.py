@@ -104,6 +104,33 @@ class Desk:
                 busy.add((a.get("club") or "", a["board"]))
         return busy
 
+    def in_play(self) -> list[dict[str, Any]]:
+        """The tournaments' matches on a board now (assigned, no result yet): tournament, match, round, bracket,
+        club, board."""
+        out = []
+        for name in self.journal.names():
+            t = self.journal.load(name)
+            defs = {d.id: d for d in t.s.defs}
+            for mid in list(t.s.boards):
+                d = defs.get(mid)
+                if d is None:
+                    continue
+                a = t.assignment(mid)
+                out.append({"tournament": t.name, "match": mid, "round": d.round, "bracket": d.bracket,
+                            "club": a.get("club") or "", "board": a["board"]})
+        return out
+
+    def featured_match(self) -> tuple[str, str] | None:
+        """The board the broadcast follows when the director features none (club/live.py ``Live.auto``): the
+        tournament's match that matters most among those in play: a double elimination's final, then the main
+        bracket's, then the highest round (then the earliest match)."""
+        playing = self.in_play()
+        if not playing:
+            return None
+        best = min(playing, key=lambda m: (m["bracket"] != "final", m["bracket"] != "main", -m["round"],
+                                           m["tournament"], m["match"]))
+        return best["club"], best["board"]
+
     def free_boards(self) -> list[tuple[str, str]]:
         busy = self._busy()
         return [key for key, e in sorted(self._boards().items())

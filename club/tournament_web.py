@@ -55,6 +55,9 @@ class ResultIn(BaseModel):
 def add_routes(app: FastAPI, desk: Desk) -> None:
     pins = app.state.pins
     app.state.desk = desk
+    live = getattr(app.state, "live", None)
+    if live is not None:  # the broadcast's board=featured follows the tournament when the director chose no board
+        live.auto = desk.featured_match
 
     def need_pin(pin: str | None, request: Request) -> None:
         # per client; the director's own screen is never locked (webguard/pin.py)

@@ -30,9 +30,9 @@ SIDE_EN = {"light": "light", "dark": "dark"}
 # {side}/{other}/{owner} (translated), {n}, {cap}, {count}.
 TEMPLATES: dict[str, tuple[str, str]] = {
     "wrong_distance": (
-        "A peça {move} andou {count} casas, mas os dados são {dice}. Cada dado move uma peça exatamente "
+        "A peça {move} andou {count_pt}, mas os dados são {dice}. Cada dado move uma peça exatamente "
         "esse número de casas: volte a peça e jogue {dice_pt}.",
-        "The checker {move} moved {count} points, but the dice are {dice}. Each die moves a checker exactly "
+        "The checker {move} moved {count_en}, but the dice are {dice}. Each die moves a checker exactly "
         "that many points: take it back and play {dice_en}.",
     ),
     "wrong_direction": (
@@ -103,7 +103,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{dice_en} with another checker.",
     ),
     "messenger_not_arrived": (
-        "No Jacquet só o mensageiro (postilhão) anda até chegar ao último quadrante do seu percurso; as outras "
+        "No Jacquet só o mensageiro (postilhão) anda até chegar à última parte do seu percurso; as outras "
         "peças das {side} esperam na casa de partida ({point}) até lá (R32). Volte as peças e jogue {dice_pt} "
         "com o mensageiro.",
         "In Jacquet only the messenger moves until it reaches the last quarter of its route; {side}'s other "
@@ -218,12 +218,26 @@ TEMPLATES: dict[str, tuple[str, str]] = {
 
 
 def pt_play(play: str) -> str:
-    """A play as the Portuguese screen writes it, in the seeds' words: "bar/23" -> "barra/23", "6/off" -> "6/fora".
+    """A play as the Portuguese screen writes it, in the seeds' words: "bar/23" -> "barra/23", "6/off" -> "6/fora",
+    and Russian backgammon's entry from off the board (the seed: the checkers start "fora do tabuleiro")
+    "in/23" -> "fora/23".
 
     >>> pt_play("bar/22 6/off(2)")
     'barra/22 6/fora(2)'
+    >>> pt_play("in/23/21 in/23(2)")
+    'fora/23/21 fora/23(2)'
     """
-    return re.sub(r"(?<=/)off\b", "fora", re.sub(r"\bbar(?=/)", "barra", str(play)))
+    text = re.sub(r"\bin(?=/)", "fora", re.sub(r"\bbar(?=/)", "barra", str(play)))
+    return re.sub(r"(?<=/)off\b", "fora", text)
+
+
+def count(n: Any, one: str, many: str) -> str:
+    """A number and its noun in agreement, in either language: 1 is singular, 0 and 2+ plural.
+
+    >>> count(1, "casa", "casas"), count(0, "casa", "casas"), count(2, "point", "points")
+    ('1 casa', '0 casas', '2 points')
+    """
+    return f"{n} {one if n == 1 else many}"
 
 
 def _dice_text(dice: Sequence[int]) -> str:
@@ -246,10 +260,14 @@ _PLACE_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "to": {"bar": ("para a barra", "to the bar"), "off": ("para fora (retiradas)", "off the board (borne off)"),
            "point": ("para a casa {p}", "to point {p}")},
 }
+# Russian backgammon's checkers not yet entered, beside the board (a set-up's place "waiting")
+_PLACE_WORDS["from"]["waiting"] = ("das que esperam para entrar", "from those waiting to enter")
+_PLACE_WORDS["to"]["waiting"] = ("para fora, com as que esperam para entrar", "off the board, to wait to enter")
+_PLACE_WORDS["at"]["waiting"] = ("entre as que esperam para entrar", "among those waiting to enter")
 
 
 def _place(kind: str, place: Any) -> tuple[str, str]:
-    pt, en = _PLACE_WORDS[kind][place if place in ("bar", "off") else "point"]
+    pt, en = _PLACE_WORDS[kind][place if place in ("bar", "off", "waiting") else "point"]
     return pt.format(p=place), en.format(p=place)
 
 
@@ -305,6 +323,10 @@ def message(code: str, **params: Any) -> dict[str, str]:
         en["unplayed_en"] = "A die was"
     pt["where_pt"], en["where_en"] = _place("at", params.get("point"))
     pt["thing_pt"], pt["from_pt"], en["thing_en"], en["from_en"] = _covered_words(params)
+    if params.get("count") not in (None, ""):
+        pt["count_pt"], en["count_en"] = count(params["count"], "casa", "casas"), count(params["count"], "point", "points")
+    else:
+        pt["count_pt"], en["count_en"] = "", ""
     pt["why_pt"] = params.get("why_pt", "")
     en["why_en"] = params.get("why_en", "")
     return {"pt": pt_t.format(**pt), "en": en_t.format(**en)}
@@ -437,6 +459,16 @@ def setup_words(move: dict[str, Any]) -> dict[str, str]:
     side = str(move["side"])
     pieces_pt = "1 peça" if n == 1 else f"{n} peças"
     pieces_en = "1 checker" if n == 1 else f"{n} checkers"
+    if move.get("under"):  # a Plakoto pin: under the other side's checker (lifted and put back on top)
+        other_pt, other_en = SIDE_PT["dark" if side == "light" else "light"][:-1], SIDE_EN["dark" if side == "light" else "light"]
+        if move["from"] == move["to"]:
+            return {"pt": f"{SIDE_PT[side].capitalize()}: ponha a peça {frm_pt} embaixo da peça {other_pt} (presa)",
+                    "en": f"{SIDE_EN[side].capitalize()}: put the checker on point {move['to']} under the {other_en} "
+                          "checker (pinned)"}
+        return {"pt": f"{SIDE_PT[side].capitalize()}: leve {pieces_pt} {frm_pt} {to_pt}, embaixo da peça {other_pt} "
+                      "(presa)",
+                "en": f"{SIDE_EN[side].capitalize()}: move {pieces_en} {frm_en} {to_en}, under the {other_en} checker "
+                      "(pinned)"}
     return {
         "pt": f"{SIDE_PT[side].capitalize()}: leve {pieces_pt} {frm_pt} {to_pt}",
         "en": f"{SIDE_EN[side].capitalize()}: move {pieces_en} {frm_en} {to_en}",

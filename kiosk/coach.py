@@ -29,16 +29,13 @@ from typing import Any
 from core.coach.cube import cube_sentences, cube_words
 from core.coach.explain import explain_play
 from core.errors import GamaoError
-from core.match.formats.mat import read_mat
-from core.match.record import MatchRecord
-from core.match.replay import replay
 from core.rules.position import Position, Side
-from engine.analysis import analyse_record
 from engine.base import EngineError
 from kiosk.coach_engines import CoachEngines, EngineFactory, default_engine
-from kiosk.coach_records import PlayRecord, completed, layout, merge_cube, plays_of, position_of, review_of
+from kiosk.coach_records import PlayRecord, layout, position_of
+from kiosk.coach_review import CoachReview
 from kiosk.coach_settings import CoachSettings, SettingsStore
-from kiosk.coach_words import msg, off_words, plays_view, rating_words, review_words, top_plays
+from kiosk.coach_words import msg, off_words, plays_view, rating_words, top_plays
 from kiosk.subscribers import Subscribers
 from kiosk.tutor import Tutor
 
@@ -73,7 +70,6 @@ class CoachService:
         self._ratings: deque[PlayRecord] = deque()
         self._subs: Subscribers[[dict[str, Any]]] = Subscribers(log, "a coach subscriber")
         self._records: dict[str, list[PlayRecord]] = {}
-        self._cube_reviews: dict[str, tuple[str, Any]] = {}  # match -> (its .mat text, its MatchAnalysis)
         self._seen: set[tuple[Any, ...]] = set()
         self._turn: dict[str, Any] | None = None  # {side, position_id, match_id, dice}
         self._state: State = {}
@@ -87,6 +83,8 @@ class CoachService:
         self._stop = False
         self._thread: threading.Thread | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self.reviews = CoachReview(service, self._wake, self.engines, self.settings_for, self._jobs, self._records,
+                                   self._ratings, self._changed)
 
     # ----- life ------------------------------------------------------------------------------------------------
     def start(self) -> CoachService:
@@ -245,76 +243,15 @@ class CoachService:
             return self.cube
 
     def review(self, match: str = "current", game: int | None = None) -> dict[str, Any]:
-        """A game's plays with their ratings, and per player the error rate and the counts of labels.
-
-        Plays the coach saw live keep their ratings; a match (or the part of it) played while the coach was
-        not running is read back from the journal's record and rated now (KeyError: no such match)."""
+        """A game's plays with their ratings, and per player the error rate and the counts of labels (kiosk/
+        coach_review.py). KeyError: no such match."""
         with self._lock:
             self._catch_up()
             self._refuse_when_off()
             key = self._match() if match == "current" else match
             live = list(self._records.get(key, []))
             current = dict((self._state.get("match") or {}).get("players") or {}) if key == self._match() else None
-        text, record = self._recorded(key, live)
-        records = self._with_recorded(key, live, record)
-        players = {side.value: name for side, name in record.players.items()} if record is not None else {}
-        out = {**review_of(records, key, game), "engine": self.engine_info(),
-               "players": current if current is not None else players}
-        review_words(out["plays"], self.settings_for(key), self.engines.thresholds_known())
-        if text is not None:
-            self._with_cube(key, text, out)
-        return out
-
-    def _recorded(self, key: str, live: list[PlayRecord]) -> tuple[str | None, MatchRecord | None]:
-        """The match's record in the journal, exported once and read once for the whole review: its text (the cube's
-        review rates it) and the record (None when it cannot be read back). KeyError: no such match, nothing live."""
-        try:
-            text = self.service.export(key, "mat")
-        except KeyError:
-            if live:
-                return None, None
-            raise
-        except ValueError:
-            return None, None
-        try:
-            return text, read_mat(text)
-        except Exception:  # a record the coach cannot read back must not take the review (or the kiosk) down
-            log.exception("the coach cannot read match %s back", key)
-            return text, None
-
-    def _with_cube(self, key: str, text: str, out: dict[str, Any]) -> None:
-        """The cube decisions (XG's count) added to the review's PR, from the match's record rated by the worker
-        in the background (``cube_pending`` until then)."""
-        with self._lock:
-            done = self._cube_reviews.get(key)
-            if done is None or done[0] != text:
-                self._jobs["cube_review"] = {"key": key, "text": text}
-                self._wake.notify()
-        out["cube_pending"] = done is None or done[0] != text
-        if done is None:
-            return
-        analysis = done[1]
-        merge_cube(out["summary"], analysis.summary)
-        merge_cube(out["game_summary"], analysis.games.get(int(out["game"] or 0), {}))
-
-    def _with_recorded(self, key: str, live: list[PlayRecord], record: MatchRecord | None) -> list[PlayRecord]:
-        """The live records completed from the match's record in the journal (plays the coach did not see)."""
-        if record is None:
-            return live
-        try:
-            replay(record)
-            recorded = plays_of(record, key)
-        except Exception:  # a record the coach cannot read back must not take the review (or the kiosk) down
-            log.exception("the coach cannot read match %s back", key)
-            return live
-        if len(recorded) <= len(live):
-            return live
-        merged, new = completed(live, recorded)
-        with self._lock:
-            self._ratings.extend(r for r in new if r.status == "pending")
-            self._records[key] = merged
-            self._wake.notify()
-        return merged
+        return self.reviews.build(key, live, current, game)
 
     # ----- following the referee -----------------------------------------------------------------------------------
     @staticmethod
@@ -491,18 +428,7 @@ class CoachService:
         self.tutor.first_look(job, self.settings_for())
 
     def _do_cube_review(self, job: dict[str, Any]) -> None:
-        engine = self.engines.main()
-        if engine is None:
-            return
-        try:
-            record = read_mat(job["text"])
-            analysis = analyse_record(record, engine, plies=self.settings_for(job["key"]).live_plies, cube=True)
-        except (EngineError, GamaoError, ValueError) as exc:
-            log.warning("the review's cube decisions of match %s could not be rated: %s", job["key"], exc)
-            return
-        with self._lock:
-            self._cube_reviews[job["key"]] = (job["text"], analysis)
-            self._changed()
+        self.reviews.rate_cube(job)
 
     def _do_plays(self, job: dict[str, Any]) -> None:
         settings = self.settings_for()

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.coach.drills import Card, is_blunder, schedule
+from core.coach.drills import CUBE_QUESTIONS, Card, cube_answer, is_blunder, is_cube_blunder, schedule
 from core.messages import pt_play
 from kiosk.journal_health import backup_sqlite
 
@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS answers (id INTEGER PRIMARY KEY, student INTEGER NOT 
 CREATE TABLE IF NOT EXISTS cards (id INTEGER PRIMARY KEY, student INTEGER NOT NULL, source TEXT NOT NULL,
     position_id TEXT NOT NULL, match_id TEXT, side TEXT NOT NULL, dice TEXT NOT NULL, played TEXT NOT NULL,
     best TEXT NOT NULL, loss REAL NOT NULL, box INTEGER NOT NULL, due INTEGER NOT NULL, rights INTEGER NOT NULL,
-    wrongs INTEGER NOT NULL, learnt INTEGER NOT NULL, UNIQUE (student, position_id, dice, played));
+    wrongs INTEGER NOT NULL, learnt INTEGER NOT NULL, kind TEXT NOT NULL DEFAULT 'play',
+    UNIQUE (student, position_id, dice, played));
 CREATE TABLE IF NOT EXISTS matches (student INTEGER NOT NULL, match TEXT NOT NULL, side TEXT NOT NULL,
     at REAL NOT NULL, pr REAL, PRIMARY KEY (student, match, side));
 CREATE INDEX IF NOT EXISTS answers_by_student ON answers (student, at);
@@ -61,6 +62,8 @@ class StudentStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        if "kind" not in {r[1] for r in self._db.execute("PRAGMA table_info(cards)")}:  # a folder from before cube cards
+            self._db.execute("ALTER TABLE cards ADD COLUMN kind TEXT NOT NULL DEFAULT 'play'")
 
     def close(self) -> None:
         with self._lock:
@@ -153,6 +156,10 @@ class StudentStore:
             "(student, match, side) DO UPDATE SET pr = COALESCE(excluded.pr, pr)", (sid, match, side, at, pr))]
         before = self._q("SELECT COUNT(*) AS n FROM cards WHERE student = ?", (sid,))[0]["n"]
         for row in rows:
+            if row.get("kind") == "cube":  # a cube decision (the coach's review's cube_decisions)
+                if row.get("side") == side and is_cube_blunder(row):
+                    statements.append(self._cube_card(sid, match, side, row, day_of(at)))
+                continue
             if row.get("side") != side or not is_blunder(row):
                 continue
             dice = "".join(str(d) for d in row["dice"])
@@ -169,6 +176,18 @@ class StudentStore:
         row = self._q("SELECT COUNT(*) AS n, COALESCE(SUM(right), 0) AS r FROM answers WHERE student = ? AND at >= ? "
                       "AND at < ?", (sid, day * DAY, (day + 1) * DAY))[0]
         return int(row["n"]), int(row["r"])
+
+    @staticmethod
+    def _cube_card(sid: int, match: str, side: str, row: dict[str, Any], today: int) -> tuple[str, tuple[Any, ...]]:
+        """A card of a cube decision: no dice; ``played`` what the student did (double, no_double, take, pass),
+        ``best`` the right answer to the card's question (core.coach.drills.cube_answer); the position as the
+        review gives it (encoded for the player on roll, the doubler)."""
+        question = CUBE_QUESTIONS[row["action"]]
+        best = cube_answer(question, row["equities"])
+        return ("INSERT OR IGNORE INTO cards (student, source, position_id, match_id, side, dice, played, best, loss,"
+                " box, due, rights, wrongs, learnt, kind) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, 1, ?, 0, 0, 0, 'cube')",
+                (sid, match, row["position_id"], row.get("match_id"), side, row["action"], best, float(row["loss"]),
+                 today))
 
     # ----- cards ---------------------------------------------------------------------------------------------
     def due_cards(self, sid: int, today: int) -> list[dict[str, Any]]:
@@ -244,8 +263,12 @@ def anki_text(cards: list[dict[str, Any]], lang: str = "pt") -> str:
     lines = ["#separator:tab", "#html:false", "#tags column:3"]
     for c in cards:
         side = ("claras" if c["side"] == "light" else "escuras") if pt else c["side"]
-        dice = f"{c['dice'][0]}-{c['dice'][1]}"
         loss = f"{c['loss']:.3f}".replace(".", "," if pt else ".")
+        if c.get("kind") == "cube":
+            front, back = _anki_cube(c, side, loss, pt)
+            lines.append("\t".join(" ".join(x.split()) for x in (front, back, f"gamao cubo partida-{c['source']}")))
+            continue
+        dice = f"{c['dice'][0]}-{c['dice'][1]}"
         front = (f"Position ID {c['position_id']} ({side} jogam {dice}): qual é a melhor jogada?" if pt else
                  f"Position ID {c['position_id']} ({side} to play {dice}): what is the best play?")
         back = (f"{pt_words(c['best'], pt)}. Na partida: {pt_words(c['played'], pt)} (perdeu {loss})." if pt else
@@ -253,6 +276,24 @@ def anki_text(cards: list[dict[str, Any]], lang: str = "pt") -> str:
         tags = f"gamao partida-{c['source']}"
         lines.append("\t".join(" ".join(x.split()) for x in (front, back, tags)))
     return "\n".join(lines) + "\n"
+
+
+CUBE_WORDS = {"pt": {"double": "dobrar", "no_double": "não dobrar", "take": "aceitar", "pass": "recusar"},
+              "en": {"double": "double", "no_double": "no double", "take": "take", "pass": "pass"}}
+
+
+def _anki_cube(c: dict[str, Any], side: str, loss: str, pt: bool) -> tuple[str, str]:
+    words = CUBE_WORDS["pt" if pt else "en"]
+    take = CUBE_QUESTIONS.get(c["played"]) == "take"
+    if pt:
+        question = f"as {side} aceitam?" if take else f"as {side} dobram?"
+        front = f"Position ID {c['position_id']}, Match ID {c['match_id'] or '-'}: {question}"
+        back = f"{words[c['best']].capitalize()}. Na partida: {words[c['played']]} (perdeu {loss})."
+    else:
+        question = f"does {side} take?" if take else f"does {side} double?"
+        front = f"Position ID {c['position_id']}, Match ID {c['match_id'] or '-'}: {question}"
+        back = f"{words[c['best']].capitalize()}. In the match: {words[c['played']]} (lost {loss})."
+    return front, back
 
 
 def pt_words(play: str, pt: bool) -> str:

@@ -1,26 +1,30 @@
 // The big screen of a tournament night (club/tournament_web.py): polls GET /api/tournaments/{name} every second.
 "use strict";
-const WORDS = {
-  pt: { playing: "Em jogo", next: "A seguir", standings: "Classificação", none: "Nenhuma partida em jogo.",
-        nonext: "Nenhuma partida esperando.", waitBoard: "aguarda mesa", table: "Mesa", points: "pontos",
-        point: "ponto", champion: "Campeão", player: "Jogador", wins: "V", losses: "D", round: "Rodada",
-        starting: "começando…", offline: "sem sinal", noTournament: "Nenhum torneio ainda.",
-        assign: "Enviar para a mesa", unassign: "Tirar da mesa", feature: "Transmitir esta mesa", result: "Gravar resultado", close: "Fechar",
-        askPin: "PIN do diretor:", winner: "vencedor",
-        brackets: { main: "Chave principal", consolation: "Consolação", last_chance: "Última chance", final: "Final" },
-        formats: { double_elimination: "dupla eliminação", consolation: "com consolação", last_chance: "com última chance",
-                   progressive: "consolação progressiva", swiss: "suíço modificado", round_robin: "todos contra todos" } },
-  en: { playing: "In play", next: "Up next", standings: "Standings", none: "No match in play.",
-        nonext: "No match waiting.", waitBoard: "waits for a table", table: "Table", points: "points",
-        point: "point", champion: "Champion", player: "Player", wins: "W", losses: "L", round: "Round",
-        starting: "starting…", offline: "offline", noTournament: "No tournament yet.",
-        assign: "Send to the table", unassign: "Take off the table", feature: "Feature on the broadcast", result: "Save the result", close: "Close",
-        askPin: "Director's PIN:", winner: "winner",
-        brackets: { main: "Main", consolation: "Consolation", last_chance: "Last chance", final: "Final" },
-        formats: { double_elimination: "double elimination", consolation: "with consolation",
-                   last_chance: "with last chance", progressive: "progressive consolation", swiss: "modified Swiss",
-                   round_robin: "round robin" } },
+// Each word in Brazilian Portuguese and English side by side (as core/messages.py keeps the referee's words).
+const BOTH = {
+  playing: ["Em jogo", "In play"], next: ["A seguir", "Up next"], standings: ["Classificação", "Standings"],
+  none: ["Nenhuma partida em jogo.", "No match in play."],
+  nonext: ["Nenhuma partida esperando.", "No match waiting."], waitBoard: ["aguarda mesa", "waits for a table"],
+  table: ["Mesa", "Table"], points: ["pontos", "points"], point: ["ponto", "point"],
+  champion: ["Campeão", "Champion"], player: ["Jogador", "Player"], wins: ["V", "W"], losses: ["D", "L"],
+  round: ["Rodada", "Round"], starting: ["começando…", "starting…"], offline: ["sem sinal", "offline"],
+  noTournament: ["Nenhum torneio ainda.", "No tournament yet."], assign: ["Enviar para a mesa", "Send to the table"],
+  unassign: ["Tirar da mesa", "Take off the table"], feature: ["Transmitir esta mesa", "Feature on the broadcast"],
+  result: ["Gravar resultado", "Save the result"], close: ["Fechar", "Close"],
+  askPin: ["PIN do diretor:", "Director's PIN:"], winner: ["vencedor", "winner"],
+  brackets: {
+    main: ["Chave principal", "Main"], consolation: ["Consolação", "Consolation"],
+    last_chance: ["Última chance", "Last chance"], final: ["Final", "Final"],
+  },
+  formats: {
+    double_elimination: ["dupla eliminação", "double elimination"],
+    consolation: ["com consolação", "with consolation"], last_chance: ["com última chance", "with last chance"],
+    progressive: ["consolação progressiva", "progressive consolation"], swiss: ["suíço modificado", "modified Swiss"],
+    round_robin: ["todos contra todos", "round robin"],
+  },
 };
+const pick = (table, i) => Object.fromEntries(Object.entries(table).map(([k, v]) => [k, Array.isArray(v) ? v[i] : pick(v, i)]));
+const WORDS = { pt: pick(BOTH, 0), en: pick(BOTH, 1) };
 const params = new URLSearchParams(location.search);
 let lang = params.get("lang") === "en" ? "en" : (localStorage.getItem("gamao-lang") === "en" ? "en" : "pt");
 let name = params.get("name");

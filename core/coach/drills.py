@@ -56,6 +56,40 @@ def is_blunder(row: dict[str, Any]) -> bool:
     return isinstance(loss, (int, float)) and loss >= BLUNDER and bool(row.get("best"))
 
 
+# ----- cube decisions as cards ---------------------------------------------------------------------------------
+#: A cube decision's question, by what the player did (engine/analysis.py CubeRating.action): "double" asks the
+#: player on roll whether to double, "take" asks the opponent whether to take.
+CUBE_QUESTIONS = {"double": "double", "no_double": "double", "take": "take", "pass": "take"}
+
+
+def cube_answer(question: str, equities: dict[str, float]) -> str:
+    """The right answer to a cube card's question from the engine's equities (the doubler's side, cubeful):
+    double when doubling (the opponent answering in their best way) is worth more than not; take when taking
+    costs the doubler at least as much as a pass.
+
+    >>> cube_answer("double", {"no_double": 0.4, "double_take": 0.7, "double_pass": 1.0})
+    'double'
+    >>> cube_answer("take", {"no_double": 0.4, "double_take": 0.7, "double_pass": 1.0})
+    'take'
+    >>> cube_answer("double", {"no_double": 0.1, "double_take": 0.05, "double_pass": 1.0})
+    'no_double'
+    """
+    no_double, double_take, double_pass = (float(equities[k]) for k in ("no_double", "double_take", "double_pass"))
+    if question == "double":
+        return "double" if min(double_take, double_pass) > no_double else "no_double"
+    if question == "take":
+        return "take" if double_take <= double_pass else "pass"
+    raise ValueError(f"a cube card asks double or take, not {question!r}")
+
+
+def is_cube_blunder(row: dict[str, Any]) -> bool:
+    """A rated cube decision (engine/analysis.py CubeRating, as the coach's review gives it) that lost the blunder
+    mark or more, with its equities."""
+    loss = row.get("loss")
+    return (row.get("action") in CUBE_QUESTIONS and isinstance(loss, (int, float)) and loss >= BLUNDER
+            and isinstance(row.get("equities"), dict) and bool(row.get("position_id")))
+
+
 # ----- pip count ----------------------------------------------------------------------------------------------
 def pip_method(pos: Position, side: Side) -> list[tuple[int, int, int]]:
     """(point, checkers, pips) per occupied point of the side's own numbering, bar as 25: count point by point."""

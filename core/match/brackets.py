@@ -5,6 +5,7 @@ A tournament is the list of what happened to it (operations, plain dicts the dir
 by hand; a second one for the same match is a correction), ``assign`` / ``unassign`` (a ready match to a board)
 and ``length`` (shorter matches from a round on, when the night runs late). ``Tournament.replay(ops)`` makes the
 same state again from the same list, so a director restarted on its journal goes on exactly where it was.
+Who meets whom (each format's brackets and pairings, the sources of a match's slots) is core/match/draw.py's.
 
 Formats (the rules, with their sources, in docs/tournament-formats.md):
 
@@ -36,19 +37,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import GamaoError
+from core.match import draw
+from core.match.draw import BYE, MatchDef
+from core.match.draw import Resolved as _Res
+from core.match.draw import seed_positions as seed_positions  # importable here as before
 
 FORMATS = ("double_elimination", "consolation", "last_chance", "progressive", "swiss", "round_robin")
 ELIMINATION = ("double_elimination", "consolation", "last_chance", "progressive")
 RULE_SETS = ("casual", "tournament_usbgf", "tournament_ukbgf", "lesson")  # core/referee/rulesets.py's names
 BRACKETS = ("main", "consolation", "last_chance", "final")
-PREFIX = {"main": "M", "consolation": "C", "last_chance": "L", "final": "F"}
 MAX_PLAYERS = 128
 MAX_LENGTH = 25
 MAX_SCORE = 999
 MAX_OPS = 20_000
 NAME_RE = re.compile(r"^[^\W_][\w .'-]{0,29}$")  # letters and digits, then spaces, . ' - _ (no ":" or ",")
-BYE = "\x00bye"  # a slot nobody fills (never a player's name: names cannot hold control characters)
-Source = tuple[Any, ...]
 
 
 class TournamentError(GamaoError, ValueError):
@@ -75,38 +77,6 @@ def parse_score(text: Any) -> tuple[int, int]:
     if a == b:
         raise TournamentError(f"score {text!r}: a match has a winner, the two scores cannot be equal")
     return a, b
-
-
-def seed_positions(size: int) -> list[int]:
-    """Seed numbers (1 = best) in bracket order: 1 meets ``size`` in round 1, 1 and 2 can meet only in the final.
-
-    >>> seed_positions(8)
-    [1, 8, 4, 5, 2, 7, 3, 6]
-    """
-    order = [1]
-    while len(order) < size:
-        m = 2 * len(order) + 1
-        order = [x for s in order for x in (s, m - s)]
-    return order
-
-
-@dataclass
-class MatchDef:
-    id: str
-    round: int
-    bracket: str
-    slots: tuple[Source, Source]
-    order: int
-
-
-@dataclass
-class _Res:
-    """A match as resolved from its sources and the results: who plays, who won."""
-    light: str | None = None   # a name, BYE, or None (not known yet)
-    dark: str | None = None
-    winner: str | None = None  # a name, BYE (nobody), or None (not decided)
-    loser: str | None = None
-    walkover: bool = False
 
 
 @dataclass
@@ -244,9 +214,9 @@ class Tournament:
         s.ratings = {p: float(ratings[p]) for p in players if isinstance(ratings.get(p), (int, float))}
         s.players = _rng_order(players, seed, s.ratings)
         if fmt in ELIMINATION:
-            self._build_elimination()
+            s.seeds = draw.elimination(s.defs, fmt, s.players)
         elif fmt == "round_robin":
-            self._build_round_robin()
+            draw.round_robin(s.defs, s.players)
 
     def _op_enter(self, op: dict[str, Any]) -> None:
         s = self.s
@@ -280,7 +250,7 @@ class Tournament:
         s.late.append(name)
         if s.format == "round_robin":
             s.defs = []
-            self._build_round_robin()
+            draw.round_robin(s.defs, s.players)
 
     def _op_withdraw(self, op: dict[str, Any]) -> None:
         name = self._player(op["player"])
@@ -362,87 +332,7 @@ class Tournament:
             raise TournamentError(f"the match length is 1-{MAX_LENGTH} points")
         self.s.shorter.append((bracket, start, length))
 
-    # ----- building brackets ------------------------------------------------------------------------------
-    def _add(self, bracket: str, rnd: int, a: Source, b: Source) -> Source:
-        order = sum(1 for d in self.s.defs if d.bracket == bracket and d.round == rnd)
-        mid = f"{PREFIX.get(bracket, 'M')}{rnd}-{order + 1}" if bracket != "final" else f"F{rnd}"
-        self.s.defs.append(MatchDef(mid, rnd, bracket, (a, b), order))
-        return ("winner", mid)
-
-    def _build_elimination(self) -> None:
-        s = self.s
-        size = 2
-        while size < len(s.players):
-            size *= 2
-        s.seeds = [s.players[n - 1] if n <= len(s.players) else None for n in seed_positions(size)]
-        rounds: list[list[str]] = []
-        cur: list[Source] = [("seed", i) for i in range(size)]
-        rnd = 0
-        while len(cur) > 1:
-            rnd += 1
-            cur = [self._add("main", rnd, cur[i], cur[i + 1]) for i in range(0, len(cur), 2)]
-            rounds.append([src[1] for src in cur])
-        k = len(rounds)
-        if s.format == "double_elimination":
-            champ = self._losers("consolation", rounds, k)
-            f1 = self._add("final", 1, ("winner", rounds[-1][0]), champ)
-            self._add("final", 2, ("reset", f1[1], 0), ("reset", f1[1], 1))
-        elif s.format == "progressive":
-            self._losers("consolation", rounds, max(1, k - 2))
-        else:
-            first = [("drop", rounds[0][i], rounds[1][i // 2] if k > 1 else None) for i in range(len(rounds[0]))]
-            cons = self._single("consolation", first)
-            if s.format == "last_chance" and cons:
-                again = [("drop", cons[0][i], cons[1][i // 2] if len(cons) > 1 else None)
-                         for i in range(len(cons[0]))]
-                self._single("last_chance", again)
-
-    def _single(self, bracket: str, entrants: list[Source]) -> list[list[str]]:
-        rounds: list[list[str]] = []
-        rnd = 0
-        cur = entrants
-        while len(cur) > 1:
-            rnd += 1
-            cur = [self._add(bracket, rnd, cur[i], cur[i + 1]) for i in range(0, len(cur), 2)]
-            rounds.append([src[1] for src in cur])
-        return rounds
-
-    def _losers(self, bracket: str, main: list[list[str]], drops: int) -> Source:
-        """A losers' bracket: main round 1's losers paired, then each later dropping round's losers met by the
-        bracket's survivors (in reverse order every other round, so two players do not meet again at once)."""
-        rnd = 1
-        cur = [self._add(bracket, rnd, ("loser", main[0][i]), ("loser", main[0][i + 1]))
-               for i in range(0, len(main[0]) - 1, 2)] if len(main[0]) > 1 else [("loser", main[0][0])]
-        for j in range(1, drops):
-            new = [("loser", mid) for mid in main[j]]
-            if j % 2:
-                new.reverse()
-            while len(cur) > len(new):
-                rnd += 1
-                cur = [self._add(bracket, rnd, cur[i], cur[i + 1]) for i in range(0, len(cur), 2)]
-            rnd += 1
-            cur = [self._add(bracket, rnd, cur[i], new[i]) for i in range(len(cur))]
-        while len(cur) > 1:
-            rnd += 1
-            cur = [self._add(bracket, rnd, cur[i], cur[i + 1]) for i in range(0, len(cur), 2)]
-        return cur[0]
-
-    def _build_round_robin(self) -> None:
-        s = self.s
-        people: list[str | None] = list(s.players)
-        if len(people) % 2:
-            people.append(None)
-        n = len(people)
-        for rnd in range(1, n):
-            for i in range(n // 2):
-                a, b = people[i], people[n - 1 - i]
-                if a is None or b is None:
-                    continue
-                if rnd % 2 == 0 and i == 0:
-                    a, b = b, a  # the fixed player changes colour every other round
-                self._add("main", rnd, ("player", a), ("player", b))
-            people = [people[0], people[-1], *people[1:-1]]
-
+    # ----- the draw (core/match/draw.py) ----------------------------------------------------------------------
     def _next_of(self, mid: str) -> str | None:
         for d in self.s.defs:
             if d.bracket == "main" and any(src == ("winner", mid) for src in d.slots):
@@ -467,65 +357,24 @@ class Tournament:
         active = self._swiss_active()
         if len(active) < 2:
             return
-        draw = {p: i for i, p in enumerate(s.players)}
         records = {p: self._record(p) for p in active}
-        active.sort(key=lambda p: (records[p][1], -records[p][0], draw[p]))
+        bye, pairs = draw.swiss_round(active, records, {p: i for i, p in enumerate(s.players)}, s.byes, self._met())
         s.rounds += 1
-        if len(active) % 2:
-            fewest = min(s.byes.get(p, 0) for p in active)
-            bye = max((p for p in active if s.byes.get(p, 0) == fewest),
-                      key=lambda p: (records[p][1], -records[p][0], draw[p]))
-            active.remove(bye)
+        if bye is not None:
             s.byes[bye] = s.byes.get(bye, 0) + 1
             s.swiss_byes.append((s.rounds, bye))
-        met = self._met()
-        pairs = _pair_without_rematch(active, met) or [(active[i], active[i + 1]) for i in range(0, len(active), 2)]
         for a, b in pairs:
-            self._add("main", s.rounds, ("player", a), ("player", b))
+            draw.add(s.defs, "main", s.rounds, ("player", a), ("player", b))
 
     def _met(self) -> set[frozenset[str]]:
         return {frozenset((r.light, r.dark)) for r in self._res.values() if r.light and r.dark}
 
     # ----- resolving ------------------------------------------------------------------------------------------
-    def _who(self, src: Source) -> str | None:
-        kind = src[0]
-        if kind == "seed":
-            p = self.s.seeds[src[1]]
-            return BYE if p is None else p
-        if kind == "player":
-            return str(src[1])
-        r = self._res[src[1]] if src[1] is not None else None
-        if kind == "winner":
-            return r.winner if r else None
-        if kind == "loser":
-            return r.loser if r else None
-        if kind == "reset":  # the final's second match: only when the consolation's winner won the first
-            if r is None or r.winner is None:
-                return None
-            if r.winner == r.light or r.winner == BYE:
-                return BYE
-            return r.light if src[2] == 0 else r.dark
-        if kind == "drop":  # a first loss: in this round, or in the next after a bye here
-            if r is None:
-                return None
-            if BYE not in (r.light, r.dark):
-                return r.loser
-            holder = r.winner
-            if holder in (None, BYE):
-                return holder
-            nxt = self._res.get(src[2]) if src[2] is not None else None
-            if nxt is None:
-                return BYE
-            if nxt.winner is None:
-                return None
-            return holder if nxt.loser == holder else BYE
-        raise TournamentError(f"unknown source {src!r}")
-
     def _resolve(self) -> None:
         s = self.s
         self._res = {}
         for d in s.defs:
-            r = _Res(self._who(d.slots[0]), self._who(d.slots[1]))
+            r = _Res(draw.who(d.slots[0], s.seeds, self._res), draw.who(d.slots[1], s.seeds, self._res))
             self._res[d.id] = r
             a, b = r.light, r.dark
             if a is None or b is None:
@@ -721,27 +570,3 @@ class Tournament:
 
 def _name(who: str | None) -> str | None:
     return None if who in (None, BYE) else who
-
-
-def _pair_without_rematch(players: list[str], met: set[frozenset[str]], budget: int = 20_000) -> \
-        list[tuple[str, str]] | None:
-    """Pairs in order (each player with the nearest in the list they have not met); None when there is none
-    within the search's budget."""
-    steps = [0]
-
-    def go(rest: list[str]) -> list[tuple[str, str]] | None:
-        if not rest:
-            return []
-        steps[0] += 1
-        if steps[0] > budget:
-            return None
-        first = rest[0]
-        for i in range(1, len(rest)):
-            if frozenset((first, rest[i])) in met:
-                continue
-            tail = go(rest[1:i] + rest[i + 1:])
-            if tail is not None:
-                return [(first, rest[i]), *tail]
-        return None
-
-    return go(players)

@@ -29,6 +29,9 @@ from typing import Any, Literal, NotRequired, TypedDict
 from core.match.names import name_problem
 from core.referee.clock import ClockError, ClockSettings
 from core.referee.games import settings_json, settings_of, variant_name
+from core.referee.json_limits import MAX_LINE as MAX_LINE  # importable here as before
+from core.referee.json_limits import JSONRefused, loads
+from core.referee.json_limits import bounded_lines as bounded_lines  # importable here as before
 from core.referee.rulesets import HINTS, ILLEGAL_PLAY, NEW_RULES, POINT_OUT, RULE_SETS, STEPS, rule_set
 
 Event = dict[str, Any]
@@ -492,89 +495,14 @@ def parse_event(obj: object, index: int | None = None) -> CheckedEvent:
     return ev
 
 
-# Parse limits: an event is a few kilobytes (a board with its probability tables is the largest), its
-# numbers are small, and it nests four levels deep. Anything far beyond is refused before it can cost
-# memory or time (a 5,000-digit integer, JSON nested 100,000 deep, a line of 50 MB).
-MAX_LINE = 256 * 1024
-MAX_DEPTH = 16
-MAX_DIGITS = 20
-
-
-def _int(text: str) -> int:
-    digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise _Limit(f"a number of {digits} digits (at most {MAX_DIGITS})")
-    return int(text)
-
-
-def _constant(name: str) -> float:
-    raise _Limit(f"{name} is not a number JSON allows")
-
-
-class _Limit(ValueError):
-    pass
-
-
-def _depth(line: str) -> int:
-    """How deep the line's brackets nest (strings skipped): checked before json.loads recurses."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in line:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    return deepest
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def parse_line(line: str, index: int | None = None) -> CheckedEvent:
-    """One line of JSON text -> a checked event (EventError for bad JSON or a line beyond the limits)."""
-    if len(line) > MAX_LINE:
-        raise _fail(index, f"the line is longer than {MAX_LINE} characters; an event is a few thousand")
-    if ("[" in line or "{" in line) and _depth(line) > MAX_DEPTH:
-        raise _fail(index, f"the JSON nests more than {MAX_DEPTH} levels deep; an event nests at most 4")
+    """One line of JSON text -> a checked event (EventError for bad JSON or a line beyond the limits of
+    core/referee/json_limits.py)."""
     try:
-        obj = json.loads(line, parse_int=_int, parse_constant=_constant)
-    except json.JSONDecodeError as exc:
-        raise _fail(index, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except _Limit as exc:
-        raise _fail(index, f"not a usable event: {exc}") from None
-    except (ValueError, RecursionError) as exc:
-        raise _fail(index, f"not a usable event: {exc}") from None
+        obj = loads(line)
+    except JSONRefused as exc:
+        raise _fail(index, str(exc)) from None
     return parse_event(obj, index)
-
-
-def bounded_lines(stream: Iterable[str] | object, max_line: int = MAX_LINE) -> Iterator[str]:
-    """The lines of a text file object, none held longer than `max_line` characters (a longer line is
-    yielded cut to `max_line + 1`, so `parse_line` refuses it without the whole line in memory)."""
-    readline = getattr(stream, "readline", None)
-    if readline is None:
-        yield from stream  # type: ignore[misc]
-        return
-    while True:
-        line = readline(max_line + 1)
-        if not line:
-            return
-        if len(line) > max_line and not line.endswith("\n"):
-            # Skip the rest of this over-long line in pieces, then report it as one line.
-            while True:
-                rest = readline(max_line + 1)
-                if not rest or rest.endswith("\n"):
-                    break
-        yield line
 
 
 def read_lines(lines: Iterable[str]) -> Iterator[CheckedEvent]:

@@ -7,33 +7,17 @@ from dataclasses import replace
 from typing import Any
 
 from core.match.formats.variant import CHAIN
-from core.match.record import (
-    ACCEPT,
-    BEAVER,
-    DOUBLE,
-    DROP,
-    MOVE,
-    RACCOON,
-    REJECT,
-    RESIGN,
-    TAKE,
-    Action,
-    GameRecord,
-    GameResult,
-    MatchRecord,
-    MatchRules,
-)
+from core.match.record import KINDS, MOVE, Action, GameRecord, GameResult, MatchRecord, MatchRules
 from core.rules.notation import Play
 from core.rules.position import Side
 from core.rules.variants import play_from_text
 
-_KINDS = {"move": MOVE, "double": DOUBLE, "take": TAKE, "drop": DROP, "beaver": BEAVER, "raccoon": RACCOON,
-          "resign": RESIGN, "accept": ACCEPT, "reject": REJECT}
-
 
 def record_action(a: dict[str, Any], variant: bool = False) -> Action:
     """One action of the referee's game record as a match record's Action."""
-    kind = _KINDS[a["kind"]]
+    kind = a["kind"]
+    if kind not in KINDS:  # the referee's kinds are the record's (core.match.record KINDS)
+        raise KeyError(kind)
     side = Side(a["side"])
     if kind == MOVE:
         dice = (a["dice"][0], a["dice"][1])

@@ -10,6 +10,15 @@ pairing that carries checkers the shortest total distance on a line (the one-dim
 
 Points are in each side's own numbering (1 = its ace point, 25 = bar, 0 = off), as in ``Play``.
 
+The variants' positions too (any ``Position`` subclass, each with its own routes): checkers a side has off the
+board without having borne them off (Russian backgammon's checkers waiting to enter) are in the same place as the
+borne-off ones for the hand (off the board; a side never has both: it bears off only once all have entered), named
+``waiting`` instead of ``off`` when the target has such checkers. A Plakoto pin (the board layout's ``pinned``: a
+lone checker under an opposing checker) is set up by putting the pinned checker on its point first, or under the
+pinner already there (``under``: lift the pinner, put the checker down, put the pinner back on it); a pin the wrong
+way round (the target's pinner under the target's pinned checker) is one more move, the pinned checker put under
+on the same point.
+
 >>> from core.rules.position import Position
 >>> start = Position.start()
 >>> target = Position.from_position_id("4HPwATDgc/ABMA")
@@ -36,9 +45,16 @@ class SetupMove:
     frm: int
     to: int
     count: int
+    under: bool = False  # Plakoto: put it under the other side's checker on ``to`` (a pin)
+    waiting: bool = False  # Russian backgammon: the off-board place is the checkers waiting to enter
 
     def as_json(self) -> dict[str, object]:
-        return {"side": self.side.value, "from": _place(self.frm), "to": _place(self.to), "count": self.count}
+        off = "waiting" if self.waiting else "off"
+        out: dict[str, object] = {"side": self.side.value, "from": _place(self.frm, off), "to": _place(self.to, off),
+                                  "count": self.count}
+        if self.under:
+            out["under"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +73,39 @@ class SetupPlan:
         return {"moves": [m.as_json() for m in self.moves], "checkers_moved": self.checkers_moved}
 
 
-def _place(point: int) -> int | str:
-    return "bar" if point == BAR else "off" if point == OFF else point
+def _place(point: int, off: str = "off") -> int | str:
+    return "bar" if point == BAR else off if point == OFF else point
+
+
+def _counts(pos: Position, side: Side) -> list[int]:
+    """The side's 26 own-numbered counts with every checker it has off the board at OFF (borne off, or waiting to
+    enter in Russian backgammon)."""
+    counts = list(pos.own(side))
+    counts[OFF] = 15 - sum(counts[1:])
+    return counts
+
+
+def _as_game(pos: Position, game: Position) -> Position:
+    """``pos``'s checkers, where they physically are, as a position of ``game``'s class (its own numbering)."""
+    layout = pos.to_dict()
+    rel = []
+    for side in (Side.LIGHT, Side.DARK):
+        own = [0] * 26
+        physical = layout[side.value]
+        assert isinstance(physical, list)
+        for phys, n in enumerate(physical, start=1):
+            own[game.own_point(side, phys)] += n
+        own[BAR] = pos.own(side)[BAR]
+        own[OFF] = pos.own(side)[OFF]
+        rel.append(tuple(own))
+    return type(game)((rel[0], rel[1]), pos.turn)
+
+
+def _pins(pos: Position) -> dict[int, Side]:
+    """Physical point -> the side pinned there (Plakoto's layout ``pinned``; none in the other games)."""
+    pinned = pos.to_dict().get("pinned") or []
+    assert isinstance(pinned, list)
+    return {int(q["point"]): Side(q["side"]) for q in pinned}
 
 
 def side_moves(now: Sequence[int], target: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -84,17 +131,32 @@ def setup_moves(now: Position, target: Position) -> SetupPlan:
     other side needs it). Only where every shortage of both sides is held by the other side (a swap) does a move
     land on an occupied point: the count stays the fewest and the hand holds a checker meanwhile."""
     sides = (Side.LIGHT, Side.DARK)
-    counts = {side: list(now.own(side)) for side in sides}
-    goal = {side: target.own(side) for side in sides}
+    if type(now) is not type(target):  # the board as the target's game numbers it (each game has its routes)
+        now = _as_game(now, target)
+    counts = {side: _counts(now, side) for side in sides}
+    goal = {side: _counts(target, side) for side in sides}
+    waiting = {side: target.own(side)[OFF] < goal[side][OFF] for side in sides}  # off the board, not borne off
+    pins = _pins(target)
     held = {side: [0] * 25 for side in sides}  # physical point -> checkers
     for side in sides:
         for point in range(1, 25):
             held[side][now.physical_point(side, point)] += counts[side][point]
 
     def free(side: Side, to: int) -> bool:
-        return to in (BAR, OFF) or not held[side.other][now.physical_point(side, to)]
+        if to in (BAR, OFF):
+            return True
+        q = now.physical_point(side, to)
+        if pins.get(q) is side:  # its pin: the checker goes under whatever is there
+            return True
+        if pins.get(q) is side.other:  # it pins there: onto the lone checker to be pinned (or an empty point)
+            return held[side.other][q] <= 1
+        return not held[side.other][q]
 
-    steps: list[tuple[Side, int, int]] = []
+    now_pins = _pins(now)
+    bottom: dict[int, Side | None] = {}  # physical point -> the side whose checker lies at the bottom of its stack
+    for q in range(1, 25):
+        bottom[q] = now_pins.get(q) or next((side for side in sides if held[side][q]), None)
+    steps: list[tuple[Side, int, int, bool]] = []
     while True:
         paired = [(side, frm, to) for side in sides for frm, to, _ in side_moves(counts[side], goal[side])]
         if not paired:
@@ -106,17 +168,29 @@ def setup_moves(now: Position, target: Position) -> SetupPlan:
                      for to in range(26) if counts[side][to] < goal[side][to] and free(side, to)]
             step = min(lifts)[2] if lifts else paired[0]  # paired[0]: a swap, nothing lands free
         side, frm, to = step
+        q = now.physical_point(side, to) if to not in (BAR, OFF) else 0
+        under = bool(q) and pins.get(q) is side and bool(held[side.other][q])
         counts[side][frm] -= 1
         counts[side][to] += 1
         if frm not in (BAR, OFF):
-            held[side][now.physical_point(side, frm)] -= 1
-        if to not in (BAR, OFF):
-            held[side][now.physical_point(side, to)] += 1
-        steps.append(step)
+            f = now.physical_point(side, frm)
+            held[side][f] -= 1
+            if bottom[f] is side and not held[side][f]:
+                bottom[f] = side.other if held[side.other][f] else None
+        if q:
+            held[side][q] += 1
+            if under or bottom[q] is None:
+                bottom[q] = side
+        steps.append((side, frm, to, under))
     moves: list[SetupMove] = []
-    for side, frm, to in steps:  # the same lift again and again: one move with its count
-        if moves and (moves[-1].side, moves[-1].frm, moves[-1].to) == (side, frm, to):
-            moves[-1] = SetupMove(side, frm, to, moves[-1].count + 1)
+    for side, frm, to, under in steps:  # the same lift again and again: one move with its count
+        if moves and (moves[-1].side, moves[-1].frm, moves[-1].to, moves[-1].under) == (side, frm, to, under):
+            moves[-1] = SetupMove(side, frm, to, moves[-1].count + 1, under, waiting[side])
         else:
-            moves.append(SetupMove(side, frm, to, 1))
+            moves.append(SetupMove(side, frm, to, 1, under, waiting[side]))
+    # A pin the wrong way round once the lifts are made (the target's pinned checker stayed, on top): put under.
+    for q, side in sorted(pins.items()):
+        if bottom[q] is not side:
+            point = now.own_point(side, q)
+            moves.append(SetupMove(side, point, point, 1, True, waiting[side]))
     return SetupPlan(tuple(moves))

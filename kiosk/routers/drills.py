@@ -35,9 +35,13 @@ class StudentIn(Strict):
 class DrillIn(Strict):
     student: int = Field(ge=1, le=MAX_ID)
     kind: Literal["pips", "mistake", "opening", "bearoff", "cube", "setup"]
-    target: str | None = Field(None, max_length=120)  # Position ID or XGID (kind "setup")
+    # Position ID, XGID, a game's name (its start) or, with "game", that game's position JSON (kind "setup")
+    target: str | None = Field(None, max_length=1000)
     card: int | None = Field(None, ge=1, le=MAX_ID)
     turn: Literal["light", "dark"] = "light"  # the side a Position ID is encoded for (a recorded match's move)
+    game: Literal["standard", "nackgammon", "plakoto", "russian", "jacquet"] | None = None  # the target's game
+    match: int | None = Field(None, ge=1, le=MAX_ID)  # a recorded match in the journal (any game): with "move",
+    move: int | None = Field(None, ge=1, le=100_000)  # the position before its move-th play
 
 
 class PipsIn(Strict):
@@ -48,6 +52,10 @@ class PipsIn(Strict):
 class CubeIn(Strict):
     double: bool  # light doubles
     take: bool  # dark takes
+
+
+class DecisionIn(Strict):
+    answer: Literal["double", "no_double", "take", "pass"]  # a cube card's question: double? or take?
 
 
 class MatchIn(Strict):
@@ -142,7 +150,13 @@ def _reviewed(request: Request, match: str, side: str) -> tuple[list[dict[str, A
         review = coach.review(match)
     except Exception:  # no such match in the journal, tournament mode, the coach off: nothing to add
         return [], None
-    return list(review.get("plays", [])), ((review.get("summary") or {}).get(side) or {}).get("pr")
+    return review_rows(review), ((review.get("summary") or {}).get(side) or {}).get("pr")
+
+
+def review_rows(review: dict[str, Any]) -> list[dict[str, Any]]:
+    """The review's rated plays and its rated cube decisions (``"kind": "cube"``; there once the coach's background
+    look at the cube is done, ``cube_pending`` false): each that lost the blunder mark becomes a card."""
+    return list(review.get("plays", [])) + [{**c, "kind": "cube"} for c in review.get("cube_decisions") or []]
 
 
 @router.post("/api/students/{sid}/matches", dependencies=AT_THE_BOARD,
@@ -159,7 +173,7 @@ def student_match(sid: StudentId, body: MatchIn, request: Request) -> dict[str, 
             raise _refused(exc, 404) from None
         except Exception as exc:  # the coach refuses (tournament mode, not running): the match is still theirs
             review = {"plays": [], "error": str(exc)}
-        rows = list(review.get("plays", []))
+        rows = review_rows(review)
         pr = ((review.get("summary") or {}).get(body.side) or {}).get("pr")
     try:
         added = drills.store.record_match(sid, body.match, body.side, rows, pr=pr)
@@ -193,7 +207,8 @@ def session(request: Request) -> dict[str, Any]:
 @router.post("/api/drills/start", dependencies=AT_THE_BOARD, summary="Start a drill for a student")
 def start(body: DrillIn, request: Request) -> dict[str, Any]:
     try:
-        return room(request).start(body.student, body.kind, body.target, body.card, body.turn)
+        return room(request).start(body.student, body.kind, body.target, body.card, body.turn, body.game, body.match,
+                                   body.move)
     except KeyError:
         raise HTTPException(404, "no such student") from None
     except LookupError as exc:
@@ -212,6 +227,15 @@ def pips(body: PipsIn, request: Request) -> dict[str, Any]:
 @router.post("/api/drills/cube", dependencies=AT_THE_BOARD, summary="The student's cube decision in a race")
 def cube(body: CubeIn, request: Request) -> dict[str, Any]:
     return _answered(lambda: room(request).answer_cube(body.double, body.take))
+
+
+@router.post("/api/drills/decision", dependencies=AT_THE_BOARD,
+             summary="The student's answer to a cube card from a recorded match (double? take?)")
+def decision(body: DecisionIn, request: Request) -> dict[str, Any]:
+    try:
+        return _answered(lambda: room(request).answer_decision(body.answer))
+    except ValueError as exc:  # a take answered to a double's question, or the other way round
+        raise HTTPException(422, {"field": "answer", "message": str(exc)}) from None
 
 
 @router.post("/api/drills/stop", dependencies=AT_THE_BOARD, summary="End the drill")

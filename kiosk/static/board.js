@@ -79,7 +79,10 @@ export function drawBoard(svg, state, marks = null) {
   const g = el("g", {});
   const pinned = {};
   for (const pin of pos.pinned || []) pinned[pin.point] = pin.side;
-  const mover = state.turn === "dark" ? "dark" : "light";
+  // At a game's end the numbers are the last mover's, as its last play (marked) is written: "1/fora" on point 1.
+  const ended = ["game_over", "match_over"].includes(state.phase);
+  const lastSide = ended ? (state.moves || []).at(-1)?.side : null;
+  const mover = (lastSide || state.turn) === "dark" ? "dark" : "light";
   svg.dataset.mover = mover;
   const mark = (p) => (!marks ? "" : marks.bad && (marks.to.includes(p) || marks.from.includes(p)) ? " bad"
     : marks.to.includes(p) ? " to" : marks.from.includes(p) ? " from" : "");

@@ -24,6 +24,13 @@ const WORDS = {
     qTake: "As escuras aceitam?", double: "Dobrar", noDouble: "Não dobrar", take: "Aceitar", drop: "Recusar",
     truth: (t, by) => `${by === "gnubg" ? "O GNU Backgammon" : "A regra de Keith"}: as claras ${t.double ? "dobram" : "não dobram"}; as escuras ${t.take ? "aceitam" : "recusam"}.`,
     keithRule: "Regra de Keith: some 1/7 à contagem de quem rola; dobre se ela passar a do adversário em até 4, aceite se passar em 2 ou mais.",
+    recorded: (m, n) => `partida ${m}, lance ${n}`,
+    // a cube decision from the student's recorded match (a card)
+    cardDouble: (side) => `As ${side} dobram?`, cardTake: (side) => `As ${side} aceitam a dobra?`,
+    cubeAt: (c) => `Cubo em ${c.value}` + (c.length ? `; placar claras ${c.score.light}, escuras ${c.score.dark}, partida de ${c.length} pontos` : ""),
+    decision: { double: "dobrar", no_double: "não dobrar", take: "aceitar", pass: "recusar" },
+    cubeCardRight: (r, d) => `Certo! ${d[r.best][0].toUpperCase()}${d[r.best].slice(1)} é o certo. A carta vai para a caixa ${r.box}.`,
+    cubeCardWrong: (r, d) => `Ainda não: o certo é ${d[r.best]} (na partida: ${d[r.was]}). A carta volta à caixa 1 e aparece amanhã.`,
   },
   en: {
     title: "Lesson", create: "New student", namePh: "Student's name", pips: "Pip count",
@@ -45,6 +52,12 @@ const WORDS = {
     qTake: "Does dark take?", double: "Double", noDouble: "No double", take: "Take", drop: "Drop",
     truth: (t, by) => `${by === "gnubg" ? "GNU Backgammon" : "Keith's rule"}: light ${t.double ? "doubles" : "does not double"}; dark ${t.take ? "takes" : "drops"}.`,
     keithRule: "Keith's rule: add 1/7 to the roller's count; double if it exceeds the opponent's by 4 or less, take if it exceeds it by 2 or more.",
+    recorded: (m, n) => `match ${m}, move ${n}`,
+    cardDouble: (side) => `Does ${side} double?`, cardTake: (side) => `Does ${side} take the double?`,
+    cubeAt: (c) => `Cube at ${c.value}` + (c.length ? `; score light ${c.score.light}, dark ${c.score.dark}, ${c.length}-point match` : ""),
+    decision: { double: "double", no_double: "no double", take: "take", pass: "pass" },
+    cubeCardRight: (r, d) => `Right! ${d[r.best][0].toUpperCase()}${d[r.best].slice(1)} is right. The card moves to box ${r.box}.`,
+    cubeCardWrong: (r, d) => `Not yet: the right answer is ${d[r.best]} (in the match: ${d[r.was]}). The card goes back to box 1, due tomorrow.`,
   },
 };
 
@@ -111,12 +124,20 @@ async function menu(s, fresh = false) {
 async function start(kind, target) {
   lastKind = kind; lastTarget = target;
   pad.light = pad.dark = ""; padField = "light";
-  const turn = new URLSearchParams(location.search).get("turn") === "dark" ? "dark" : "light";
-  await api("POST", "/api/drills/start", { student: student.id, kind, ...(target ? { target, turn } : {}) });
+  const q = new URLSearchParams(location.search);
+  const turn = q.get("turn") === "dark" ? "dark" : "light";
+  // a variant's position as JSON (/aula?setup=JSON&game=plakoto)
+  const game = ["plakoto", "russian", "jacquet", "nackgammon"].includes(q.get("game")) ? { game: q.get("game") } : {};
+  await api("POST", "/api/drills/start", { student: student.id, kind,
+    ...(target ? { target, turn, ...game } : {}) });
   show("drill");
-  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : kind === "opening" ? W().opening : kind === "cube" ? W().cube : kind === "bearoff" ? W().bearoff : W().setup}`;
+  drillTitle(kind);
   await refresh();
   timer = setInterval(refresh, 500);
+}
+
+function drillTitle(kind) {
+  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : kind === "opening" ? W().opening : kind === "cube" ? W().cube : kind === "bearoff" ? W().bearoff : W().setup}`;
 }
 
 function renderPad() {
@@ -158,6 +179,9 @@ function resultHtml(kind, r) {
       line(`${w.method(w[side])} ${parts[0]} = ${parts[parts.length - 1]}`);
     }
     line(w.keith(r.keith));
+  } else if (kind === "mistake" && r.question) {  // a cube card
+    line(r.right ? w.cubeCardRight(r, w.decision) : w.cubeCardWrong(r, w.decision), r.right ? "right" : "wrong");
+    if (r.learnt) line(w.learnt);
   } else if (kind === "mistake") {
     line(r.right ? w.cardRight(r) : w.cardWrong(r), r.right ? "right" : "wrong");
     if (r.learnt) line(w.learnt);
@@ -179,11 +203,13 @@ async function refresh() {
   // While setting up, the board is numbered for the side of the first step (its own numbering, as the step is
   // written) and the step's points are marked; no cube in a drill.
   const first = s.stage === "setup" && s.setup && s.setup.moves[0];
-  const view = { position: s.target.board, turn: first ? first.side : s.target.turn, match: { crawford: true } };
+  const view = { position: s.target.board, turn: first ? first.side : s.target.turn, match: { crawford: true },
+    variant: s.game && s.game !== "standard" ? { name: s.game } : null };  // each game's numbering, its pins
   drawBoard($("target"), view, first ? playMarks(view, first.side, `${first.from}/${first.to}`) : null);
   const w = W();
   $("pad").hidden = !(s.stage === "answer" && s.kind === "pips");
   $("cube").hidden = !(s.stage === "answer" && s.kind === "cube");
+  $("decide").hidden = !(s.stage === "answer" && s.kind === "mistake" && s.question);
   $("steps").hidden = s.stage !== "setup";
   $("result").hidden = s.stage !== "done";
   $("stage").hidden = s.stage === "done";
@@ -200,6 +226,13 @@ async function refresh() {
       li.className = "more"; li.textContent = w.more(s.setup.moves.length - 4); items.push(li);
     }
     $("steps").replaceChildren(...items);
+  } else if (s.stage === "answer" && s.question) {  // a cube card: one question, two answers
+    const side = w.side[s.side];
+    $("stage").textContent = s.cube ? w.cubeAt(s.cube) : w.cubeStage;
+    $("q-card").textContent = s.question === "double" ? w.cardDouble(side) : w.cardTake(side);
+    const [yes, no] = s.question === "double" ? ["double", "no_double"] : ["take", "pass"];
+    $("d-yes").textContent = w.decision[yes]; $("d-yes").dataset.answer = yes;
+    $("d-no").textContent = w.decision[no]; $("d-no").dataset.answer = no;
   } else if (s.stage === "answer" && s.kind === "cube") {
     $("stage").textContent = w.cubeStage;
     renderCube();
@@ -252,12 +285,20 @@ $("a-ok").onclick = async () => {
   cubeAnswer.double = cubeAnswer.take = null;
   refresh();
 };
+for (const id of ["d-yes", "d-no"]) {
+  $(id).onclick = async () => { await api("POST", "/api/drills/decision", { answer: $(id).dataset.answer }); refresh(); };
+}
 $("setup-form").onsubmit = (e) => { e.preventDefault(); start("setup", $("setup-id").value); };
 $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
 $("again").onclick = () => (["pips", "opening", "cube", "bearoff"].includes(lastKind) ? start(lastKind) : menu(student));
-// A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark)
-const wanted = new URLSearchParams(location.search).get("setup");
+// A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark, or any game's
+// recorded play by its number: /aula?match=3&move=12, "partida 3, lance 12" in the field, which the server reads)
+function recordedText() {
+  const q = new URLSearchParams(location.search);
+  return /^\d+$/.test(q.get("match") || "") && /^\d+$/.test(q.get("move") || "") ? W().recorded(q.get("match"), q.get("move")) : null;
+}
+const wanted = new URLSearchParams(location.search).get("setup") || recordedText();
 if (wanted) $("setup-id").value = wanted;
 $("back").onclick = async () => {
   if (!$("drill").hidden) { await api("POST", "/api/drills/stop"); return menu(student); }
@@ -268,7 +309,7 @@ $("lang").onclick = () => {
   localStorage.setItem("gamao-lang", lang);
   $("lang").textContent = lang === "pt" ? "EN" : "PT";
   document.documentElement.lang = lang === "pt" ? "pt-BR" : "en";
-  if (!$("drill").hidden) { $("keys").replaceChildren(); refresh(); } else if (!$("menu").hidden) menu(student); else students();
+  if (!$("drill").hidden) { $("keys").replaceChildren(); drillTitle(lastKind); refresh(); } else if (!$("menu").hidden) menu(student); else students();
 };
 $("lang").textContent = lang === "pt" ? "EN" : "PT";
 students();

@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 
 from club import mosquitto
-from club.auth import sign
+from club.auth import AuthError, sign
+from club.commands import RESEND, CommandGate, signed_command
+from club.commands import topic as command_topic
 from club.config import Broker, make_client
 from club.director import Director, wait_for
 from club.mosquitto import LocalBroker
+from club.outbox import Outbox
 from club.pairing import Pairing
 from tests.club.conftest import CLUB, Board, caught_up, check_director
 
@@ -153,3 +156,29 @@ def test_the_director_signs_what_it_asks_and_the_board_obeys(open_broker: LocalB
         assert board.publisher.stats["resend_requests"] >= 2 and board.publisher.stats["refused_commands"] == 0
     finally:
         board.close()
+
+
+def test_one_gate_takes_the_resend_and_the_start_on_their_own_topics(tmp_path: Path) -> None:
+    """club/commands.py's one gate: a resend and a start share the board's command counter (a replay of either is
+    refused), each is checked by its own fields, and neither is taken on the other's topic."""
+    key = bytes(range(32))
+    gate = CommandGate(CLUB, "mesa01", key, Outbox(tmp_path / "club_outbox.sqlite").obeyed)
+    resend_topic, start_topic = command_topic(CLUB, "mesa01", RESEND), command_topic(CLUB, "mesa01")
+    start = {"command": "start_match", "tournament": "T", "match": "M1-1", "table": "1",
+             "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": None}
+    resend = {"match": 7, "from": 12}
+    assert gate.take(resend_topic, signed_command(CLUB, "mesa01", key, resend, 10, kind=RESEND)) == \
+        {"command": "resend", "match": 7, "from": 12, "seq": 10}
+    refused = {
+        "replayed": (start_topic, signed_command(CLUB, "mesa01", key, start, 10)),        # the resend's counter
+        "malformed": (resend_topic, signed_command(CLUB, "mesa01", key, {"match": 7, "from": -1}, 11, kind=RESEND)),
+        "forged": (resend_topic, signed_command(CLUB, "mesa01", key, start, 12)),          # signed for the other topic
+        "retained": (resend_topic, signed_command(CLUB, "mesa01", key, resend, 13, kind=RESEND)),
+    }
+    for reason, (where, payload) in refused.items():
+        with pytest.raises(AuthError, match=reason):
+            gate.take(where, payload, retained=reason == "retained")
+    assert gate.take(start_topic, signed_command(CLUB, "mesa01", key, start, 14))["command"] == "start_match"
+    with pytest.raises(AuthError, match="unpaired"):
+        CommandGate(CLUB, "mesa01", None, Outbox(tmp_path / "other.sqlite").obeyed).take(resend_topic, b"{}")
+    assert gate.refused == {"replayed": 1, "malformed": 1, "forged": 1, "retained": 1}

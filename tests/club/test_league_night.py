@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from club.auth import new_sign_key
 from club.director import Director
 from club.league import League
 from club.league_night import FixtureError, check_fixture, score, table
@@ -20,7 +21,7 @@ from tests.kiosk.browser import SCREENSHOTS, chromium_or_skip, chromium_page
 from webguard.pin import PinStore
 from webguard.server import BackgroundServer
 
-KEY = "ab" * 32
+KEY = new_sign_key()[1]  # a board's public key, as a club gives it (club/auth.py)
 CLUBS = {"porto", "lisboa"}
 FIXTURE = {"id": "j1", "home": "porto", "away": "lisboa", "start": 1000.0, "pairings": [
     {"club": "porto", "board": "mesa01", "home": "Ana", "away": "Bruno"},

@@ -119,6 +119,10 @@ def test_check_arm64_arguments() -> None:
     assert check_arm64.parse_args(["bookworm"]).cache.parts[-2:] == (".cache", "gamao-arm64")
     assert not check_arm64.parse_args(["bookworm"]).host_qemu  # Debian 13's qemu-user by default
     assert check_arm64.parse_args(["bookworm", "--host-qemu"]).host_qemu
+    assert check_arm64.parse_args(["bookworm"]).nice == 19  # yields to the machine's other work by default
+    assert check_arm64.parse_args(["bookworm", "--nice", "10"]).nice == 10
+    with pytest.raises(SystemExit):
+        check_arm64.parse_args(["bookworm", "--nice", "-5"])  # never above the machine's other work
 
 
 def test_check_arm64_registers_its_qemu_for_aarch64_elf_only() -> None:
@@ -206,16 +210,46 @@ def test_check_arm64_skipping_the_install_runs_the_rest_only_on_a_reused_install
     ran: list[str] = []
     monkeypatch.setattr(check_arm64.os, "geteuid", lambda: 0)
     for name in ("binfmt", "make_root", "copy_checkout", "install_again", "run_check", "compare_hints",
-                 "screenshot", "demo", "tests"):
+                 "frame_time", "screenshot", "demo", "tests"):
         monkeypatch.setattr(checker, name, lambda name=name: ran.append(name) or "ok")
     monkeypatch.setattr(checker, "compare", lambda *_a: ran.append("plays") or "ok")
     monkeypatch.setattr(checker, "mount", lambda: None)
     monkeypatch.setattr(checker, "unmount", lambda: None)
     report = checker.run()
-    later = ["install_again", "run_check", "compare_hints", "plays", "screenshot", "demo", "tests"]
+    later = ["install_again", "run_check", "compare_hints", "plays", "frame_time", "screenshot", "demo", "tests"]
     assert ran == ["binfmt", "make_root", "copy_checkout", *(later if later_steps_run else [])]
     assert not report.passed  # a skipped step is never a pass
     assert [s.name for s in report.steps if not s.passed] == ["install"]
+
+
+def test_check_arm64_reads_the_frame_time_bench_and_the_processor() -> None:
+    """bench/bench_vision.py's lines, as it prints them, give the three figures the report sets side by side."""
+    printed = ("1280x720, one core, registration + counting: ring score alone 9.85 ms/frame, with the slot judge "
+               "11.58 ms/frame (in turn, 20 frames each)\n"
+               "1280x720, one core (thread CPU time): registration (warp) + counting 11.43 ms/frame (warp alone "
+               "2.10 ms); ArUco marker search 3.90 ms/frame\n"
+               "whole pipeline (registration, warp, stillness, counting): 12.02 ms per still frame, 3.51 ms per "
+               "frame while moving (not counted); with ArUco markers found every frame 14.20 ms per still frame\n")
+    assert check_arm64.frame_figures(printed) == {"registration + counting": 11.43,
+                                                  "whole pipeline, still frame": 12.02,
+                                                  "with ArUco markers, still frame": 14.2}
+    assert check_arm64.frame_figures("Traceback (most recent call last):\n") == {}
+    assert check_arm64.cpu_model("processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t: sse\n") == "AMD EPYC 7B13"
+    assert check_arm64.cpu_model("") == "unknown processor"
+
+
+def test_check_arm64_counts_a_pytest_run_test_by_test_even_when_stopped_halfway() -> None:
+    printed = ("tests/core/test_a.py::test_one PASSED                                    [  1%]\n"
+               "tests/core/test_a.py::test_two[3-1] FAILED                               [  2%]\n"
+               "tests/core/test_a.py::test_two[3-1] ERROR                                [  2%]\n"
+               "tests/core/test_b.py::test_gnubg SKIPPED (gnubg is x86 only)            [  3%]\n"
+               "tests/core/test_c.py::test_slow PASSED                                   [  4%]\n"
+               "ERROR tests/core/test_d.py - ModuleNotFoundError: No module named 'gnubg'\n")  # no summary: stopped
+    count = check_arm64.PytestCount.parse(printed)
+    assert count.summary() == "2 passed, 1 skipped, 2 failed"
+    assert count.failed() == ["tests/core/test_a.py::test_two[3-1]", "tests/core/test_d.py"]
+    assert check_arm64.TEST_PATHS[0] == "tests/core"
+    assert check_arm64.parse_args(["bookworm"]).tests.split() == list(check_arm64.TEST_PATHS)
 
 
 def _serve(folder: Path) -> tuple[Any, int]:

@@ -473,7 +473,7 @@ def test_the_reviews_pr_counts_the_cube_decisions_as_xg_does(referee, tmp_path) 
             s = review["summary"][side]
             assert s["cube_decisions"] >= 1, (side, decided, s)
             assert s["decisions"] == s["plays"] + s["cube_decisions"]
-        analysis = coach._cube_reviews[referee.state()["match"]["id"]][1]
+        analysis = coach.reviews.cube[referee.state()["match"]["id"]][1]
         for side in (Side.LIGHT, Side.DARK):
             s, a = review["summary"][side.value], analysis.summary[side]
             assert abs(s["pr"] - 500 * (s["error"] + a.cube_error) / s["decisions"]) <= 0.01

@@ -68,14 +68,14 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
         page.wait_for_selector("[data-testid=chain]:not([hidden])", timeout=5000)
         assert page.inner_text("[data-testid=variant]") == "Gamão russo"
         assert page.get_attribute("[data-testid=chain]", "data-link") == "complement"
-        assert page.inner_text("[data-testid=chain]").startswith(f"Dobradinha complementar: jogue quatro vezes o {n}")
+        assert page.inner_text("[data-testid=chain]").startswith(f"Complementar: o {n} quatro vezes")
         assert russian["match"]["players"] == {"light": "Light", "dark": "Dark"}  # no names given: the sides' words
         assert page.inner_text("#verdict-head").startswith(f"{ {'light': 'Claras', 'dark': 'Escuras'}[russian['turn']]} jogou")
         assert page.inner_text("[data-testid=variant-info]").startswith("Por entrar: Claras")
         screenshot(page, "kiosk-pt-russian-chain")
         page.click("[data-testid=lang-switch]")
         assert page.inner_text("[data-testid=variant]") == "Russian backgammon"
-        assert page.inner_text("[data-testid=chain]").startswith(f"Complementary double: play {n} four times")
+        assert page.inner_text("[data-testid=chain]").startswith(f"Complementary double: {n} four times")
         assert RussianPosition.rule == "R31"
         fake.update(**{"variant": None, "chain": None, **Referee().public_state()})  # backgammon: no variant shown
         page.wait_for_selector("[data-testid=variant][hidden]", state="attached", timeout=5000)

@@ -23,7 +23,9 @@ class JacquetGame(VariantGame):
         if not pos.messenger_arrived(mover) and not any(me1[0:7]):
             may_leave = 1 if me0[24] == 15 else 0
             if me0[24] - me1[24] > may_leave:
-                return Fault(ILLEGAL, "messenger_not_arrived", {**params, "point": pos.physical_point(mover, 24)},
+                # The mover's own numbers, as its plays are written and the screen labels the board (one numbering
+                # per game, issue 37): the start point is the mover's 24.
+                return Fault(ILLEGAL, "messenger_not_arrived", {**params, "point": 24},
                              boards.moves())
         held_at = 2 if pos.settings.hitting else 1
         if me0[1] >= held_at and me0[2] >= held_at:
@@ -42,7 +44,7 @@ class JacquetGame(VariantGame):
             if hi - lo + 1 >= 6 and any(not held0[k] for k in range(lo, hi + 1)) and longest_run(held1) >= 6:
                 if q is None or any(lo + 1 <= p <= hi + 1 for p in QUARTERS[q]):
                     new = next(k + 1 for k in range(lo, hi + 1) if not held0[k])
-                    return Fault(ILLEGAL, "six_block_not_allowed", {**params, "point": pos.physical_point(mover, new)},
+                    return Fault(ILLEGAL, "six_block_not_allowed", {**params, "point": new},
                                  boards.moves())
             lo = hi + 1
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from core.messages import pt_play
 from core.referee import inference
 from core.referee.faults import ILLEGAL, Fault, roll_of
 from core.referee.games.base import Link
@@ -74,7 +75,7 @@ class RussianGame(VariantGame):
         after = new.with_turn(mover)
         assert isinstance(after, RussianPosition)
         sp, se = ("claras", "light") if mover is Side.LIGHT else ("escuras", "dark")
-        message = {"pt": f"Jogada das {sp} com {dice[0]}-{dice[1]}: {text}. Agora a dobradinha complementar: "
+        message = {"pt": f"Jogada das {sp} com {dice[0]}-{dice[1]}: {pt_play(text)}. Agora a dobradinha complementar: "
                          f"joguem quatro vezes o {n}, sem lançar (gamão russo, R31).",
                    "en": f"{se.capitalize()}'s play with {dice[0]}-{dice[1]}: {text}. Now the complementary double: "
                          f"play {n} four times, without rolling (Russian backgammon, R31)."}

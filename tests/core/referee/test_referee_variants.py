@@ -347,7 +347,8 @@ def test_jacquet_messenger_moves_alone() -> None:
     feed_all(ref, [{"event": "roll", "dice": [3, 1]}, board_event(reply.result)])
     out = feed_all(ref, [{"event": "roll", "dice": [4, 2]}, moved(reply.result, "light", {13: -2, 17: 1, 15: 1})])
     faults = [v for v in out if v["verdict"] == "illegal"]
-    assert [(v["reason"], v["point"]) for v in faults] == [("messenger_not_arrived", 13)]
+    # light's own 24 (physical 13): the mover's numbering, as its plays are written and the screen labels the board
+    assert [(v["reason"], v["point"]) for v in faults] == [("messenger_not_arrived", 24)]
     assert "mensageiro" in faults[0]["message"]["pt"] and "R32" in faults[0]["message"]["en"]
 
 
@@ -368,7 +369,7 @@ def test_jacquet_six_point_block_refused_then_allowed() -> None:
     ref = referee_at(pos)
     out = feed_all(ref, [{"event": "roll", "dice": [1, 3]}, moved(pos, "light", {13: -2, 14: 1, 16: 1})])
     faults = [v for v in out if v["verdict"] == "illegal"]
-    assert [(v["reason"], v["point"]) for v in faults] == [("six_block_not_allowed", 14)]
+    assert [(v["reason"], v["point"]) for v in faults] == [("six_block_not_allowed", 23)]  # own 23 = physical 14
     assert "seis" in faults[0]["message"]["pt"]
     pos = _jacquet_run(True)
     ref = referee_at(pos)

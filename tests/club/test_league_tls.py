@@ -1,0 +1,126 @@
+"""TLS on the league's bridge (issue 40; club/league.py): two real Mosquittos on loopback, a club's and the league's.
+The league's pairing issues the club's bridge a client certificate from the league's CA (openssl); the league broker
+takes clubs on a TLS listener only, with a client certificate of its CA besides the password, and its own director
+on a plain loopback listener; the club's bridge checks the league's certificate. A board's message crosses the
+bridge out, the league's ask crosses it in; a connection without the certificate, or without TLS, is refused."""
+
+from __future__ import annotations
+
+import queue
+import ssl
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from club import mosquitto
+from club.broker_config import write_broker_config
+from club.league import League, ask_topic, bridge_text, club_keys, write_league_config
+from club.mosquitto import LocalBroker, free_port
+from club.pairing import Pairing
+
+
+def _client(port: int, user: str, password: str, tls: dict[str, Any] | None = None) -> tuple[mqtt.Client, int]:
+    """A connected paho client (its CONNACK's code, 0 when taken) or a refused one (-1: the TLS handshake failed)."""
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"t-{user}-{time.monotonic_ns()}")
+    c.username_pw_set(user, password)
+    if tls is not None:
+        c.tls_set(**tls)
+    got: queue.Queue[int] = queue.Queue()
+    c.on_connect = lambda cl, u, f, reason, p: got.put(reason.value)
+    c.on_disconnect = lambda cl, u, f, reason, p: got.put(-2)  # closed before any CONNACK
+    c.on_message = lambda cl, u, m: cl.messages.put((m.topic, bytes(m.payload)))  # type: ignore[attr-defined]
+    c.messages = queue.Queue()  # type: ignore[attr-defined]
+    try:
+        c.connect("127.0.0.1", port, keepalive=10)
+    except (OSError, ssl.SSLError):
+        return c, -1
+    c.loop_start()
+    try:
+        return c, got.get(timeout=5)
+    except queue.Empty:
+        c.loop_stop()
+        return c, -1
+
+
+def test_the_league_bridge_over_tls_with_client_certificates(tmp_path: Path) -> None:
+    if not mosquitto.available():
+        pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (./dev test does it)")
+    pairing = Pairing(tmp_path / "porto" / "director")
+    pairing.pair("mesa01", "porto")
+    league = League(tmp_path / "league")
+    tls_port, local_port, club_port = free_port(), free_port(), free_port()
+    cred = league.pair_club("porto", club_keys(pairing), broker=f"mqtts://127.0.0.1:{tls_port}")
+    assert {"ca", "cert", "cert_key"} <= set(cred) and "PRIVATE KEY" in cred["cert_key"]
+    assert not list((tmp_path / "league" / "tls" / "clubs").glob("*.key"))  # the club's key left with it
+    league_conf = write_league_config(league, tmp_path / "league" / "broker", listen=f"127.0.0.1:{tls_port}",
+                                      tls=True, tls_host="localhost", local=f"127.0.0.1:{local_port}")
+    text = league_conf.read_text()
+    assert "require_certificate true" in text and f"listener {local_port} 127.0.0.1" in text
+    club_conf = write_broker_config(pairing, tmp_path / "porto" / "generated", listen=f"127.0.0.1:{club_port}",
+                                    tls=False)
+    bridge = bridge_text("porto", cred, tls_dir=tmp_path / "porto" / "generated" / "league-tls")
+    assert "bridge_certfile" in bridge and "bridge_keyfile" in bridge and "bridge_insecure false" in bridge
+    assert ((tmp_path / "porto" / "generated" / "league-tls" / "league-club.key").stat().st_mode & 0o777) == 0o600
+    club_conf.write_text(club_conf.read_text() + bridge)
+    started: list[Any] = []
+    clients: list[mqtt.Client] = []
+    try:
+        started.append(LocalBroker.paired(tmp_path / "league" / "run", Pairing(tmp_path / "league" / "none"),
+                                          port=local_port, generated=league_conf).start())
+        club = LocalBroker.paired(tmp_path / "porto" / "broker", pairing, port=club_port, generated=club_conf).start()
+        started.append(club)
+        own = league.director()
+        central, rc = _client(local_port, own["username"], own["password"])  # the league's director, on loopback
+        clients.append(central)
+        assert rc == 0
+        central.subscribe("gamao/porto/+/events", qos=1)
+        director, rc = _client(club_port, "director", pairing.director()["password"])  # porto's director
+        clients.append(director)
+        assert rc == 0
+        director.subscribe(ask_topic("porto"), qos=1)
+        board, rc = _client(club_port, "mesa01", pairing.boards()["mesa01"]["password"])
+        clients.append(board)
+        assert rc == 0
+        time.sleep(0.5)
+
+        def crossed(source: mqtt.Client, topic: str, sink: mqtt.Client, payload: bytes) -> bool:
+            """Publish until it arrives (the bridge may still be connecting): True once `sink` has it."""
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                source.publish(topic, payload, qos=1)
+                try:
+                    while True:
+                        got = sink.messages.get(timeout=0.5)  # type: ignore[attr-defined]
+                        if got == (topic, payload):
+                            return True
+                except queue.Empty:
+                    pass
+            return False
+
+        # out: a board's message reaches the league over the TLS bridge; in: the league's ask reaches the club
+        assert crossed(board, "gamao/porto/mesa01/events", central, b'{"over":"tls"}'), club._log_tail()
+        assert crossed(central, ask_topic("porto"), director, b'{"ask":"tls"}'), club._log_tail()
+
+        ca = str(tmp_path / "porto" / "generated" / "league-tls" / "league-ca.crt")
+        # the bridge's password without its certificate, or without TLS at all: refused
+        c, rc = _client(tls_port, cred["username"], cred["password"], {"ca_certs": ca})
+        clients.append(c)
+        assert rc != 0
+        c, rc = _client(tls_port, cred["username"], cred["password"])
+        clients.append(c)
+        assert rc != 0
+        # with the club's certificate: taken (what the bridge does)
+        tls = {"ca_certs": ca, "certfile": str(tmp_path / "porto" / "generated" / "league-tls" / "league-club.crt"),
+               "keyfile": str(tmp_path / "porto" / "generated" / "league-tls" / "league-club.key")}
+        c, rc = _client(tls_port, "someone", "wrong", tls)  # ... but the password is still checked
+        clients.append(c)
+        assert rc != 0
+    finally:
+        for c in clients:
+            c.loop_stop()
+            c.disconnect()
+        for b in reversed(started):
+            b.stop()
