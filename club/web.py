@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -25,6 +25,7 @@ from club.director import MAX_MATCH_ID, Director
 from club.league import League
 from club.league_web import add_league_routes
 from club.live import Live
+from core.page_words import words_reply
 from webguard.body import BodyLimit
 from webguard.clients import client_host
 from webguard.origin import OriginGuard, same_origin
@@ -77,6 +78,12 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
                         headers=getattr(exc, "headers", None))
 
 
+def _words(request: Request) -> Response:
+    """GET /kiosk/words.js: the players' screen's words (core/page_words.py), which kiosk/static/i18n.js imports."""
+    status, body, headers = words_reply(request.headers.get("if-none-match"))
+    return Response(body, status, headers, media_type="text/javascript; charset=utf-8")
+
+
 def create_app(director: Director, pins: Any) -> FastAPI:
     """`pins`: the director's PIN store (webguard.pin.PinStore: is_set(), check(pin) raising an error with
     `status` and `retry_after`)."""
@@ -90,6 +97,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=MAX_BODY, who="the director")
     app.add_middleware(OriginGuard)  # another site's page changes nothing (webguard/origin.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_api_route("/kiosk/words.js", _words, methods=["GET"], include_in_schema=False)  # i18n.js's table
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
     live = Live(director)
     add_broadcast(app, live)  # /overlay, /api/overlay, /live/ (club/broadcast.py), behind the delay

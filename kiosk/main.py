@@ -13,10 +13,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from core.page_words import words_reply
 from kiosk.coach import CoachService, EngineFactory, default_engine
 from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService
@@ -139,11 +140,19 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.add_middleware(OriginGuard)  # another site's page changes nothing, body or not (webguard/origin.py)
     for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice, drills):
         app.include_router(module.router)
+    # The page's words from their one table (core/page_words.py), before the static files' mount.
+    app.add_api_route("/static/words.js", _words, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     for path, name in PAGES.items():
         app.add_api_route(path, _page(STATIC / name), methods=["GET"], include_in_schema=False)
     return app
+
+
+def _words(request: Request) -> Response:
+    """GET /static/words.js: the players' screen's words, pt and en (kiosk/static/i18n.js imports them)."""
+    status, body, headers = words_reply(request.headers.get("if-none-match"))
+    return Response(body, status, headers, media_type="text/javascript; charset=utf-8")
 
 
 def _page(file: Path) -> Callable[[], FileResponse]:

@@ -31,6 +31,7 @@ from core.match.formats.mat import write_mat
 from core.match.formats.sgf import write_sgf
 from core.match.formats.variant import is_variant_record, write_variant
 from core.match.record import MatchRecord
+from core.messages import count
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
@@ -184,16 +185,16 @@ class RefereeService:
         problem = health.problems[0] if health.problems else "damaged"
         if health.salvaged_from:
             aside = Path(health.salvaged_from).name
-            en = (f"The game journal was damaged ({problem}). It was moved aside as {aside}, and {kept} events of "
-                  f"{n} matches were saved into a new journal. Lost: {lost_en}.{also_en}")
+            en = (f"The game journal was damaged ({problem}). It was moved aside as {aside}, and {count(kept, 'event', 'events')} of "
+                  f"{count(n, 'match', 'matches')} were saved into a new journal. Lost: {lost_en}.{also_en}")
             pt = (f"O registro das partidas estava danificado ({problem}). Ele foi movido para {aside}, e "
-                  f"{kept} eventos de {n} partidas foram salvos em um novo registro. Perdido: {lost_pt}.{also_pt}")
+                  f"{count(kept, 'evento', 'eventos')} de {count(n, 'partida', 'partidas')} foram salvos em um novo registro. Perdido: {lost_pt}.{also_pt}")
             self._notice("journal_salvaged", en, pt, kept=kept, lost=health.lost,
                          salvaged_from=health.salvaged_from, archive_only=only_archived)
         else:
-            en = (f"The game journal lost its latest events ({problem}). It holds {kept} events of {n} matches. "
+            en = (f"The game journal lost its latest events ({problem}). It holds {count(kept, 'event', 'events')} of {count(n, 'match', 'matches')}. "
                   f"Lost: {lost_en}.{also_en}")
-            pt = (f"O registro das partidas perdeu os últimos eventos. Ele tem {kept} eventos de {n} partidas. "
+            pt = (f"O registro das partidas perdeu os últimos eventos. Ele tem {count(kept, 'evento', 'eventos')} de {count(n, 'partida', 'partidas')}. "
                   f"Perdido: {lost_pt}.{also_pt}")
             self._notice("journal_went_back", en, pt, kept=kept, lost=health.lost, salvaged_from=None,
                          archive_only=only_archived)

@@ -8,7 +8,7 @@ import { playText, serverWords } from "./i18n.js";
 
 export const COACH_TEXT = {
   pt: {
-    plays: "Melhores jogadas", all: (n) => `Todas as ${n} jogadas`, cube: "Conselho de cubo", review: "Revisão",
+    plays: "Melhores jogadas", all: (n) => (n === 1 ? "A única jogada" : `Todas as ${n} jogadas`), cube: "Conselho de cubo", review: "Revisão",
     tutor: "Tutor", close: "Fechar", numbers: "Números", settings: "⚙ Treinador", guide: "Guia do professor",
     marks: "Marcas", prev: "◀", next: "▶", best: "Melhor jogada", bestIs: (p) => `Melhor: ${p}`,
     levels: { off: "desligado", very_bad: "só erros graves", bad: "erros", doubtful: "tudo" },
@@ -33,7 +33,7 @@ export const COACH_TEXT = {
     pin: "PIN", pinLabel: "PIN (para mudar)",
   },
   en: {
-    plays: "Best plays", all: (n) => `All ${n} plays`, cube: "Cube advice", review: "Review", tutor: "Tutor",
+    plays: "Best plays", all: (n) => (n === 1 ? "The only play" : `All ${n} plays`), cube: "Cube advice", review: "Review", tutor: "Tutor",
     close: "Close", numbers: "Numbers", settings: "⚙ Coach", guide: "Teacher's guide", marks: "Marks",
     prev: "◀", next: "▶", best: "Best play", bestIs: (p) => `Best: ${p}`,
     levels: { off: "off", very_bad: "blunders only", bad: "errors", doubtful: "everything" },

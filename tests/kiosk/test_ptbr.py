@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from core.messages import REASONS, TEMPLATES, describe, message
+from core.page_words import PAGE_WORDS, SERVER_SENTENCES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +62,10 @@ def portuguese_texts() -> dict[str, str]:
         for i, m in enumerate(re.finditer(r'(?:"pt":\s*|why_pt=)((?:"[^"]*"\s*)+)', source)):
             texts[f"{path.name}:{i}"] = "".join(re.findall(r'"([^"]*)"', m.group(1)))
     static = ROOT / "kiosk" / "static"
-    texts["i18n.js:pt"] = _js_block(static / "i18n.js", "pt: {", "en: {")
+    # The page's own words: their one table (core/page_words.py; kiosk/static/i18n.js asks it), and the server's
+    # refusals said in Portuguese.
+    texts["page_words:pt"] = "\n".join(pt for pt, _ in PAGE_WORDS.values())
+    texts["page_words:server"] = "\n".join(pt for _, pt in SERVER_SENTENCES)
     texts["calibrate.js:pt"] = _js_block(static / "calibrate.js", "? {", ": {")
     for name in ("index.html", "calibrate.html"):
         texts[name] = (static / name).read_text(encoding="utf-8")
@@ -89,7 +93,7 @@ def test_no_european_only_form_in_the_portuguese() -> None:
 def test_the_scan_sees_every_message_and_screen() -> None:
     texts = portuguese_texts()
     assert len([k for k in texts if k.startswith("message:")]) >= len(TEMPLATES)
-    assert any(k.startswith("machine.py:") for k in texts) and "i18n.js:pt" in texts
+    assert any(k.startswith("machine.py:") for k in texts) and "page_words:pt" in texts
     # and would catch what it looks for
     assert re.search(r"\b(está|estão|estou) a [a-zç]+r\b", "as claras estão a jogar")
     assert re.search(r"\btem de\b", "tem de entrar") and re.search(r"\bcâmara\b", "Calibrar câmara")
