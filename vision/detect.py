@@ -28,14 +28,12 @@ import numpy as np
 
 from vision.config import DetectConfig
 from vision.geometry import BoardLayout
+from vision.sampling import CentreIndex
 from vision.slots import SlotFeatures, SlotModel, default_model
 
 ROWS = ("top", "bottom")
 # hue tells checker sets apart better than brightness, which glare, shade and translucency all change
 CHROMA_WEIGHT = np.array([1.0, 2.0, 2.0], np.float32)
-#: ring centres whose sample indexes a detector keeps (5 KB each); a frame looks at about 350
-RING_CACHE = 4096
-
 
 @dataclass
 class ColumnReading:
@@ -136,62 +134,62 @@ class Detector:
         self.edge_y = np.array([layout.top_y] * 12 + [layout.bottom_y] * 12, np.float32)
         self.inward = np.array([1.0] * 12 + [-1.0] * 12, np.float32)
         self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
-        self._ring_cache: dict[tuple[int, int, str, str], dict[tuple[float, float], np.ndarray]] = {}
+        self._rings = CentreIndex()  # ring sample indexes of the centres seen so far (vision/sampling.py)
 
     # -- evidence ------------------------------------------------------------------------------------
     def gradients(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """Colour gradient: per pixel, the channel with the strongest edge (black on black still has a rim)."""
-        # Each channel's plane apart (numpy on an (H, W, 3) array's channel strides, and np.where on masks of random
-        # pixels, were most of the time). An 8-bit image's Sobel values are whole numbers below 1021: int16 holds
-        # them, and their squares and sums are exact in float32, so every value is the one float32 throughout gave.
-        gxs = cv2.split(cv2.Sobel(image, cv2.CV_16S, 1, 0, ksize=3))
-        gys = cv2.split(cv2.Sobel(image, cv2.CV_16S, 0, 1, ksize=3))
-        best_x, best_y = gxs[0], gys[0]
+        """Colour gradient of an 8-bit BGR image: per pixel, the channel with the strongest edge (black on black
+        still has a rim); (x, y) as int16 (H, W) planes (Sobel's 3x3 values, whole numbers) and the edge scale."""
+        # Channel by channel on contiguous planes (numpy on an (H, W, 3) array's channel strides, np.where on masks
+        # of random pixels and np.percentile on a strided view were most of the time). An 8-bit image's Sobel values
+        # are whole numbers below 1021: 16 bits hold them (cv2.spatialGradient is Sobel's 3x3 pair in 16 bits), and
+        # their squares and sums are exact in float32, so every value is the one float32 throughout gave.
+        planes = cv2.split(image)
+        best_x, best_y = cv2.spatialGradient(planes[0])
         best_m = cv2.add(cv2.multiply(best_x, best_x, dtype=cv2.CV_32F), cv2.multiply(best_y, best_y, dtype=cv2.CV_32F))
         # the first channel of the largest m, as m.argmax(axis=2) picks it (a later one only when strictly larger)
         for c in (1, 2):
-            m = cv2.add(cv2.multiply(gxs[c], gxs[c], dtype=cv2.CV_32F), cv2.multiply(gys[c], gys[c], dtype=cv2.CV_32F))
+            x, y = cv2.spatialGradient(planes[c])
+            m = cv2.add(cv2.multiply(x, x, dtype=cv2.CV_32F), cv2.multiply(y, y, dtype=cv2.CV_32F))
             take = cv2.compare(m, best_m, cv2.CMP_GT)
-            best_x = cv2.copyTo(gxs[c], take, best_x)
-            best_y = cv2.copyTo(gys[c], take, best_y)
+            best_x = cv2.copyTo(x, take, best_x)
+            best_y = cv2.copyTo(y, take, best_y)
             best_m = cv2.max(best_m, m)
-        scale = float(np.sqrt(np.percentile(best_m[::2, ::2], self.cfg.gradient_percentile))) + 1.0
-        return best_x.astype(np.float32), best_y.astype(np.float32), scale
+        # a percentile is a function of the sorted values: sorted first, numpy's own interpolation is kept
+        scale = float(np.sqrt(np.percentile(np.sort(best_m[::2, ::2], axis=None), self.cfg.gradient_percentile))) + 1.0
+        return best_x, best_y, scale
 
     def ring_edges(self, gx: np.ndarray, gy: np.ndarray, scale: float, cx: np.ndarray,
                    cy: np.ndarray) -> np.ndarray:
         """(N, shifts, angles): whether the ring around each shifted centre has an edge running along it."""
         n, s, r, k = len(cx), len(self.shift_x), len(self.ring_dx), len(self.cos)
         at = self.ring_index(gx.shape, cx, cy)
-        a = gx.reshape(-1).take(at).reshape(n, s, r, k)
-        b = gy.reshape(-1).take(at).reshape(n, s, r, k)
-        rad = np.abs(a * self.cos + b * self.sin)
-        tan = np.abs(b * self.cos - a * self.sin)
-        ok = (rad > self.cfg.edge_strength * scale) & (rad > self.cfg.radial_over_tangential * tan)
-        return np.asarray(ok.any(axis=2))
+        # the same float32 operations as on whole arrays, into fewer temporaries
+        a = gx.reshape(-1).take(at).reshape(n, s, r, k).astype(np.float32)
+        b = gy.reshape(-1).take(at).reshape(n, s, r, k).astype(np.float32)
+        rad = a * self.cos
+        rad += b * self.sin
+        np.abs(rad, out=rad)
+        tan = b * self.cos
+        tan -= a * self.sin
+        np.abs(tan, out=tan)
+        ok = rad > self.cfg.edge_strength * scale
+        ok &= rad > self.cfg.radial_over_tangential * tan
+        return ok[:, :, 0] | ok[:, :, 1] | ok[:, :, 2] if r == 3 else np.asarray(ok.any(axis=2))
 
     def ring_index(self, shape: tuple[int, ...], cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
-        """(N, shifts * radii * angles): the flat pixel index of each ring sample around each shifted centre.
-
-        The camera and the board do not move between frames, so the same centres come back frame after frame
-        (the first slot of each column, the second layer's and the bar's grid, the stacks' steps): each centre's
-        indexes are kept (a bounded cache) instead of being worked out again each time."""
+        """(N, shifts * radii * angles): the flat pixel index of each ring sample around each shifted centre,
+        kept per centre from frame to frame (vision/sampling.py)."""
         h, w = shape[:2]
-        cache = self._ring_cache.setdefault((h, w, cx.dtype.str, cy.dtype.str), {})
-        keys = list(zip(cx.tolist(), cy.tolist(), strict=True))
-        missing = [i for i, key in enumerate(keys) if key not in cache]
-        if len(cache) + len(missing) > RING_CACHE:  # full: start again with this call's centres
-            cache.clear()
-            missing = list(range(len(keys)))
-        if missing:
-            m = np.array(missing, np.intp)
+
+        def compute(m: np.ndarray) -> np.ndarray:
             px = cx[m, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
             py = cy[m, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
             xi = np.clip(px + 0.5, 0, w - 1).astype(np.intp)
             yi = np.clip(py + 0.5, 0, h - 1).astype(np.intp)
-            for i, row in zip(missing, (yi * w + xi).reshape(len(m), -1), strict=True):
-                cache[keys[i]] = row
-        return np.stack([cache[key] for key in keys])
+            return (yi * w + xi).reshape(len(m), -1)
+
+        return self._rings(shape, cx, cy, compute)
 
     def _best(self, score: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         score = score - self.shift_cost[None, :]
@@ -408,11 +406,17 @@ class Detector:
         cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
         if n_half < 1:
             return {}
-        cols = np.repeat(np.arange(24), n_half)
-        k = np.tile(np.arange(n_half), 24)
-        cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
-        s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
-        s = s.reshape(24, n_half)
+        # junction by junction outwards, only on the columns whose junctions so far all held a disc: a layer is
+        # counted from the edge (the rest were never read; each centre's score is its own, so the same values)
+        s = np.full((24, n_half), -np.inf)
+        cols = np.arange(24)
+        for j in range(n_half):
+            k = np.full(len(cols), j)
+            cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
+            s[cols, j], _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
+            cols = cols[s[cols, j] > cfg.layer_threshold]
+            if not len(cols):
+                break
         half = s > cfg.layer_threshold
         out: dict[int, dict[int, float]] = {}
         for c in range(24):
@@ -436,8 +440,14 @@ class Detector:
                          colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:
         seen = p[:, :-1] > 0.5
         contiguous = np.cumprod(seen, axis=1).astype(bool)
-        per_col = np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
-                            for c in range(24)], np.float32)
+        # each column's median disc colour over its stack (the first `run` slots), as np.median gave it (the mean of
+        # the two middle values), for every column of the same height at once
+        run = contiguous.sum(axis=1)
+        per_col = np.zeros((24, 3), np.float32)
+        for n in sorted(set(run.tolist()) - {0}):
+            same = np.flatnonzero(run == n)
+            s = np.sort(cols[same, :n], axis=1)
+            per_col[same] = (s[:, (n - 1) // 2] + s[:, n // 2]) / 2
         model = colours if colours is not None and colours.light is not None and colours.dark is not None \
             else two_colours(per_col[contiguous.any(axis=1)], self.cfg.colour_split)
         self._last_model = model

@@ -22,6 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.sampling import CentreIndex
+
 MODEL = Path(__file__).with_name("slots_model.npz")
 CLASSES = ("empty", "checker", "object")
 GRID = 10  # the crop's side in samples (a checker's width across)
@@ -79,6 +81,9 @@ class SlotFeatures:
         self.inner = r < 0.3
         self.rim = (r >= 0.33) & (r < 0.5)
         self.cw = cw
+        self.offsets_x = np.concatenate([self.dx, self.cdx, self.odx])  # the grid, the colour crop, the surroundings
+        self.offsets_y = np.concatenate([self.dy, self.cdy, self.ody])
+        self._index = CentreIndex()  # their pixels around the centres seen so far (vision/sampling.py)
 
     def __call__(self, canonical: np.ndarray, x: np.ndarray, y: np.ndarray, ring: np.ndarray,
                  slot: np.ndarray) -> np.ndarray:
@@ -92,23 +97,24 @@ class SlotFeatures:
         h, w = lab.shape[:2]
         grey = cv2.extractChannel(lab, 0).reshape(-1)
         lap = np.abs(cv2.Laplacian(grey.reshape(h, w), cv2.CV_16S, ksize=3))
-        sub = lab[::4, ::4].reshape(-1, 3)
-        board = np.array([median_of_counts(np.bincount(sub[:, c], minlength=256)) for c in range(3)], np.float32)
+        counts = np.bincount((lab[::4, ::4].reshape(-1, 3) + np.array([0, 256, 512], np.intp)).ravel(), minlength=768)
+        board = np.array([median_of_counts(c) for c in counts.reshape(3, 256)], np.float32)
         texture = median_of_counts(np.bincount(lap[::2, ::2].ravel())) + 1.0
         lap = lap.reshape(-1)
 
-        def at(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
-            xi = np.clip(x[:, None] + dx + 0.5, 0, w - 1).astype(np.intp)
-            yi = np.clip(y[:, None] + dy + 0.5, 0, h - 1).astype(np.intp)
+        def compute(which: np.ndarray) -> np.ndarray:
+            xi = np.clip(x[which, None] + self.offsets_x + 0.5, 0, w - 1).astype(np.intp)
+            yi = np.clip(y[which, None] + self.offsets_y + 0.5, 0, h - 1).astype(np.intp)
             return yi * w + xi
 
-        grid = at(self.dx, self.dy)
+        at = self._index((h, w), x, y, compute)
+        grid, chroma, context = np.split(at, np.cumsum([len(self.dx), len(self.cdx)]), axis=1)
         g = grey.take(grid).astype(np.float32)  # (N, G*G)
         m = g.mean(axis=1, keepdims=True)
         s = g.std(axis=1, keepdims=True)
         shape = (g - m) / (s + 8.0)
-        ab = (lab.reshape(-1, 3).take(at(self.cdx, self.cdy), axis=0)[:, :, 1:].astype(np.float32) - board[1:]) / 20.0
-        around = (grey.take(at(self.odx, self.ody)).astype(np.float32) - m) / (s + 8.0)
+        ab = (lab.reshape(-1, 3).take(chroma, axis=0)[:, :, 1:].astype(np.float32) - board[1:]) / 20.0
+        around = (grey.take(context).astype(np.float32) - m) / (s + 8.0)
         lp = lap.take(grid).astype(np.float32)
         inner = lp[:, self.inner].mean(axis=1) / texture
         rim = lp[:, self.rim].mean(axis=1) / texture

@@ -2,21 +2,22 @@
 
 The reference below is the code as it stood before the speed work (vision/detect.py and vision/slots.py at
 4c1b2c8), kept verbatim: whole-image float32 gradients picked with np.where, ring samples by 2-D fancy indexing,
-np.median of each disc, the judge's features from the whole image's float Lab and Laplacian. A detector built on
-it must give the same counts, covered points, chances and colours, and the same features (to 1e-6; they are
-bit-identical here), on rendered boards of every kind and on the real photos beside the checkout. The timing is
-bench/bench_vision.py's, never a test's."""
+np.median of each disc and of each column's stack, the judge's features from the whole image's float Lab and
+Laplacian. A detector built on it must give the same counts, covered points, chances and colours, and the same
+features (to 1e-6; they are bit-identical here), on rendered boards of every kind and on the real photos beside
+the checkout. The timing is bench/bench_vision.py's, never a test's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision import detect
-from vision.detect import ColourModel, Detector, lab_values
+from vision import sampling
+from vision.detect import ColourModel, Detector, lab_values, two_colours
 from vision.reader import BoardReader
 from vision.render import Options, Scene, render
 from vision.slots import SlotFeatures, median_of_counts
@@ -88,6 +89,50 @@ class ReferenceDetector(Detector):
         ok = (rad > self.cfg.edge_strength * scale) & (rad > self.cfg.radial_over_tangential * tan)
         return np.asarray(ok.any(axis=2))
 
+    def _colour_assigner(self, p: np.ndarray, cols: np.ndarray,
+                         colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:
+        seen = p[:, :-1] > 0.5
+        contiguous = np.cumprod(seen, axis=1).astype(bool)
+        per_col = np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
+                            for c in range(24)], np.float32)
+        model = colours if colours is not None and colours.light is not None and colours.dark is not None \
+            else two_colours(per_col[contiguous.any(axis=1)], self.cfg.colour_split)
+        self._last_model = model
+
+        def colour_of(c: int, n: int) -> tuple[str, float]:
+            if n == 0:
+                return "light", 1.0
+            return model.classify(per_col[c] if contiguous[c].any() else cols[c, 0])
+
+        return colour_of
+
+    def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray,
+                      raw: np.ndarray) -> dict[int, dict[int, float]]:
+        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
+        if n_half < 1:
+            return {}
+        cols = np.repeat(np.arange(24), n_half)
+        k = np.tile(np.arange(n_half), 24)
+        cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
+        s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
+        s = s.reshape(24, n_half)
+        half = s > cfg.layer_threshold
+        out: dict[int, dict[int, float]] = {}
+        for c in range(24):
+            top = int(np.cumprod(half[c]).sum())
+            if top == 0:
+                continue
+            lost = np.flatnonzero(p[c, : top + 1] <= 0.5)
+            hidden = len(lost) > 0 and bool((p[c, lost[0] + 1: -1] > 0.5).any())
+            clearer = float(s[c, :top].mean() - raw[c, :top].mean()) > cfg.layer_margin
+            if not (hidden or clearer):
+                continue
+            seen = np.flatnonzero(p[c, :-1] > 0.5)
+            bottom = max(top + 1, int(seen[-1]) + 1 if len(seen) else 0)
+            n = bottom + top
+            out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
+        return out
+
     def disc_colours(self, image: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
         xi = np.clip(cx[:, None] + self.disc_dx + 0.5, 0, w - 1).astype(np.intp)
@@ -145,6 +190,15 @@ def renders() -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray | None]]:
         out.append((f"classic {s}, colours learnt from the start", image, corners, start))
     image, corners = render(random_scene(np.random.default_rng(3)), 3, Options(size=(1280, 720)))
     out.append(("1280x720", image, corners, None))
+    # piles: a second layer of discs on top of the first row (Plakoto's 15 on one point, tall stacks)
+    for seed, (point, n) in enumerate(((19, 9), (14, 12), (24, 15))):
+        dark = [0] * 24
+        dark[point - 1] = n
+        dark[(point + 4) % 24] = 15 - n
+        light = [0] * 24
+        light[0], light[5], light[7] = 5, 5, 5
+        image, corners = render(Scene(light, dark), 50 + seed, Options(size=(640, 360)))
+        out.append((f"a pile of {n}", image, corners, None))
     return out
 
 
@@ -181,10 +235,11 @@ def test_real_photos_read_the_same() -> None:
         assert_same(new, reference_reader(new), image, corners, name)
 
 
-def test_ring_indexes_kept_across_frames_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cache of ring sample indexes, also when it overflows and starts again: the same edges as the
-    reference's for centres seen before, new ones and a mix, on images of two sizes."""
-    monkeypatch.setattr(detect, "RING_CACHE", 30)
+def test_sample_indexes_kept_across_frames_stay_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables of sample indexes (vision/sampling.py), also when they overflow and start again: the same ring
+    edges as the reference's for centres seen before, new ones and a mix, on images of two sizes; the same
+    features on two boards read in turn."""
+    monkeypatch.setattr(sampling, "LIMIT", 30)
     reader = BoardReader()
     new, ref = reader.detector, ReferenceDetector(reader.layout, reader.cfg.detect)
     rng = np.random.default_rng(7)
@@ -196,7 +251,13 @@ def test_ring_indexes_kept_across_frames_stay_right(monkeypatch: pytest.MonkeyPa
             fresh = rng.uniform(-20, 350, (2, 12)).astype(np.float32)
             cx, cy = np.concatenate([seen, fresh], axis=1)
             assert np.array_equal(new.ring_edges(gx, gy, 90.0, cx, cy), ref.ring_edges(gx, gy, 90.0, cx, cy))
-        assert len(new._ring_cache[(*size, "<f4", "<f4")]) <= 30
+        assert new._rings.kept <= 30
+    boards = [render(random_scene(np.random.default_rng(s)), s, Options(size=(640, 360))) for s in (1, 2)]
+    for image, corners in boards + boards:
+        canonical = reader.canonical(image, corners)
+        _, raw, centres = reader.detector.evidence(canonical)
+        assert np.array_equal(reader.detector.slot_features(canonical, raw, centres),
+                              ref.slot_features(canonical, raw, centres))
 
 
 @pytest.mark.parametrize("radius", [0.3, 0.25, 0.41])
