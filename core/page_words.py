@@ -1,7 +1,8 @@
 """The players' screen's own words: key -> (Brazilian Portuguese, English), beside the referee's sentences of
 core/messages.py, in the same words and the same shape (issue 37: "English beside it through the same table").
 
-The kiosk's page (kiosk/static/i18n.js) builds every label, head and line from this table; the kiosk serves it
+The kiosk's page (kiosk/static/i18n.js, and the chouette's panel, chouette.js) builds every label, head and line
+from this table; the kiosk serves it
 as /static/words.js and the club's director as /kiosk/words.js (``page_words_js``, with its ``page_words_etag``
 so a browser keeps it until it changes). tests/core/test_page_words.py checks that every key the page asks for is
 here, that every entry is said in both languages with the same placeholders, and that no entry is left unused.
@@ -237,6 +238,41 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "messengerNone": ("Mensageiros a caminho: só eles andam", "Messengers on their way: only they move"),
     "rulesTitle": ("Regras deste jogo", "Rules of this game"),
     **{f"rulesCard.{game}.{k}": words for game, lines in _RULES.items() for k, words in enumerate(lines, start=1)},
+    # The chouette (R26-R29; chouette.js) in the seed's words: banqueiro, capitão, apostadores, repique, aceita, desiste.
+    "chouette.title": ("Chouette · jogo {n}", "Chouette · game {n}"),
+    "chouette.box": ("Banqueiro", "Box"),
+    "chouette.captain": ("Capitão", "Captain"),
+    "chouette.crew": ("Apostadores", "Crew"),
+    "chouette.consultYes": ("Os apostadores podem sugerir ao capitão como jogar", "Crew members may advise the captain"),
+    "chouette.consultNo": ("Os apostadores não podem aconselhar o capitão", "Crew members may not advise the captain"),
+    "chouette.member": ("Jogador", "Player"),
+    "chouette.totals": ("Saldo", "Totals"),
+    "chouette.live": ("em jogo", "in"),
+    "chouette.dropped": ("desistiu", "dropped"),
+    "chouette.ofBox": ("do banqueiro", "box's"),
+    "chouette.own": ("dele", "own"),
+    "chouette.roleBox": ("banqueiro", "box"),
+    "chouette.roleCaptain": ("capitão", "captain"),
+    "chouette.roleCrew": ("apostador", "crew"),
+    "chouette.waiting": ("Repique: aguardando {names}", "Double: waiting for {names}"),
+    "chouette.boxAnswers": ("banqueiro responde pelo cubo de {m}", "the box answers on {m}'s cube"),
+    "chouette.take": ("Aceita", "Take"),
+    "chouette.drop": ("Desiste", "Drop"),
+    "chouette.took": ("aceitou", "took"),
+    "chouette.boxDouble": ("Repique do banqueiro", "Box doubles"),
+    "chouette.teamDouble": ("Repique do capitão", "Team doubles"),
+    "chouette.setup": ("Nova chouette: cada jogador lança um dado (empate: lançam de novo)",
+                       "New chouette: each player rolls one die (a tie rolls again)"),
+    "chouette.name": ("Nome", "Name"),
+    "chouette.dice": ("Dado(s)", "Die (dice)"),
+    "chouette.addPlayer": ("+ jogador", "+ player"),
+    "chouette.start": ("Começar a chouette", "Start the chouette"),
+    "chouette.boxSide": ("O banqueiro joga com", "The box plays"),
+    "chouette.light": ("as claras", "light"),
+    "chouette.dark": ("as escuras", "dark"),
+    "chouette.consult": ("Apostadores podem aconselhar", "Crew may advise"),
+    "chouette.export": ("Saldo (.json)", "Ledger (.json)"),
+    "chouette.exportTxt": ("Saldo (.txt)", "Ledger (.txt)"),
     # The clock, the illegal play's answer and the dice statistics page (clock.js, dice.js; issue 21).
     "clock.clock": ("Relógio", "Clock"),
     "clock.delay": ("atraso {s} s", "delay {s} s"),

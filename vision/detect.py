@@ -29,7 +29,14 @@ import numpy as np
 from vision.config import DetectConfig
 from vision.geometry import BoardLayout
 from vision.sampling import CentreIndex
-from vision.slots import SlotFeatures, SlotModel, default_model
+from vision.slots import (
+    KIND_CLASSES,
+    OBJECT_KINDS,
+    SlotFeatures,
+    SlotModel,
+    default_kind_model,
+    default_model,
+)
 
 ROWS = ("top", "bottom")
 # hue tells checker sets apart better than brightness, which glare, shade and translucency all change
@@ -106,11 +113,14 @@ def lab_values(lab: np.ndarray) -> np.ndarray:
 class Detector:
     """Reads checker counts from canonical images of one layout; sampling offsets are built once."""
 
-    def __init__(self, layout: BoardLayout, cfg: DetectConfig, model: SlotModel | None = None) -> None:
+    def __init__(self, layout: BoardLayout, cfg: DetectConfig, model: SlotModel | None = None,
+                 kinds: SlotModel | None = None) -> None:
         self.layout, self.cfg = layout, cfg
         cw = self.cw = layout.checker
         #: the learned judge of each slot (vision/slots.py); None reads with the ring score alone
         self.model = (model or default_model()) if cfg.slot_model else None
+        #: the kinds' model (vision/slots.py): what an object is; None says "object" and covers no lone die
+        self.kinds = (kinds or default_kind_model()) if cfg.slot_model and cfg.kind_model else None
         self.features = SlotFeatures(cw)
         length = min(cfg.column_length_to_point * layout.point_length, cfg.column_max_fraction * layout.field_height)
         self.slots = max(1, int(length / cw))
@@ -333,7 +343,9 @@ class Detector:
         covered: list[str | None] = [None] * 24
         if self.model is None:
             return covered
-        q = self.model.predict(self.slot_features(canonical, raw, centres)).reshape(24, self.slots, 3)
+        features = self.slot_features(canonical, raw, centres)
+        q = self.model.predict(features).reshape(24, self.slots, 3)
+        kq = None if self.kinds is None else self.kinds.predict(features).reshape(24, self.slots, len(KIND_CLASSES))
         cfg = self.cfg
         # a clear ring is a checker whatever the judge says (real checkers it was not trained on have them, and
         # a field's texture or a cup's mouth rarely makes one): the judge rules where the ring is doubtful
@@ -351,7 +363,7 @@ class Detector:
         # frame is hard to judge): the ring's chance stands there
         self._supported(p, cap=ring)
         # an object covers a column where two slots in a row look like one (a dice cup or a phone is wider than a
-        # checker; a die or the cube, smaller, is only not counted): one slot alone was a false cover too often
+        # checker): one slot alone judged "object" was a false cover too often (a die or the cube: below)
         sure = (q[:, :, 2] > cfg.object_threshold) & (doubt > 0.5)
         half = q[:, :, 2] > cfg.object_threshold / 2
         obj = sure & (np.pad(half[:, 1:], ((0, 0), (0, 1))) | np.pad(half[:, :-1], ((0, 0), (1, 0))))
@@ -361,8 +373,33 @@ class Detector:
             k0 -= int(k0 > 0 and bool(half[c, k0 - 1]))  # where the object starts
             p[c, k0:] = 0.0  # an object ends the stack: what is beyond it is not read
             if k0 < on_point:  # past the point's tip (dice thrown in the middle) it covers no point
-                covered[c] = "object"
+                k1 = k0 + int(np.cumprod(half[c, k0:]).sum())  # the object's slots
+                covered[c] = "object" if kq is None else self._kind(kq[c, k0:max(k1, k0 + 1)])
+        if kq is None:
+            return covered
+        # a die or the cube, smaller than a checker, fills one slot: it covers its column only where the kinds'
+        # model is sure of it (one slot judged "object" alone gave false covers on real photos)
+        small = kq[:, :, KIND_CLASSES.index("die")] + kq[:, :, KIND_CLASSES.index("cube")]
+        # even where the ring is clear (a die's square outline often makes one, and then it was counted as a
+        # checker), but never under a clear ring: nothing stands under a checker
+        beyond = np.pad(under[:, 1:], ((0, 0), (0, 1)))  # a clear ring further out
+        lone = (small > cfg.lone_object) & ~beyond
+        lone[spare] = False  # a second layer of discs (a pile of 11 looked like the cube to it)
+        lone[:, int(np.ceil(on_point)):] = False
+        for c in np.flatnonzero(lone.any(axis=1)):
+            if covered[c] is None:
+                k0 = int(np.flatnonzero(lone[c])[0])
+                p[c, k0:] = 0.0
+                covered[c] = self._kind(kq[c, k0:k0 + 1])
         return covered
+
+    def _kind(self, kq: np.ndarray) -> str:
+        """What an object is from the kinds' model on its slots ((k, KIND_CLASSES)): the kind with more than
+        ``kind_share`` of the object classes' chance over them, else "object"."""
+        share = kq[:, 2:].sum(axis=0)
+        share = share / max(float(share.sum()), 1e-6)
+        best = int(share.argmax())
+        return OBJECT_KINDS[best] if share[best] > self.cfg.kind_share else "object"
 
     def _slots(self, gx: np.ndarray, gy: np.ndarray, scale: float, image: np.ndarray,
                lean: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:

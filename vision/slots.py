@@ -26,6 +26,11 @@ from vision.sampling import CentreIndex
 
 MODEL = Path(__file__).with_name("slots_model.npz")
 CLASSES = ("empty", "checker", "object")
+#: what an object is (board events' ``covered[].by``); "object" when the kinds' model is not sure
+OBJECT_KINDS = ("cup", "die", "cube", "phone")
+#: the kinds' model: the same features, the judge's object split by kind (vision/kinds_model.npz)
+KIND_MODEL = Path(__file__).with_name("kinds_model.npz")
+KIND_CLASSES = ("empty", "checker", *OBJECT_KINDS)
 GRID = 10  # the crop's side in samples (a checker's width across)
 CHROMA = 5  # the colour crop's side in samples
 CONTEXT = 6  # the surroundings' side in samples, over two checker widths (a dice cup is wider than a checker)
@@ -41,7 +46,8 @@ class SlotModel:
     b2: np.ndarray  # (3,)
 
     def predict(self, features: np.ndarray) -> np.ndarray:
-        """(N, F) features -> (N, 3) probabilities of empty, checker, object."""
+        """(N, F) features -> (N, classes) probabilities: the judge's empty, checker, object; the kinds' model's
+        KIND_CLASSES."""
         x = (features - self.mean) / self.scale
         h = np.maximum(x @ self.w1 + self.b1, 0.0)
         z = h @ self.w2 + self.b2
@@ -62,6 +68,11 @@ class SlotModel:
 @cache
 def default_model() -> SlotModel | None:
     return SlotModel.load(MODEL) if MODEL.is_file() else None
+
+
+@cache
+def default_kind_model() -> SlotModel | None:
+    return SlotModel.load(KIND_MODEL) if KIND_MODEL.is_file() else None
 
 
 class SlotFeatures:

@@ -73,6 +73,10 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "cups": (("wood", "felt_green", "leather_cream", "cork"), ("black_white", "red_white", "glossy_brown"), "objects"),
     "small": (("wood", "felt_green", "felt_grey", "leather_cream"), ("red_white", "black_white", "maroon_cream"), "small"),
     "keystone": (("wood", "felt_green", "leather_navy", "inlay"), ("red_white", "black_white", "light_wood"), "keystone"),
+    # a lone die or the cube on an empty point or just beyond a stack (the slot judge's training leaves it out:
+    # vision.train_slots.JUDGE_KINDS)
+    "dice": (("wood", "felt_green", "leather_cream", "cork", "felt_grey"), ("black_white", "red_white", "glossy_brown",
+                                                                          "maroon_cream"), "dice"),
 }
 
 
@@ -87,6 +91,8 @@ def kind_case(kind: str, seed: int, size: tuple[int, int] = (640, 360)) -> tuple
     o.checkers = checkers[int(rng.integers(len(checkers)))]
     if extra == "objects":
         o.objects = random_objects(rng, scene, int(rng.integers(1, 4)))
+    elif extra == "dice":
+        o.objects = dice_objects(rng, scene, int(rng.integers(1, 3)))
     elif extra == "small":
         o.size = (int(rng.integers(250, 340)), 0)
         o.size = (o.size[0], int(o.size[0] * 0.75))
@@ -110,6 +116,27 @@ def random_objects(rng: np.random.Generator, scene: Scene, n: int) -> tuple[tupl
         elif empty:
             p = int(rng.choice(empty))
             slot = float(rng.uniform(0, 1.5))
+        else:
+            continue
+        used.add(p)
+        out.append((kind, p, slot))
+    return tuple(out)
+
+
+def dice_objects(rng: np.random.Generator, scene: Scene, n: int) -> tuple[tuple[str, int, float], ...]:
+    """n dice or the cube on points: alone on an empty point (at its base or further in), or just beyond a stack."""
+    out = []
+    used: set[int] = set()
+    for _ in range(n):
+        kind = str(rng.choice(["die", "die", "cube"]))
+        empty = [p for p in range(1, 25) if not scene.light[p - 1] and not scene.dark[p - 1] and p not in used]
+        short = [p for p in range(1, 25) if 0 < scene.light[p - 1] + scene.dark[p - 1] <= 4 and p not in used]
+        if short and rng.random() < 0.4:
+            p = int(rng.choice(short))
+            slot = float(scene.light[p - 1] + scene.dark[p - 1]) + float(rng.uniform(0.1, 0.5))
+        elif empty:
+            p = int(rng.choice(empty))
+            slot = float(rng.uniform(0, 2.5))
         else:
             continue
         used.add(p)

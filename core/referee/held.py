@@ -8,6 +8,7 @@ releases it (R25: from the play after which the held roll has no legal play).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from core.referee.inference import ACCEPT, MARGIN, Candidate, Observation, Vec
@@ -44,27 +45,15 @@ class HeldRoll(Part):
         the mover's play and the roll at once."""
         p = self.turn_state.pending
         assert p is not None and self.turn_state.held is not None
-        last = self.turn_state.last_turn_obs
-        if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
-            return False
-        dice = (self.turn_state.held[1]["dice"][0], self.turn_state.held[1]["dice"][1])
-        # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
-        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < self.turn_state.held[0]), last)
-        options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
-        still = math.inf  # the board as the mover's own play (not yet committed) under any open position
-        for k, model in enumerate(p.models):
-            assert model is not None
-            still = min(still, model.explain(obs, committing=True).cost)
-            plays: dict[Vec, Candidate] = {}
-            for board in (last, before):
-                inf = model.explain(board, committing=True)
-                plays.update((c.vec, c) for c in (inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else [])
-                             if c is not None and c.legal is not None)
-            for cand in plays.values():
-                assert cand.legal is not None
-                options.append((self.game.turn_model(cand.legal.result, dice).explain(obs).cost, k, cand))
+        options = self.options(obs, self.turn_state.held)
         if not options:
             return False
+        still = math.inf  # the board as the mover's own play (not yet committed) under any open position
+        unexplained = True  # no open position explains the board as the mover's play (finished or not)
+        for model in p.models:
+            assert model is not None
+            still = min(still, model.explain(obs, committing=True).cost)
+            unexplained = unexplained and model.explain(obs).kind == "unexplained"
         # The boards since the open play was committed have been weighing its options: that evidence counts
         # too (a point the camera is unsure of tells a little on each board).
         prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
@@ -74,10 +63,48 @@ class HeldRoll(Part):
         score, best_cost, k, cand = scored[0]
         others = [o[0] for o in scored[1:]] + [still]
         if not (best_cost <= ACCEPT and min(others) - score >= MARGIN):
-            return False
+            # The held roll being played from a position still open, and no play of the mover's: no verdict
+            # while the roll waits (as ``board``), the mover's last board stays its play.
+            return unexplained and min(o[1] for o in scored) <= ACCEPT
         self.ref.committer.resolve(at, k, out)
         self.take(at, obs, cand.vec, out)
         return True
+
+    def options(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[tuple[float, int, Any]]:
+        """The board as ``roll`` (its index and event: the roll that waits on the open play) played after the
+        mover's finished play, from each open position: (cost of this board, open play k, the mover's play),
+        for every play of the mover that its last board, or its last board before that roll, fitted. Empty
+        when the open positions have no models yet."""
+        p = self.turn_state.pending
+        assert p is not None
+        last = self.turn_state.last_turn_obs
+        if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
+            return []
+        dice = (roll[1]["dice"][0], roll[1]["dice"][1])
+        # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
+        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < roll[0]), last)
+        options: list[tuple[float, int, Any]] = []
+        for k, model in enumerate(p.models):
+            assert model is not None
+            plays: dict[Vec, Candidate] = {}
+            for board in (last, before):
+                inf = model.explain(board, committing=True)
+                plays.update((c.vec, c) for c in (inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else [])
+                             if c is not None and c.legal is not None)
+            for cand in plays.values():
+                assert cand.legal is not None
+                options.append((p.roll_model(self.game, cand.legal.result, dice).explain(obs).cost, k, cand))
+        return options
+
+    def costs(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[float] | None:
+        """Per open play, how well the board shows ``roll`` (waiting on the open play) played after the mover's
+        finished play from it (the cheapest of ``options``); None when that cannot be told."""
+        p = self.turn_state.pending
+        assert p is not None
+        options = self.options(obs, roll)
+        if not options:
+            return None
+        return [min((cost for cost, k, _ in options if k == n), default=math.inf) for n in range(len(p.hyps))]
 
     def take(self, at: int, obs: Observation, played: Vec, out: list[Verdict]) -> None:
         """The held roll's board showed which play the mover made (``played``): commit it, let the roll
@@ -150,7 +177,7 @@ class HeldRoll(Part):
             if then.kind == "uncertain" and inf.best.vec not in {c.vec for c in then.rivals}:
                 return  # not a play the board fitted when the opponent rolled (R23): their hands, not the mover's
         self.turn_state.held = None
-        if self.ref.committer.commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
+        if self.ref.committer.commit(at, ev, out, since=held_at) and ev["event"] in ("roll", "cube", "resign"):
             self.ref.dispatch(held_at, ev, out)
         elif self.turn_state.held is not None:  # held again: the event keeps its own index (the boards after it)
             self.turn_state.held = (held_at, self.turn_state.held[1])

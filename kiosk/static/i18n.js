@@ -17,7 +17,7 @@ export function fill(text, params = {}) {
 
 // The table's words in one language: w(key) or w(key, {placeholders}); a key the table lacks says so in the console
 // and shows nothing (tests/core/test_page_words.py keeps every key this page asks for in the table).
-function wordsOf(lang) {
+export function wordsOf(lang) {
   const table = WORDS[lang] || WORDS.pt;
   return (key, params) => {
     const text = table[key];

@@ -93,6 +93,8 @@ def test_two_clubs_bridged_to_a_league_with_a_link_cut(tmp_path: Path) -> None:
         pairings[club] = Pairing(tmp_path / club / "director")
         for name in BOARDS:
             seeds[(club, name)] = pairings[club].pair(name, club)["sign_key"]
+    # the plain bridge: a TLS bridge whose connection the relay cuts makes Debian's Mosquitto 2.0.11 spin and stop
+    # serving the club's own boards (docs/league.md, "TLS"); TLS itself: tests/club/test_league_tls.py
     league_port = free_port()
     relays = {club: CutProxy(league_port) for club in CLUBS}
     creds = {club: league.pair_club(club, club_keys(pairings[club]), broker=f"mqtt://127.0.0.1:{relays[club].port}")
