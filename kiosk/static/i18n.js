@@ -26,6 +26,20 @@ export function wordsOf(lang) {
   };
 }
 
+// The plain words under a prefix as nested objects ("review.size.best" -> section(lang, "review").size.best): a
+// panel's words (review.js, coach.js) with its sentences' functions added by the panel (fill).
+export function section(lang, prefix) {
+  const out = {};
+  for (const [key, text] of Object.entries(WORDS[lang] || WORDS.pt)) {
+    if (!key.startsWith(`${prefix}.`)) continue;
+    const path = key.slice(prefix.length + 1).split(".");
+    let at = out;
+    for (const part of path.slice(0, -1)) at = at[part] ??= {};
+    at[path.at(-1)] = text;
+  }
+  return out;
+}
+
 // A play as written on the Portuguese page: the seeds' "barra" and "fora" for the bar and borne off ("barra/23",
 // "6/fora"), and Russian backgammon's entry from off the board "fora/23" ("in/23"); English keeps the notation
 // ("bar/23", "6/off", "in/23"). core.messages.pt_play does the same for the server's sentences.

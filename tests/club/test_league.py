@@ -142,6 +142,9 @@ def test_two_clubs_bridged_to_a_league_with_a_link_cut(tmp_path: Path) -> None:
             b.play()
         # some of the evening through the link, then porto's link goes down
         assert wait_for(lambda: count(central, "porto") > 40 and count(central, "lisboa") > 40, 30)
+        # the night in play at the league: each pairing's match score as it stands on its board
+        assert wait_for(lambda: sum(p["live"] is not None for p in league_view(central, league)["fixtures"][0]["pairings"])
+                        == len(PAIRINGS), 10)
         relays["porto"].cut()
         time.sleep(1.0)
         at_cut = {c: (count(directors[c], c), count(central, c)) for c in CLUBS}
