@@ -150,7 +150,8 @@ def _broker_config(args: argparse.Namespace) -> int:
         conf.chmod(0o600)  # the bridge's password is in it (Mosquitto reads it before dropping to its user)
         if relay is not None:
             print(f"{relay}: the league's TLS bridge, a Mosquitto of its own on {args.league_relay}: start it too, "
-                  f"`mosquitto -c {relay}`")
+                  f"`mosquitto -c {relay}`, or let the director run and watch it (`gamao director ... "
+                  f"--run-league-bridge {relay}`)")
     print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
           "or reload a running one (SIGHUP)")
     closed = closed_to(broker_owner(), conf.parent)

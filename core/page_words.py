@@ -475,7 +475,7 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     # the club director's page (club/static/director.js): the league's link through the bridge it watches (issue 40)
     "director.league.connected": ("liga: conectada", "league: connected"),
     "director.league.reconnecting": ("liga: reconectando desde {t}", "league: reconnecting since {t}"),
-    "director.league.restarted": ("reiniciada {n} {n:vez|vezes}", "restarted {n} {n:time|times}"),
+    "director.league.restarted": ("ponte reiniciada {n} {n:vez|vezes}", "bridge restarted {n} {n:time|times}"),
 }
 
 # The server's refusals come from Python in English (kiosk/coach.py, kiosk/pin.py, the API's checks); the

@@ -178,18 +178,18 @@ def test_a_bridge_that_keeps_failing_waits_longer_each_time(tmp_path: Path) -> N
         link = director.status()["league_link"]
         assert link["state"] == "reconnecting" and link["reason"] == "exited (1)" and link["since"] <= time.time()
         chromium_or_skip()
-        with BackgroundServer(create_app(director, PinStore(tmp_path / "pins"))) as srv:
-            for lang, start, restarted in (("pt", "liga: reconectando desde ", "reiniciada"),
-                                           ("en", "league: reconnecting since ", "restarted")):
-                with chromium_page(800, 480, locale="pt-BR") as page:
-                    page.goto(f"{srv.url}/?lang={lang}")
-                    page.wait_for_selector("#league:not(:empty)")
-                    line = page.inner_text("#league")
-                    assert line.startswith(start) and restarted in line, line
-                    assert chair_problems(page) == [], (lang, chair_problems(page))
-                    if lang == "pt":
-                        shots = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-                        shots.mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=str(shots / "director-league-link.png"))
+        with BackgroundServer(create_app(director, PinStore(tmp_path / "pins"))) as srv, \
+                chromium_page(800, 480, locale="pt-BR") as page:
+            for lang, start, restarted in (("pt", "liga: reconectando desde ", "ponte reiniciada"),
+                                           ("en", "league: reconnecting since ", "bridge restarted")):
+                page.goto(f"{srv.url}/?lang={lang}")
+                page.wait_for_selector("#league:not(:empty)")
+                line = page.inner_text("#league")
+                assert line.startswith(start) and restarted in line, line
+                assert chair_problems(page) == [], (lang, chair_problems(page))
+                if lang == "pt":
+                    shots = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+                    shots.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(shots / "director-league-link.png"))
     finally:
         director.close()
