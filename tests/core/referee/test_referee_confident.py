@@ -284,13 +284,15 @@ def test_r01_r23_a_misread_board_one_checker_from_the_start_is_no_new_set_up_bet
 #: die, and the match derailed (match12215328: 130 wrong plays, a wrong final score); a bear-off left open while
 #: the next roll waited on it, the held roll's own boards weighed as the mover's, so the open play went to the
 #: wrong one and its count was called missing (match7933571: 1 false checker_missing, 7 wrong plays; match4926796:
-#: 25 false calls, 7 rolls refused, a game lost).
+#: 25 false calls, 7 rolls refused, a game lost); the held roll's board weighed so, but read as the mover's and
+#: settling the open play there, or the held roll bearing off the last checker from either open position, which no
+#: later board of the game can tell apart (match1093390: 154 false calls; match1158758: the match's end lost).
 HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
                   ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
                   ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081),
                   ("lasse/match1238642.txt", 3034), ("lasse/match4204545.txt", 3090),
                   ("lasse/match12215328.txt", 26), ("lasse/match7933571.txt", 88),
-                  ("lasse/match4926796.txt", 7058)]
+                  ("lasse/match4926796.txt", 7058), ("lasse/match1093390.txt", 10), ("lasse/match1158758.txt", 13)]
 
 
 @pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])
