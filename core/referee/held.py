@@ -42,7 +42,9 @@ class HeldRoll(Part):
         """The play before the mover's is still open, so the next roll waits, and its player may already be
         moving: a board that the held roll, played from just one of the open positions (after the mover's
         finished play, or one of the plays the mover's board left unclear), explains settles the open play,
-        the mover's play and the roll at once."""
+        the mover's play and the roll at once; so does one where that roll, played from every open position,
+        ends the game (the likeliest, guessed: no later board of the game can tell). A board that only the held
+        roll explains gets no verdict while the roll waits. True when this board needs no more ruling."""
         p = self.turn_state.pending
         assert p is not None and self.turn_state.held is not None
         options = self.options(obs, self.turn_state.held)
@@ -58,22 +60,28 @@ class HeldRoll(Part):
         # too (a point the camera is unsure of tells a little on each board).
         prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
         floor = min(prior)
-        scored = sorted(((prior[k] - floor + cost, cost, k, cand) for cost, k, cand in options),
+        scored = sorted(((prior[k] - floor + cost, cost, k, cand, ends) for cost, k, cand, ends in options),
                         key=lambda o: (o[0], o[2]))
-        score, best_cost, k, cand = scored[0]
+        score, best_cost, k, cand, _ = scored[0]
         others = [o[0] for o in scored[1:]] + [still]
-        if not (best_cost <= ACCEPT and min(others) - score >= MARGIN):
-            # The held roll being played from a position still open, and no play of the mover's: no verdict
-            # while the roll waits (as ``board``), the mover's last board stays its play.
-            return unexplained and min(o[1] for o in scored) <= ACCEPT
-        self.ref.committer.resolve(at, k, out)
+        sure = best_cost <= ACCEPT and min(others) - score >= MARGIN
+        if not sure:
+            # The held roll played to the game's end from every open position: no later board of this game will
+            # tell them apart, so the likeliest is taken (guessed) and the game ends as the board shows.
+            ending = [o for o in scored if o[4] and o[1] <= ACCEPT]
+            if not ending or {o[2] for o in ending} != set(range(len(p.hyps))):
+                # The held roll being played from a position still open, and no play of the mover's: no verdict
+                # while the roll waits (as ``board``), the mover's last board stays its play.
+                return unexplained and min(o[1] for o in scored) <= ACCEPT
+            _, _, k, cand, _ = ending[0]
+        self.ref.committer.resolve(at, k, out, sure=sure)
         self.take(at, obs, cand.vec, out)
         return True
 
-    def options(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[tuple[float, int, Any]]:
+    def options(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[tuple[float, int, Any, bool]]:
         """The board as ``roll`` (its index and event: the roll that waits on the open play) played after the
-        mover's finished play, from each open position: (cost of this board, open play k, the mover's play),
-        for every play of the mover that its last board, or its last board before that roll, fitted. Empty
+        mover's finished play, from each open position: (cost of this board, open play k, the mover's play, that
+        roll's play seen whole and ending the game), for every play of the mover that its last board, or its last board before that roll, fitted. Empty
         when the open positions have no models yet."""
         p = self.turn_state.pending
         assert p is not None
@@ -83,7 +91,7 @@ class HeldRoll(Part):
         dice = (roll[1]["dice"][0], roll[1]["dice"][1])
         # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
         before = next((o for i, o in reversed(self.turn_state.obs_log) if i < roll[0]), last)
-        options: list[tuple[float, int, Any]] = []
+        options: list[tuple[float, int, Any, bool]] = []
         for k, model in enumerate(p.models):
             assert model is not None
             plays: dict[Vec, Candidate] = {}
@@ -93,7 +101,9 @@ class HeldRoll(Part):
                              if c is not None and c.legal is not None)
             for cand in plays.values():
                 assert cand.legal is not None
-                options.append((p.roll_model(self.game, cand.legal.result, dice).explain(obs).cost, k, cand))
+                inf = p.roll_model(self.game, cand.legal.result, dice).explain(obs)
+                ends = inf.kind == "play" and inf.best is not None and inf.best.legal is not None and inf.best.legal.result.is_game_over()
+                options.append((inf.cost, k, cand, ends))
         return options
 
     def costs(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[float] | None:
@@ -104,7 +114,7 @@ class HeldRoll(Part):
         options = self.options(obs, roll)
         if not options:
             return None
-        return [min((cost for cost, k, _ in options if k == n), default=math.inf) for n in range(len(p.hyps))]
+        return [min((o[0] for o in options if o[1] == n), default=math.inf) for n in range(len(p.hyps))]
 
     def take(self, at: int, obs: Observation, played: Vec, out: list[Verdict]) -> None:
         """The held roll's board showed which play the mover made (``played``): commit it, let the roll

@@ -16,6 +16,7 @@ from core.referee.games import Game, game_of
 from core.referee.inference import (
     ACCEPT,
     COMMIT_PREFIX_PENALTY,
+    MARGIN,
     Candidate,
     Observation,
     TurnModel,
@@ -94,9 +95,10 @@ class Pending:
         totals = self.totals
         order = sorted(range(len(totals)), key=lambda k: (totals[k], k))
         best = order[0]
-        # Settled by this board only when it shows the mover's own play (the held roll's board is
-        # HeldRoll.pending_board's to settle: it knows the mover's play as well).
-        decided = costs[best] <= ACCEPT and totals[order[1]] - totals[best] >= PENDING_MARGIN
+        # Settled by this board only when it shows the mover's own play: a board the held roll explains clearly
+        # better is HeldRoll.pending_board's to settle (it knows the mover's play as well).
+        held = also is not None and min(also) + MARGIN <= min(costs)
+        decided = not held and costs[best] <= ACCEPT and totals[order[1]] - totals[best] >= PENDING_MARGIN
         return costs, decided, best
 
     def likeliest_here(self, costs: list[float]) -> int:

@@ -284,13 +284,15 @@ def test_r01_r23_a_misread_board_one_checker_from_the_start_is_no_new_set_up_bet
 #: die, and the match derailed (match12215328: 130 wrong plays, a wrong final score); a bear-off left open while
 #: the next roll waited on it, the held roll's own boards weighed as the mover's, so the open play went to the
 #: wrong one and its count was called missing (match7933571: 1 false checker_missing, 7 wrong plays; match4926796:
-#: 25 false calls, 7 rolls refused, a game lost).
+#: 25 false calls, 7 rolls refused, a game lost); the held roll's board weighed so, but read as the mover's and
+#: settling the open play there, or the held roll bearing off the last checker from either open position, which no
+#: later board of the game can tell apart (match1093390: 154 false calls; match1158758: the match's end lost).
 HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
                   ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
                   ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081),
                   ("lasse/match1238642.txt", 3034), ("lasse/match4204545.txt", 3090),
                   ("lasse/match12215328.txt", 26), ("lasse/match7933571.txt", 88),
-                  ("lasse/match4926796.txt", 7058)]
+                  ("lasse/match4926796.txt", 7058), ("lasse/match1093390.txt", 10), ("lasse/match1158758.txt", 13)]
 
 
 @pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])
@@ -375,3 +377,26 @@ def test_r23_the_held_rolls_own_boards_are_no_evidence_against_the_open_play() -
     assert "illegal" not in kinds(out)
     out = ref.feed(roll(6, 3))
     assert [(v["verdict"], v.get("play")) for v in out] == [("play", "2/1/off(2)"), ("roll", None)]
+
+
+def test_r11_r23_the_held_roll_bearing_off_the_last_checker_from_either_open_position_ends_the_game() -> None:
+    """R11, R23: dark's 4-1 is open between 3/off 1/off and 3/2/off (one count apart, the borne-off counts
+    derived), light plays its 5-3 and dark's 3-1 waits on the open play; dark bears its last checkers off with
+    it. From either open position the board shows the game over, and no later board of the game can tell which
+    play was made: the likeliest is taken (guessed), the game ends, and the board set up again is the next game,
+    not a new set-up mid-game (match1093390 under the harshest camera)."""
+    ref = at_position(Position.from_physical([1, 1, 0, 1, 3] + [0] * 19, [0] * 21 + [1, 0, 2], turn=Side.DARK),
+                      length=3)
+    ref.rules["mode"] = "strict"
+    light = {0: 1, 1: 1, 3: 1, 4: 3}
+    out = [v for ev in (roll(4, 1), _board(light, {23: 2}, ("dark", 1, 1)), _board(light, {23: 1}, ("light", 8, 1)),
+                        roll(5, 3), _board({0: 1, 1: 1, 3: 1, 4: 2}, {23: 1}, ("light", 4, 1)),
+                        _board({0: 1, 1: 2, 3: 1, 4: 1}, {23: 1}, ("dark", 23, 2)), roll(3, 1))
+           for v in ref.feed(ev)]
+    assert [v["candidates"] for v in out if v.get("pending")] == [["3/off 1/off", "3/2/off"]]
+    out = ref.feed(_board({0: 1, 1: 2, 3: 1, 4: 1}, {}, ("light", 14, 1)))
+    assert [(v["verdict"], v.get("side"), v.get("play"), v.get("guessed")) for v in out if v["verdict"] == "play"] == [
+        ("play", "dark", "3/off 1/off", True), ("play", "light", "5/2 5/off", None), ("play", "dark", "1/off", None)]
+    assert [(v["winner"], v["points"]) for v in out if v["verdict"] == "game_over"] == [("dark", 1)]
+    assert kinds(ref.feed(camera(Position.start()))) == []
+    assert kinds(ref.feed(roll(1, 3))) == ["opening"]
