@@ -1,7 +1,8 @@
 """The players' screen's own words: key -> (Brazilian Portuguese, English), beside the referee's sentences of
 core/messages.py, in the same words and the same shape (issue 37: "English beside it through the same table").
 
-The kiosk's page (kiosk/static/i18n.js, and through it the chouette's panel, the coach's and the review's) builds
+The kiosk's page (kiosk/static/i18n.js, and through it the chouette's panel, the coach's, the review's and the camera's
+calibration) builds
 every label, head and line from this table; the kiosk serves it
 as /static/words.js and the club's director as /kiosk/words.js (``page_words_js``, with its ``page_words_etag``
 so a browser keeps it until it changes). tests/core/test_page_words.py checks that every key the page asks for is
@@ -374,6 +375,39 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "coach.versusLevels.grandmaster": ("grande mestre", "grandmaster"),
     "coach.pin": ("PIN", "PIN"),
     "coach.pinLabel": ("PIN (para mudar)", "PIN (to change them)"),
+    # The camera's calibration page (calibrate.js): the corners, the markers, what the camera learnt (issue 33).
+    "calibrate.title": ("Calibração da câmera", "Camera calibration"),
+    "calibrate.hint": ("Toque nos cantos do tabuleiro: {corner}", "Tap the board's corners: {corner}"),
+    "calibrate.corners.0": ("superior esquerdo", "top left"),
+    "calibrate.corners.1": ("superior direito", "top right"),
+    "calibrate.corners.2": ("inferior direito", "bottom right"),
+    "calibrate.corners.3": ("inferior esquerdo", "bottom left"),
+    "calibrate.done": ("pronto", "done"),
+    "calibrate.found": ("marcador encontrado", "marker found"),
+    "calibrate.missing": ("marcador faltando", "marker missing"),
+    "calibrate.saved": ("Salvo.", "Saved."),
+    "calibrate.none": ("Nenhuma câmera conectada.", "No camera connected."),
+    "calibrate.learnt": ("Peças", "Checkers"),
+    "calibrate.nothing": ("Nada aprendido ainda: mostre a posição inicial.", "Nothing learnt yet: show the starting position."),
+    "calibrate.from.start": ("posição inicial", "starting position"),
+    "calibrate.from.empty": ("tabuleiro vazio", "empty board"),
+    "calibrate.fromWord": ("Aprendido:", "Learnt:"),
+    "calibrate.empty": ("{n} {n:casa vazia|casas vazias}", "{n} empty {n:point|points}"),
+    "calibrate.reading": ("Certeza por casa (%): {s} de 24 {s:segura|seguras}", "Sureness per point (%): {s} of 24 sure"),
+    "calibrate.doubt": ("{d} em dúvida", "{d} in doubt"),
+    "calibrate.unsure": ("{u} {u:incerta|incertas}", "{u} unsure"),
+    "calibrate.advice": ("Veja a luz e o ângulo da câmera.", "Check the light and the camera's angle."),
+    "calibrate.learnStart": ("Aprender: posição inicial", "Learn: starting position"),
+    "calibrate.learnEmpty": ("Aprender: tabuleiro vazio", "Learn: empty board"),
+    "calibrate.learning": ("Aprendendo…", "Learning…"),
+    "calibrate.learntOk": ("Aprendido.", "Learnt."),
+    "calibrate.pin": ("PIN", "PIN"),
+    "calibrate.back": ("← quiosque", "← kiosk"),
+    "calibrate.notes.clicked": ("Tabuleiro encontrado pelos cantos tocados.", "Board found by the tapped corners."),
+    "calibrate.notes.markers": ("Tabuleiro encontrado pelos marcadores ArUco.", "Board found by the ArUco markers."),
+    "calibrate.notes.not_found": ("Tabuleiro não encontrado: toque nos seus quatro cantos.",
+                                  "Board not found: tap its four corners."),
+    "calibrate.notes.simulated": ("Câmera simulada: os cantos vêm do desenho.", "Simulated camera: corners from the drawing."),
     # The clock, the illegal play's answer and the dice statistics page (clock.js, dice.js; issue 21).
     "clock.clock": ("Relógio", "Clock"),
     "clock.delay": ("atraso {s} s", "delay {s} s"),
@@ -472,6 +506,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "conv.verdict.offToPoint": ("Peça fora do tabuleiro: volta para a casa {point}",
                                 "Checker off the board: it goes back on point {point}"),
     "conv.verdict.offPutBack": ("Peça fora do tabuleiro: ponha de volta", "Checker off the board: put it back"),
+    # the club director's page (club/static/director.js): the league's link through the bridge it watches (issue 40)
+    "director.league.connected": ("liga: conectada", "league: connected"),
+    "director.league.reconnecting": ("liga: reconectando desde {t}", "league: reconnecting since {t}"),
+    "director.league.restarted": ("ponte reiniciada {n} {n:vez|vezes}", "bridge restarted {n} {n:time|times}"),
 }
 
 # The server's refusals come from Python in English (kiosk/coach.py, kiosk/pin.py, the API's checks); the
