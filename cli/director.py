@@ -28,6 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broadcast-port", type=int, metavar="PORT",
                         help="also serve the broadcast alone on this port (overlay, /live/ files; read-only, no PIN, "
                              "no control, behind the delay): the address to give a streamer or the world")
+    parser.add_argument("--run-league-bridge", metavar="CONF",
+                        help="run the league bridge's own Mosquitto (OUT_DIR/league-bridge/mosquitto.conf from "
+                             "`broker-config --league`) and restart it when it stops answering; its state on the page "
+                             "(club/league_watch.py; on the broker's machine)")
     parser.add_argument("--trust-proxy", metavar="ADDRS",
                         help="addresses of a reverse proxy whose X-Forwarded-For is believed (comma-separated); "
                              "by default no proxy header is trusted")
@@ -146,7 +150,8 @@ def _broker_config(args: argparse.Namespace) -> int:
         conf.chmod(0o600)  # the bridge's password is in it (Mosquitto reads it before dropping to its user)
         if relay is not None:
             print(f"{relay}: the league's TLS bridge, a Mosquitto of its own on {args.league_relay}: start it too, "
-                  f"`mosquitto -c {relay}`")
+                  f"`mosquitto -c {relay}`, or let the director run and watch it (`gamao director ... "
+                  f"--run-league-bridge {relay}`)")
     print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
           "or reload a running one (SIGHUP)")
     closed = closed_to(broker_owner(), conf.parent)
@@ -261,6 +266,25 @@ def run(args: argparse.Namespace) -> int:
         director = Director(broker, data, club="+", pairing=League(data)).start()  # type: ignore[arg-type]
     else:
         director = Director(broker, data, club=args.club).start()
+    if args.run_league_bridge:
+        import logging
+
+        from club.league_watch import BridgeWatch
+        try:
+            watch = BridgeWatch(Path(args.run_league_bridge).expanduser(), log_file=data / "league-bridge.log")
+        except ValueError as exc:
+            director.close()
+            return fail("director", f"--run-league-bridge: {exc}")
+        said = logging.getLogger("club.league_watch")  # its starts and restarts in the director's output
+        said.addHandler(logging.StreamHandler())
+        said.setLevel(logging.INFO)
+        director.league_watch = watch.start()
+        import signal
+
+        def stop(*_: object) -> None:  # systemd's stop or kill: close as Ctrl-C does, the bridge's Mosquitto with it
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
     desk = Desk(director, Journal(data)).start()  # the tournament night (issue 39): matches to boards, results back
     app = create_app(director, pins)
     add_routes(app, desk)

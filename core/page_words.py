@@ -506,6 +506,10 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "conv.verdict.offToPoint": ("Peça fora do tabuleiro: volta para a casa {point}",
                                 "Checker off the board: it goes back on point {point}"),
     "conv.verdict.offPutBack": ("Peça fora do tabuleiro: ponha de volta", "Checker off the board: put it back"),
+    # the club director's page (club/static/director.js): the league's link through the bridge it watches (issue 40)
+    "director.league.connected": ("liga: conectada", "league: connected"),
+    "director.league.reconnecting": ("liga: reconectando desde {t}", "league: reconnecting since {t}"),
+    "director.league.restarted": ("ponte reiniciada {n} {n:vez|vezes}", "bridge restarted {n} {n:time|times}"),
 }
 
 # The server's refusals come from Python in English (kiosk/coach.py, kiosk/pin.py, the API's checks); the

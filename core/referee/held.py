@@ -42,7 +42,9 @@ class HeldRoll(Part):
         """The play before the mover's is still open, so the next roll waits, and its player may already be
         moving: a board that the held roll, played from just one of the open positions (after the mover's
         finished play, or one of the plays the mover's board left unclear), explains settles the open play,
-        the mover's play and the roll at once."""
+        the mover's play and the roll at once; so does one where that roll, played from every open position,
+        ends the game (the likeliest, guessed: no later board of the game can tell). A board that only the held
+        roll explains gets no verdict while the roll waits. True when this board needs no more ruling."""
         p = self.turn_state.pending
         assert p is not None and self.turn_state.held is not None
         options = self.options(obs, self.turn_state.held)

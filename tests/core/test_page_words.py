@@ -13,12 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "kiosk" / "static" / "i18n.js"
 # The page's modules that ask the table (each through i18n.js's wordsOf).
 PAGES = (I18N, *(ROOT / "kiosk" / "static" / f"{name}.js" for name in ("chouette", "coach", "review", "calibrate")))
+# ... and the club director's page, for its own few entries (director.*; its other words are still its own)
+ASKERS = (*PAGES, ROOT / "club" / "static" / "director.js")
 
 
 def asked() -> tuple[set[str], set[str]]:
     """The keys i18n.js asks the table for: ({keys written whole}, {prefixes of the keys it builds: "phase." ...}).
     A key is a quoted literal there: "title", "verdict.legalPlay" (the page writes each one whole, never glued)."""
-    source = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
+    source = "\n".join(p.read_text(encoding="utf-8") for p in ASKERS)
     # i18n.js writes its keys whole; the panels ask through w("key"), c("key") (chouette.*) or a section("prefix").
     literals = set(re.findall(r'"([A-Za-z][\w.]*)"', I18N.read_text(encoding="utf-8")))
     keys = {k for k in literals if k in PAGE_WORDS or re.fullmatch(r"[a-z]+\.[A-Za-z][\w.]*", k)}

@@ -377,3 +377,26 @@ def test_r23_the_held_rolls_own_boards_are_no_evidence_against_the_open_play() -
     assert "illegal" not in kinds(out)
     out = ref.feed(roll(6, 3))
     assert [(v["verdict"], v.get("play")) for v in out] == [("play", "2/1/off(2)"), ("roll", None)]
+
+
+def test_r11_r23_the_held_roll_bearing_off_the_last_checker_from_either_open_position_ends_the_game() -> None:
+    """R11, R23: dark's 4-1 is open between 3/off 1/off and 3/2/off (one count apart, the borne-off counts
+    derived), light plays its 5-3 and dark's 3-1 waits on the open play; dark bears its last checkers off with
+    it. From either open position the board shows the game over, and no later board of the game can tell which
+    play was made: the likeliest is taken (guessed), the game ends, and the board set up again is the next game,
+    not a new set-up mid-game (match1093390 under the harshest camera)."""
+    ref = at_position(Position.from_physical([1, 1, 0, 1, 3] + [0] * 19, [0] * 21 + [1, 0, 2], turn=Side.DARK),
+                      length=3)
+    ref.rules["mode"] = "strict"
+    light = {0: 1, 1: 1, 3: 1, 4: 3}
+    out = [v for ev in (roll(4, 1), _board(light, {23: 2}, ("dark", 1, 1)), _board(light, {23: 1}, ("light", 8, 1)),
+                        roll(5, 3), _board({0: 1, 1: 1, 3: 1, 4: 2}, {23: 1}, ("light", 4, 1)),
+                        _board({0: 1, 1: 2, 3: 1, 4: 1}, {23: 1}, ("dark", 23, 2)), roll(3, 1))
+           for v in ref.feed(ev)]
+    assert [v["candidates"] for v in out if v.get("pending")] == [["3/off 1/off", "3/2/off"]]
+    out = ref.feed(_board({0: 1, 1: 2, 3: 1, 4: 1}, {}, ("light", 14, 1)))
+    assert [(v["verdict"], v.get("side"), v.get("play"), v.get("guessed")) for v in out if v["verdict"] == "play"] == [
+        ("play", "dark", "3/off 1/off", True), ("play", "light", "5/2 5/off", None), ("play", "dark", "1/off", None)]
+    assert [(v["winner"], v["points"]) for v in out if v["verdict"] == "game_over"] == [("dark", 1)]
+    assert kinds(ref.feed(camera(Position.start()))) == []
+    assert kinds(ref.feed(roll(1, 3))) == ["opening"]
