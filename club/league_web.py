@@ -14,12 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
 
 from club.director import Director
 from club.league import League
 from club.league_night import score, table
+from webguard.page import page_reply
 
 STATIC = Path(__file__).with_name("static")
 RESULTS_SHOWN = 50   # results a club shows on the page (newest first)
@@ -61,8 +62,8 @@ def _live(pairing: dict[str, Any], board: dict[str, Any] | None) -> dict[str, in
 
 def add_league_routes(app: FastAPI, director: Director, league: League) -> None:
     @app.get("/league", include_in_schema=False)
-    def page() -> FileResponse:
-        return FileResponse(STATIC / "league.html", headers={"Cache-Control": "no-cache"})
+    def page(request: Request) -> Response:
+        return page_reply(STATIC / "league.html", request)
 
     @app.get("/api/league", summary="The league: each club's boards and results, the fixtures' team scores, the table")
     def view() -> dict[str, Any]:

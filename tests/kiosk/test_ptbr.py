@@ -12,6 +12,7 @@ from pathlib import Path
 
 from core.messages import REASONS, TEMPLATES, describe, message
 from core.page_words import PAGE_WORDS, SERVER_SENTENCES
+from webguard.page import page_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,5 +106,5 @@ def test_the_seeds_words_are_the_ones_used() -> None:
 def test_screens_declare_brazilian_portuguese() -> None:
     static = ROOT / "kiosk" / "static"
     for name in ("index.html", "calibrate.html"):
-        assert '<html lang="pt-BR">' in (static / name).read_text(encoding="utf-8")
+        assert '<html lang="pt-BR">' in page_text(static / name)  # the head every page shares (webguard/page.py)
     assert 'lang === "pt" ? "pt-BR"' in (static / "app.js").read_text(encoding="utf-8")
