@@ -28,11 +28,13 @@ Mosquitto is probed as above (a hung one between two restarts does not answer).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,42 +55,45 @@ from club.mosquitto import CutProxy, LocalBroker, free_port  # noqa: E402
 from club.pairing import Pairing  # noqa: E402
 
 
-def alive(port: int) -> bool:
-    """The broker answers a CONNECT (here refused: a user it does not know) within 3 s: its loop runs."""
-    got = threading.Event()
+@contextlib.contextmanager
+def _probe(port: int, user: str, password: str, on_connect: Callable[..., None] | None = None
+           ) -> Iterator[mqtt.Client | None]:
+    """A client of the broker at `port`, its loop running while inside (None: the port refuses the connection)."""
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"probe-{time.monotonic_ns()}")
-    client.username_pw_set("probe", "not-a-user")
-    client.on_connect = lambda *a: got.set()
+    client.username_pw_set(user, password)
+    if on_connect is not None:
+        client.on_connect = on_connect
     try:
         client.connect("127.0.0.1", port, keepalive=5)
     except OSError:
-        return False
+        yield None
+        return
     client.loop_start()
     try:
-        return got.wait(3)
+        yield client
     finally:
         client.loop_stop()
         client.disconnect()
+
+
+def alive(port: int) -> bool:
+    """The broker answers a CONNECT (here refused: a user it does not know) within 3 s: its loop runs."""
+    got = threading.Event()
+    with _probe(port, "probe", "not-a-user", lambda *a: got.set()) as client:
+        return client is not None and got.wait(3)
 
 
 def answers(port: int, password: str, user: str = "director") -> bool:
     """The broker acknowledges a QoS 1 message of the club's director within 3 s."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"probe-{time.monotonic_ns()}")
-    client.username_pw_set(user, password)
-    try:
-        client.connect("127.0.0.1", port, keepalive=5)
-    except OSError:
-        return False
-    client.loop_start()
-    try:
-        info = client.publish("gamao/porto/mesa01/resend", b"probe", qos=1)
-        info.wait_for_publish(3)
-        return bool(info.is_published())
-    except (RuntimeError, ValueError):
-        return False
-    finally:
-        client.loop_stop()
-        client.disconnect()
+    with _probe(port, user, password) as client:
+        if client is None:
+            return False
+        try:
+            info = client.publish("gamao/porto/mesa01/resend", b"probe", qos=1)
+            info.wait_for_publish(3)
+            return bool(info.is_published())
+        except (RuntimeError, ValueError):
+            return False
 
 
 def main() -> int:
