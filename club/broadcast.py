@@ -29,6 +29,7 @@ from club.live import Live, NoBoard
 from webguard.body import BodyLimit
 from webguard.bounded import Bounded
 from webguard.origin import OriginGuard
+from webguard.page import page_reply
 
 STATIC = Path(__file__).with_name("static")
 BOARD_JS = Path(__file__).resolve().parents[1] / "kiosk" / "static" / "board.js"
@@ -58,8 +59,8 @@ def add_routes(app: FastAPI, live: Live) -> None:
             **NO_STORE, "Content-Disposition": f'inline; filename="{filename}"'})
 
     @app.get("/overlay", include_in_schema=False)
-    def overlay_page() -> FileResponse:
-        return FileResponse(STATIC / "overlay.html", headers={"Cache-Control": "no-cache"})
+    def overlay_page(request: Request) -> Response:
+        return page_reply(STATIC / "overlay.html", request)
 
     @app.get("/overlay/overlay.js", include_in_schema=False)
     def overlay_js() -> FileResponse:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -29,6 +29,7 @@ from core.page_words import words_reply
 from webguard.body import BodyLimit
 from webguard.clients import client_host
 from webguard.origin import OriginGuard, same_origin
+from webguard.page import page_reply
 from webguard.pin import check_http
 
 STATIC = Path(__file__).with_name("static")
@@ -109,12 +110,12 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         check_http(pins, pin, client_host(request), unset="the director's PIN is not set: start `gamao director` with --pin")
 
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "director.html", headers={"Cache-Control": "no-cache"})
+    def index(request: Request) -> Response:
+        return page_reply(STATIC / "director.html", request)
 
     @app.get("/board/{club}/{board}", include_in_schema=False)
-    def board_page(club: NamePath, board: NamePath) -> FileResponse:
-        return FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache"})
+    def board_page(club: NamePath, board: NamePath, request: Request) -> Response:
+        return page_reply(STATIC / "board.html", request)
 
     @app.get("/api/boards", summary="Every board: players, score, length, phase, last verdict")
     def boards() -> list[dict[str, Any]]:

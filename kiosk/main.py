@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -30,6 +30,7 @@ from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, dice, drills, matches, state, ws
 from kiosk.students import STUDENTS, StudentStore
 from webguard.origin import OriginGuard
+from webguard.page import page_reply
 
 STATIC = Path(__file__).with_name("static")
 # The pages (kiosk/static), by path.
@@ -155,8 +156,8 @@ def _words(request: Request) -> Response:
     return Response(body, status, headers, media_type="text/javascript; charset=utf-8")
 
 
-def _page(file: Path) -> Callable[[], FileResponse]:
-    """GET of one of the kiosk's pages, never cached (a new version shows at the next load)."""
-    def page() -> FileResponse:
-        return FileResponse(file, headers={"Cache-Control": "no-cache"})
+def _page(file: Path) -> Callable[[Request], Response]:
+    """GET of one of the kiosk's pages, its head put before it (webguard/page.py)."""
+    def page(request: Request) -> Response:
+        return page_reply(file, request)
     return page

@@ -89,9 +89,10 @@ def _listed_files() -> frozenset[str]:
 
 
 @functools.cache
-def _starts_something(path: str) -> bool:
+def _file_says(path: str, pattern: re.Pattern[str]) -> bool:
+    """The test file at `path` (from the repository's root) holds `pattern` (False when it cannot be read)."""
     try:
-        return bool(_STARTS_SOMETHING.search((Path(__file__).resolve().parents[1] / path).read_text("utf-8")))
+        return bool(pattern.search((Path(__file__).resolve().parents[1] / path).read_text("utf-8")))
     except OSError:
         return False
 
@@ -105,25 +106,17 @@ def _guess(nodeid: str) -> float:
     if siblings:
         return sum(siblings) / len(siblings)
     path = nodeid.split("::", 1)[0]
-    return GUESS if path not in _listed_files() and _starts_something(path) else FAST
+    return GUESS if path not in _listed_files() and _file_says(path, _STARTS_SOMETHING) else FAST
 
 
 _SHARED_FIXTURE = re.compile(r"scope\s*=\s*[\"'](?:module|class|package)[\"']")
-
-
-@functools.cache
-def _shares_a_fixture(path: str) -> bool:
-    try:
-        return bool(_SHARED_FIXTURE.search((Path(__file__).resolve().parents[1] / path).read_text("utf-8")))
-    except OSError:
-        return False
 
 
 def work_unit(nodeid: str) -> str:
     """The unit pytest-xdist hands to one worker: the whole file when it defines a module- or class-scoped
     fixture (a gnubg engine, a replayed corpus, a served kiosk: made once), else the test alone."""
     path = nodeid.split("::", 1)[0]
-    return path if _shares_a_fixture(path) else nodeid
+    return path if _file_says(path, _SHARED_FIXTURE) else nodeid
 
 
 try:

@@ -19,6 +19,7 @@ row it judges an object (a dice cup, a phone) cover the column: `ColumnReading.c
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,6 +146,7 @@ class Detector:
         self.inward = np.array([1.0] * 12 + [-1.0] * 12, np.float32)
         self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
         self._rings = CentreIndex()  # ring sample indexes of the centres seen so far (vision/sampling.py)
+        self._work = threading.local()  # each thread's working planes (a learning request may read beside the camera)
 
     # -- evidence ------------------------------------------------------------------------------------
     def gradients(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -154,17 +156,28 @@ class Detector:
         # of random pixels and np.percentile on a strided view were most of the time). An 8-bit image's Sobel values
         # are whole numbers below 1021: 16 bits hold them (cv2.spatialGradient is Sobel's 3x3 pair in 16 bits), and
         # their squares and sums are exact in float32, so every value is the one float32 throughout gave.
-        planes = cv2.split(image)
-        best_x, best_y = cv2.spatialGradient(planes[0])
-        best_m = cv2.add(cv2.multiply(best_x, best_x, dtype=cv2.CV_32F), cv2.multiply(best_y, best_y, dtype=cv2.CV_32F))
+        h, w = image.shape[:2]
+        work = getattr(self._work, "gradients", None)  # this thread's planes, kept between frames
+        if work is None or work[0].shape != (h, w):
+            work = self._work.gradients = (
+                *(np.empty((h, w), np.uint8) for _ in range(3)), np.empty((h, w), np.int16),
+                np.empty((h, w), np.int16), np.empty((h, w), np.float32), np.empty((h, w), np.float32),
+                np.empty((h, w), np.float32), np.empty((h, w), np.uint8))
+        b, g, r, x, y, m, best_m, sq, take = work
+        planes = cv2.split(image, [b, g, r])
+        best_x, best_y = np.empty((h, w), np.int16), np.empty((h, w), np.int16)
+        cv2.spatialGradient(planes[0], best_x, best_y)
+        cv2.multiply(best_x, best_x, best_m, dtype=cv2.CV_32F)
+        cv2.add(best_m, cv2.multiply(best_y, best_y, sq, dtype=cv2.CV_32F), best_m)
         # the first channel of the largest m, as m.argmax(axis=2) picks it (a later one only when strictly larger)
         for c in (1, 2):
-            x, y = cv2.spatialGradient(planes[c])
-            m = cv2.add(cv2.multiply(x, x, dtype=cv2.CV_32F), cv2.multiply(y, y, dtype=cv2.CV_32F))
-            take = cv2.compare(m, best_m, cv2.CMP_GT)
-            best_x = cv2.copyTo(x, take, best_x)
-            best_y = cv2.copyTo(y, take, best_y)
-            best_m = cv2.max(best_m, m)
+            cv2.spatialGradient(planes[c], x, y)
+            cv2.multiply(x, x, m, dtype=cv2.CV_32F)
+            cv2.add(m, cv2.multiply(y, y, sq, dtype=cv2.CV_32F), m)
+            cv2.compare(m, best_m, cv2.CMP_GT, take)
+            cv2.copyTo(x, take, best_x)
+            cv2.copyTo(y, take, best_y)
+            cv2.max(best_m, m, best_m)
         # a percentile is a function of the sorted values: sorted first, numpy's own interpolation is kept
         scale = float(np.sqrt(np.percentile(np.sort(best_m[::2, ::2], axis=None), self.cfg.gradient_percentile))) + 1.0
         return best_x, best_y, scale

@@ -3,7 +3,7 @@
 // board has them, time since the last move, what needs a person), results, tonight's standings and the club
 // rating. ?public=1 is the screen for the room: no controls, and it runs the director's broadcast delay behind.
 import { drawBoard } from "/kiosk/board.js";
-import { TEXT, describe, playText } from "/kiosk/i18n.js";
+import { TEXT, describe, fill, playText, section } from "/kiosk/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -208,6 +208,18 @@ async function night() {
   }));
 }
 
+// The league's link (issue 40, /api/status "league_link": the league bridge this director watches, or null): the
+// words from the page's table (core/page_words.py, "director.league.*").
+const LEAGUE = ((lang) => section(lang, "director.league"))(LANG);
+function leagueLine(link) {
+  const el = $("league");
+  if (!link) { el.textContent = ""; return; }
+  const at = new Date(link.since * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "pt-BR", { hour: "2-digit", minute: "2-digit" });
+  const state = link.state === "connected" ? LEAGUE.connected : fill(LEAGUE.reconnecting, { t: at });
+  el.textContent = link.restarts ? `${state} · ${fill(LEAGUE.restarted, { n: link.restarts })}` : state;
+  el.classList.toggle("off", link.state !== "connected");
+}
+
 async function status() {
   try {
     const s = await (await fetch("/api/status")).json();
@@ -215,6 +227,7 @@ async function status() {
     if (!single) {
       $("refused").textContent = s.refused_total ? T.refused(s.refused_total) : "";
       $("delay").textContent = T.delay(delay);
+      leagueLine(s.league_link);
     }
   } catch { /* the director is restarting */ }
 }

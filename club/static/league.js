@@ -45,7 +45,8 @@ function fixture(f) {
     const status = p.status === "closed" ? T.closed : p.winner ? T.finished : T.playing;
     t.append(row([`${p.club}/${p.board}`, { text: p.home, cls: p.winner === "home" ? "won" : "" },
       { text: p.away, cls: p.winner === "away" ? "won" : "" },
-      { text: p.score ? `${p.score.home}–${p.score.away}` : "", cls: "num" }, status]));
+      { text: p.score ? `${p.score.home}–${p.score.away}` : p.live ? `${p.live.home}–${p.live.away} (${p.live.length})` : "",
+        cls: p.live ? "num live" : "num" }, status]));
   }
   box.append(t);
   return box;

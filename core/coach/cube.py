@@ -35,16 +35,22 @@ def should_take(equities: Mapping[str, float]) -> bool | None:
     return equities["double_take"] <= equities["double_pass"]
 
 
-def explain_cube(action: str, equities: Mapping[str, float]) -> dict[str, str]:
-    """{"pt", "en", "answer_pt", "answer_en", "take": "take"|"pass"|""}: the advice, and the opponent's answer."""
+def _head(action: str, equities: Mapping[str, float]) -> tuple[str, str, bool | None]:
+    """The advice's head in pt and en (a "no double" says the opponent's answer too), and should_take."""
     if action not in ACTIONS:
         raise ValueError(f"unknown cube action {action!r}; expected one of {', '.join(ACTIONS)}")
-    nd, dt, dp = (equities.get(k) for k in ("no_double", "double_take", "double_pass"))
     take = should_take(equities)
     head_pt, head_en = HEAD[action]
     if action == "no_double" and take is not None:
         head_pt += ", aceita" if take else ", recusa"
         head_en += ", take" if take else ", pass"
+    return head_pt, head_en, take
+
+
+def explain_cube(action: str, equities: Mapping[str, float]) -> dict[str, str]:
+    """{"pt", "en", "answer_pt", "answer_en", "take": "take"|"pass"|""}: the advice, and the opponent's answer."""
+    head_pt, head_en, take = _head(action, equities)
+    nd, dt, dp = (equities.get(k) for k in ("no_double", "double_take", "double_pass"))
     out = {"pt": head_pt, "en": head_en}
     if nd is not None and dt is not None and dp is not None:
         after = min(dt, dp)  # what doubling is worth: the opponent answers in their own best way
@@ -100,13 +106,7 @@ def cube_words(action: str, equities: Mapping[str, float]) -> dict[str, str]:
     >>> cube_words("double_take", {"no_double": 0.45, "double_take": 0.62, "double_pass": 1.0})["pt"]
     'Dobre, aceita: é hora de dobrar. O adversário deve aceitar.'
     """
-    if action not in ACTIONS:
-        raise ValueError(f"unknown cube action {action!r}; expected one of {', '.join(ACTIONS)}")
-    take = should_take(equities)
-    head_pt, head_en = HEAD[action]
-    if action == "no_double" and take is not None:
-        head_pt += ", aceita" if take else ", recusa"
-        head_en += ", take" if take else ", pass"
+    head_pt, head_en, take = _head(action, equities)
     reason_pt, reason_en = REASON[action]
     out = {"pt": f"{head_pt}: {reason_pt}.", "en": f"{head_en}: {reason_en}."}
     if take is not None and action != "double_pass":

@@ -2,36 +2,27 @@
 // (state.chouette, docs/CONTRACTS.md), and its touch-screen controls behind the PIN (POST /api/chouette...).
 // Words in Brazilian Portuguese are the seed's: banqueiro, capitão, apostadores, repique, aceita, desiste.
 import { post } from "./controls.js";
-import { serverWords } from "./i18n.js";
+import { serverWords, wordsOf } from "./i18n.js";
 
-const TEXT = {
-  pt: {
-    title: (n) => `Chouette · jogo ${n}`, box: "Banqueiro", captain: "Capitão", crew: "Apostadores",
-    consultYes: "Os apostadores podem sugerir ao capitão como jogar", consultNo: "Os apostadores não podem aconselhar o capitão",
-    member: "Jogador", cube: "Cubo", state: "Situação", totals: "Saldo", live: "em jogo", dropped: "desistiu",
-    centred: "no centro", ofBox: "do banqueiro", own: "dele", role: { box: "banqueiro", captain: "capitão", crew: "apostador" },
-    waiting: (names) => `Repique: aguardando ${names}`, boxAnswers: (m) => `banqueiro responde pelo cubo de ${m}`,
-    take: "Aceita", drop: "Desiste", answered: { take: "aceitou", drop: "desistiu" }, boxDouble: "Repique do banqueiro", teamDouble: "Repique do capitão", button: "Chouette",
-    pin: "PIN de controle", pinEnter: "Digite o PIN", close: "Fechar",
-    setup: "Nova chouette: cada jogador lança um dado (empate: lançam de novo)", name: "Nome", dice: "Dado(s)",
-    addPlayer: "+ jogador", start: "Começar a chouette", boxSide: "O banqueiro joga com", light: "as claras",
-    dark: "as escuras", consult: "Apostadores podem aconselhar", answerFor: (m) => m,
-    export: "Saldo (.json)", exportTxt: "Saldo (.txt)", games: "Jogos (.mat)",
-  },
-  en: {
-    title: (n) => `Chouette · game ${n}`, box: "Box", captain: "Captain", crew: "Crew",
-    consultYes: "Crew members may advise the captain", consultNo: "Crew members may not advise the captain",
-    member: "Player", cube: "Cube", state: "Status", totals: "Totals", live: "in", dropped: "dropped",
-    centred: "centred", ofBox: "box's", own: "own", role: { box: "box", captain: "captain", crew: "crew" },
-    waiting: (names) => `Double: waiting for ${names}`, boxAnswers: (m) => `the box answers on ${m}'s cube`,
-    take: "Take", drop: "Drop", answered: { take: "took", drop: "dropped" }, boxDouble: "Box doubles", teamDouble: "Team doubles", button: "Chouette",
-    pin: "Control PIN", pinEnter: "Enter the PIN", close: "Close",
-    setup: "New chouette: each player rolls one die (a tie rolls again)", name: "Name", dice: "Die (dice)",
-    addPlayer: "+ player", start: "Start the chouette", boxSide: "The box plays", light: "light", dark: "dark",
-    consult: "Crew may advise", answerFor: (m) => m,
-    export: "Ledger (.json)", exportTxt: "Ledger (.txt)", games: "Games (.mat)",
-  },
-};
+// The panel's words, from the page's one table (core/page_words.py, "chouette.*").
+function chouetteWords(lang) {
+  const w = wordsOf(lang);
+  const c = (key, params) => w(`chouette.${key}`, params);
+  const dropped = c("dropped");
+  return {
+    title: (n) => c("title", { n }), box: c("box"), captain: c("captain"), crew: c("crew"),
+    consultYes: c("consultYes"), consultNo: c("consultNo"), member: c("member"), cube: w("cube"),
+    totals: c("totals"), live: c("live"), dropped, centred: w("centred"), ofBox: c("ofBox"), own: c("own"),
+    role: { box: c("roleBox"), captain: c("roleCaptain"), crew: c("roleCrew") },
+    waiting: (names) => c("waiting", { names }), boxAnswers: (m) => c("boxAnswers", { m }),
+    take: c("take"), drop: c("drop"), answered: { take: c("took"), drop: dropped }, boxDouble: c("boxDouble"),
+    teamDouble: c("teamDouble"), button: w("chouette"), pinEnter: w("pinEnter"), close: w("close"),
+    setup: c("setup"), name: c("name"), dice: c("dice"), addPlayer: c("addPlayer"), start: c("start"),
+    boxSide: c("boxSide"), light: c("light"), dark: c("dark"), consult: c("consult"), answerFor: (m) => m,
+    export: c("export"), exportTxt: c("exportTxt"),
+  };
+}
+const TEXT = { pt: chouetteWords("pt"), en: chouetteWords("en") };
 
 const el = (tag, props = {}, ...kids) => {
   const e = document.createElement(tag);

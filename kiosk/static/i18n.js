@@ -17,13 +17,27 @@ export function fill(text, params = {}) {
 
 // The table's words in one language: w(key) or w(key, {placeholders}); a key the table lacks says so in the console
 // and shows nothing (tests/core/test_page_words.py keeps every key this page asks for in the table).
-function wordsOf(lang) {
+export function wordsOf(lang) {
   const table = WORDS[lang] || WORDS.pt;
   return (key, params) => {
     const text = table[key];
     if (text === undefined) { console.error(`i18n: no words for ${key}`); return ""; }
     return params ? fill(text, params) : text;
   };
+}
+
+// The plain words under a prefix as nested objects ("review.size.best" -> section(lang, "review").size.best): a
+// panel's words (review.js, coach.js) with its sentences' functions added by the panel (fill).
+export function section(lang, prefix) {
+  const out = {};
+  for (const [key, text] of Object.entries(WORDS[lang] || WORDS.pt)) {
+    if (!key.startsWith(`${prefix}.`)) continue;
+    const path = key.slice(prefix.length + 1).split(".");
+    let at = out;
+    for (const part of path.slice(0, -1)) at = at[part] ??= {};
+    at[path.at(-1)] = text;
+  }
+  return out;
 }
 
 // A play as written on the Portuguese page: the seeds' "barra" and "fora" for the bar and borne off ("barra/23",

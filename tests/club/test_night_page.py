@@ -89,6 +89,9 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
                         page.screenshot(path=str(SCREENS / "club-night-800x480-full.png"), full_page=True)
                     page.goto(f"{srv.url}/board/{CLUB}/mesa01?lang={lang}")
                     page.wait_for_selector("#moves li")
+                    if lang == "pt":
+                        page.screenshot(path=str(SCREENS / "club-board-800x480.png"))
+                    assert chair_problems(page) == [], (lang, chair_problems(page))  # a board's own page too
                     first = page.locator("#moves li").first.inner_text()
                     # the players' names, never their colours (issue 37)
                     assert first.split()[0] in set(night["results"][0]["players"].values()), first

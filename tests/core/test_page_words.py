@@ -11,16 +11,23 @@ from core.page_words import PAGE_WORDS, SERVER_SENTENCES, fill, page_words_js, p
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "kiosk" / "static" / "i18n.js"
+# The page's modules that ask the table (each through i18n.js's wordsOf).
+PAGES = (I18N, *(ROOT / "kiosk" / "static" / f"{name}.js" for name in ("chouette", "coach", "review", "calibrate")))
+# ... and the club director's page, for its own few entries (director.*; its other words are still its own)
+ASKERS = (*PAGES, ROOT / "club" / "static" / "director.js")
 
 
 def asked() -> tuple[set[str], set[str]]:
     """The keys i18n.js asks the table for: ({keys written whole}, {prefixes of the keys it builds: "phase." ...}).
     A key is a quoted literal there: "title", "verdict.legalPlay" (the page writes each one whole, never glued)."""
-    source = I18N.read_text(encoding="utf-8")
-    literals = set(re.findall(r'"([A-Za-z][\w.]*)"', source))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in ASKERS)
+    # i18n.js writes its keys whole; the panels ask through w("key"), c("key") (chouette.*) or a section("prefix").
+    literals = set(re.findall(r'"([A-Za-z][\w.]*)"', I18N.read_text(encoding="utf-8")))
     keys = {k for k in literals if k in PAGE_WORDS or re.fullmatch(r"[a-z]+\.[A-Za-z][\w.]*", k)}
     keys |= set(re.findall(r'\bw\(\s*"([^"]+)"', source))
-    prefixes = set(re.findall(r"`([a-zA-Z.]+\.)\$\{", source)) | {f"{p}." for p in re.findall(r'\blines\(w, "([\w.]+)"', source)}
+    keys |= {f"chouette.{k}" for k in re.findall(r'\bc\(\s*"([^"]+)"', source)}
+    prefixes = set(re.findall(r"`([a-zA-Z.]+\.)\$\{", source)) - {"chouette."}
+    prefixes |= {f"{p}." for p in re.findall(r'\bsection\(lang, "([\w.]+)"\)', source)} | {f"{p}." for p in re.findall(r'\blines\(w, "([\w.]+)"', source)}
     return keys, prefixes
 
 
@@ -51,7 +58,7 @@ def test_each_entry_in_both_languages_with_the_same_placeholders() -> None:
 def test_the_page_keeps_no_words_of_its_own() -> None:
     """i18n.js asks the table: no Portuguese sentence of the screen is written in it (D1: its pt and en halves were
     two copies of one structure)."""
-    source = I18N.read_text(encoding="utf-8")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
     code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("//"))
     for pt, _ in PAGE_WORDS.values():
         if len(pt) > 12 and "{" not in pt:

@@ -13,8 +13,8 @@
 - One language per page: on the Portuguese page no English word (nor the jargon: off, bar, pips, rating, unit, the
   engine's English levels); on the English page no Portuguese word.
 - No emoji (the appliance has no emoji font: they drew as empty boxes), no text cut off the screen, by an
-  ellipsis, by a box clamped to a number of lines or by a box that hides what does not fit, and the tutor's
-  warning never under another verdict.
+  ellipsis, by a box clamped to a number of lines or by a box that hides what does not fit, no word broken in
+  two across lines, and the tutor's warning never under another verdict.
 """
 
 from __future__ import annotations
@@ -81,6 +81,15 @@ CHAIR_JS = """(o) => {
       if (!seen.has(key)) { seen.add(key); bad.push(`"${s.slice(0, 30)}" (${what}) is ${px.toFixed(1)} px, under ${floor}`); }
     }
     if (r.right > vw + 1 || r.left < -1) bad.push(`"${s.slice(0, 30)}" (${what}) runs off the screen`);
+    // A word broken across two lines ("banquei-ro", "centr-o" in a narrow column): each word of a short text (no
+    // hyphen or slash in it, where a line may break) on one line.
+    if (range.getClientRects().length > 1 && s.split(" ").length <= 12) {
+      for (const m of n.nodeValue.matchAll(/[^\\s\\-\\/–—]{4,}/g)) {
+        const word = document.createRange(); word.setStart(n, m.index); word.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...word.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+        if (tops.size > 1) { bad.push(`"${m[0].slice(0, 30)}" (${what}) is broken in the middle of a word`); break; }
+      }
+    }
     if (cut) bad.push(`"${s.slice(0, 30)}" (${what}) is cut in half by its box (${cut.tagName.toLowerCase()}${cut.id ? "#" + cut.id : ""})`);
     const st = style(e);
     if (st.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth + 1) bad.push(`"${s.slice(0, 30)}" (${what}) is cut (…)`);

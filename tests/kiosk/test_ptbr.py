@@ -12,6 +12,7 @@ from pathlib import Path
 
 from core.messages import REASONS, TEMPLATES, describe, message
 from core.page_words import PAGE_WORDS, SERVER_SENTENCES
+from webguard.page import page_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,11 +48,6 @@ PARAMS = {"dice": [5, 5], "die": 5, "point": 7, "move": "13/8", "example": "13/3
           "why_pt": "a partida terminou", "why_en": "the match is over"}
 
 
-def _js_block(path: Path, start: str, end: str) -> str:
-    text = path.read_text(encoding="utf-8")
-    return text[text.index(start):text.index(end, text.index(start))]
-
-
 def portuguese_texts() -> dict[str, str]:
     texts = {f"message:{code}": message(code, **PARAMS)["pt"] for code in REASONS}
     texts.update({f"message:{code}:bar": message(code, **{**PARAMS, "point": "bar"})["pt"]
@@ -66,7 +62,6 @@ def portuguese_texts() -> dict[str, str]:
     # refusals said in Portuguese.
     texts["page_words:pt"] = "\n".join(pt for pt, _ in PAGE_WORDS.values())
     texts["page_words:server"] = "\n".join(pt for _, pt in SERVER_SENTENCES)
-    texts["calibrate.js:pt"] = _js_block(static / "calibrate.js", "? {", ": {")
     for name in ("index.html", "calibrate.html"):
         texts[name] = (static / name).read_text(encoding="utf-8")
     # The panels added later keep their own pt and en words in their files (the coach, the review, the chouette,
@@ -74,7 +69,7 @@ def portuguese_texts() -> dict[str, str]:
     for path in [*sorted(static.glob("*.js")), *sorted((ROOT / "club" / "static").glob("*")),
                  *sorted((ROOT / "kiosk").glob("*.py")), *sorted((ROOT / "core" / "coach").glob("*.py")),
                  *sorted((ROOT / "club").glob("*.py"))]:
-        if path.is_file() and path.name not in ("i18n.js", "calibrate.js"):
+        if path.is_file() and path.name != "i18n.js":
             texts[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         texts[str(doc.relative_to(ROOT))] = doc.read_text(encoding="utf-8")
@@ -111,5 +106,5 @@ def test_the_seeds_words_are_the_ones_used() -> None:
 def test_screens_declare_brazilian_portuguese() -> None:
     static = ROOT / "kiosk" / "static"
     for name in ("index.html", "calibrate.html"):
-        assert '<html lang="pt-BR">' in (static / name).read_text(encoding="utf-8")
+        assert '<html lang="pt-BR">' in page_text(static / name)  # the head every page shares (webguard/page.py)
     assert 'lang === "pt" ? "pt-BR"' in (static / "app.js").read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ the checkout. The timing is bench/bench_vision.py's, never a test's."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -279,3 +280,26 @@ def test_median_of_counts_is_np_median() -> None:
         for top in (2, 256, 2041):
             values = rng.integers(0, top, n)
             assert median_of_counts(np.bincount(values)) == float(np.median(values))
+
+
+def test_two_threads_reading_with_one_detector_read_what_one_reads_alone() -> None:
+    """The kiosk learns a board (an HTTP request) with the camera loop's detector, which may be reading a frame
+    at the same time: the kept indexes and each thread's working planes must not mix their frames."""
+    reader = BoardReader()
+    canonicals = [reader.canonical(*render(random_scene(np.random.default_rng(s)), s, Options(size=(640, 360))))
+                  for s in (4, 5)]
+    detector = reader.detector
+    alone = [detector.read(c).as_json() for c in canonicals]
+    fresh = BoardReader().detector  # empty tables: both threads fill them at once
+    got: list[list[dict]] = [[], []]
+
+    def read(i: int) -> None:
+        for _ in range(6):
+            got[i].append(fresh.read(canonicals[i]).as_json())
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got[0] == [alone[0]] * 6 and got[1] == [alone[1]] * 6
