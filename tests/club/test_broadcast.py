@@ -229,6 +229,12 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                         page.screenshot(path=str(shot), omit_background=True)
                         top = _composite(shot, camera, SCREENSHOTS / f"overlay-{layout}-{width}x{height}.png")
                         assert top[2, 2, 3] == 0, "the overlay's background is not transparent"
+                        if layout == "bar" and width == 1280:  # the English overlay: its words, no Portuguese
+                            page.goto(f"{cast.url}/overlay?board=featured&layout={layout}&lang=en")
+                            page.wait_for_selector("#overlay[data-phase='moving'] #board .checker")
+                            assert page.inner_text("#p-dark .pips").endswith(" pips")
+                            assert "Match to 3 points" in page.inner_text("#length")
+                            assert chair_problems(page, floor=0) == [], chair_problems(page, floor=0)
                         box = page.locator("#overlay").bounding_box()
                         assert box["x"] >= 0 and box["y"] >= 0
                         assert box["x"] + box["width"] <= width + 1 and box["y"] + box["height"] <= height + 1
