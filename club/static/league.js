@@ -8,7 +8,7 @@ const T = {
         matches: "partidas", points: "pontos", boards: "Mesas", results: "Resultados", noboards: "nenhuma mesa ouvida ainda",
         noresults: "nenhum resultado ainda", playing: "em jogo", closed: "encerrada pelo diretor", finished: "terminada",
         over: "encerrado", inplay: "em andamento", drawnfx: "empate", board: "Mesa", home: "Casa", away: "Visitante",
-        score: "Placar", offline: "desligada", waiting: "aguardando", wins: "vence", of: "de", ratings: "Rating da liga",
+        score: "Placar", offline: "desligada", waiting: "aguardando", wins: "vence", of: "de", ratings: "Índice da liga",
         phase: { opening: "saída", awaiting_roll: "aguardando os dados", moving: "jogando", cube_offered: "cubo oferecido",
                  game_over: "fim do jogo", match_over: "fim da partida", waiting: "sem partida" } },
   en: { title: "Gamão — league", table: "League table", club: "Club", played: "P", won: "W", drawn: "D", lost: "L",
