@@ -1,7 +1,8 @@
 """Does a club's Mosquitto keep serving its own boards while its TLS bridge to the league meets a cut link?
 (issue 40; docs/league.md, "A limit found")
 
-    .venv/bin/python bench/bench_league_tls_cut.py [--mode cut|refused|badcert] [--plain] [--direct] [--seconds 25]
+    .venv/bin/python bench/bench_league_tls_cut.py [--mode cut|refused|badcert] [--plain] [--direct] [--watch]
+                                                   [--seconds 25]
 
 A league broker as `league broker-config` writes it (TLS, client certificates), a club broker as `broker-config
 --league` writes it, its bridge pointed at: ``cut``, a relay that accepts each connection and closes it at once
@@ -18,6 +19,10 @@ bridge in a Mosquitto of its own, the club's broker bridged to it in plain on lo
 Mosquitto by a CONNECT it refuses). ``--direct``: the TLS bridge in the club's broker itself (as first written; the
 runs above). Measured with ``cut``: the league bridge's Mosquitto stopped answering after 12 and 16 s in two runs, the
 club's broker answered for the 60 s of both.
+
+``--watch``: the league bridge's Mosquitto run and watched as ``gamao director --run-league-bridge`` does
+(club/league_watch.py, its default 2 s probes and 10 s without an answer): the restarts are counted, and the bridge's
+Mosquitto is probed as above (a hung one between two restarts does not answer).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from club.league import (  # noqa: E402
     write_league_bridge,
     write_league_config,
 )
+from club.league_watch import BridgeWatch  # noqa: E402
 from club.mosquitto import CutProxy, LocalBroker, free_port  # noqa: E402
 from club.pairing import Pairing  # noqa: E402
 
@@ -95,6 +101,7 @@ def main() -> int:
     ap.add_argument("--mode", choices=("cut", "refused", "badcert"), default="cut")
     ap.add_argument("--plain", action="store_true", help="the plain bridge instead of TLS")
     ap.add_argument("--direct", action="store_true", help="the TLS bridge in the club's broker itself")
+    ap.add_argument("--watch", action="store_true", help="the league bridge's Mosquitto under the director's watchdog")
     ap.add_argument("--seconds", type=float, default=25.0)
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-league-tls-"))
@@ -110,7 +117,8 @@ def main() -> int:
     if args.mode == "badcert" and tls:
         other = League(tmp / "other").pair_club("porto", club_keys(pairing), broker="mqtts://127.0.0.1:1")
         cred = {**cred, "cert": other["cert"], "cert_key": other["cert_key"]}
-    started = []
+    started: list = []
+    watch = None
     try:
         conf = write_league_config(league, tmp / "league-broker", listen=f"127.0.0.1:{league_port}", tls=tls,
                                    tls_host="localhost", local=f"127.0.0.1:{local_port}")
@@ -125,28 +133,42 @@ def main() -> int:
             text, relay_conf = write_league_bridge("porto", cred, generated, relay=f"127.0.0.1:{relay_port}")
         club.write_text(club.read_text() + text)
         probes = {"the club's broker": (club_port, pairing.director()["password"], "director")}
-        if relay_conf is not None:
+        if relay_conf is not None and args.watch:
+            import getpass
+
+            relay_conf.write_text(relay_conf.read_text() + f"user {getpass.getuser()}\n")
+            watch = BridgeWatch(relay_conf, log_file=tmp / "relay.log").start()
+            started.append(watch)
+        elif relay_conf is not None:
             started.append(LocalBroker.paired(tmp / "relay-run", Pairing(tmp / "none2"), port=relay_port,
                                               generated=relay_conf).start())
-            probes["the league bridge's Mosquitto"] = (relay_port, "", "")  # (its one user is the club's bridge)
+        if relay_conf is not None:
+            probes["the league bridge's Mosquitto"] = (relay_port, "", "")  # (a CONNECT refused: it answers)
         started.append(LocalBroker.paired(tmp / "club-run", pairing, port=club_port, generated=club).start())
         start = time.monotonic()
         stopped: dict[str, float | None] = dict.fromkeys(probes)
+        answered = dict.fromkeys(probes, 0)
+        asked = 0
         while time.monotonic() - start < args.seconds:
             for name, (port, password, user) in probes.items():
                 ok = answers(port, password, user) if user else alive(port)
+                answered[name] += ok
                 print(f"{time.monotonic() - start:5.1f} s: {name} {'answers' if ok else 'does NOT answer'}", flush=True)
                 if not ok and stopped[name] is None:
                     stopped[name] = time.monotonic() - start
+            asked += 1
             time.sleep(max(0.0, 3.0 - (time.monotonic() - start) % 3.0))
         how = "plain bridge" if not tls else ("TLS bridge in the club's broker" if args.direct
                                               else "TLS bridge in a Mosquitto of its own")
+        if watch is not None:
+            print(f"watched: {watch.restarts} restarts ({watch.reason}), pauses {watch.pauses}; answered: "
+                  + ", ".join(f"{name} {n} of {asked}" for name, n in answered.items()))
         for name, when in stopped.items():
             print(f"{how}, {args.mode}: {name} "
                   + (f"stopped answering after {when:.0f} s" if when is not None else f"answered for {args.seconds:.0f} s"))
     finally:
         for b in reversed(started):
-            b.stop()
+            b.close() if isinstance(b, BridgeWatch) else b.stop()
         relay.close()
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

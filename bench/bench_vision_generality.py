@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import columns_to_points
-from vision.reader import BoardReader
+from vision.reader import BoardReader, ring_only
 from vision.render import render
 from vision.slots import KIND_CLASSES, SlotModel, default_kind_model, default_model
 from vision.synthetic import KINDS, kind_case, random_options, random_scene
@@ -41,11 +41,6 @@ from vision.train_slots import (
     scene_counts,
     train,
 )
-
-
-def ring_only() -> BoardReader:
-    base = BoardReader()
-    return BoardReader(replace(base.cfg, detect=replace(base.cfg.detect, slot_model=False)))
 
 
 def without_kinds() -> BoardReader:

@@ -99,7 +99,8 @@ class BridgeWatch:
         self._down_since = clock()
         self._backoff = min_backoff
         self.pauses: list[float] = []        # the pause before each restart (the last 100)
-        self._nonce = ""
+        self._token = secrets.token_hex(8)   # in each probe: any of this watch's probes back is an answer (one
+        self._probes = 0                     # slower than `probe_every` under load still counts)
         self._thread: threading.Thread | None = None
         self._client: mqtt.Client | None = None
         self._log: IO[bytes] | None = None
@@ -196,7 +197,7 @@ class BridgeWatch:
         def message(_cl: mqtt.Client, _u: object, m: mqtt.MQTTMessage) -> None:
             if m.topic == NOTIFY_TOPIC:
                 self._linked = bytes(m.payload[:1]) == b"1"
-            elif m.topic == PROBE_TOPIC and bytes(m.payload).decode("ascii", "replace") == self._nonce:
+            elif m.topic == PROBE_TOPIC and bytes(m.payload).startswith(self._token.encode()):
                 self._answered = time.monotonic()
 
         c.on_connect, c.on_message = connected, message
@@ -218,8 +219,8 @@ class BridgeWatch:
             self._linked_or_not(now)
             if now - self._started > self.healthy_after and silent < self.answer_within:
                 self._backoff = self.min_backoff
-            self._nonce = secrets.token_hex(8)
-            self._client.publish(PROBE_TOPIC, self._nonce, qos=1)
+            self._probes += 1
+            self._client.publish(PROBE_TOPIC, f"{self._token}:{self._probes}", qos=1)
 
     def _linked_or_not(self, now: float) -> None:
         answering = now - self._answered <= self.answer_within

@@ -102,6 +102,9 @@ class VisionConfig:
     def with_geometry(self, **changes: Any) -> VisionConfig:
         return replace(self, geometry=replace(self.geometry, **changes))
 
+    def with_detect(self, **changes: Any) -> VisionConfig:
+        return replace(self, detect=replace(self.detect, **changes))
+
 
 def _section(cls: type, data: dict[str, Any]) -> Any:
     known = {f.name for f in fields(cls)}

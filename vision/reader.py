@@ -51,3 +51,8 @@ class BoardReader:
         top, bottom = columns_to_points(light_home or self.cfg.geometry.light_home)
         self.colours = self.detector.learn_start(canonical, top, bottom)
         return self.colours
+
+
+def ring_only(cfg: VisionConfig | None = None) -> BoardReader:
+    """The reader with its rings alone, no slot judge (as it read before issue 33's judge): the measure's baseline."""
+    return BoardReader((cfg or load_config()).with_detect(slot_model=False))

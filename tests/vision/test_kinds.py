@@ -15,7 +15,7 @@ import pytest
 from core.messages import COVER_WORDS
 from vision.geometry import columns_to_points
 from vision.pipeline import board_event
-from vision.reader import BoardReader
+from vision.reader import BoardReader, ring_only
 from vision.render import KIND_CHECKERS, KIND_FIELDS, OBJECTS, Options, Scene, render
 from vision.slots import (
     KIND_CLASSES,
@@ -28,11 +28,6 @@ from vision.slots import (
 )
 from vision.synthetic import KINDS, kind_case
 from vision.train_slots import train
-
-
-def ring_only() -> BoardReader:
-    base = BoardReader()
-    return BoardReader(replace(base.cfg, detect=replace(base.cfg.detect, slot_model=False)))
 
 
 def exact_points(reader: BoardReader, scene: Scene, o: Options, seed: int) -> int:
