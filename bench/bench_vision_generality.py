@@ -1,19 +1,23 @@
 """How well the camera reads boards it was not tuned on (issue 33): an honest figure, never a timed test.
 
-    .venv/bin/python bench/bench_vision_generality.py [--boards 20] [--per-kind 10] [--real-weight 10]
+    .venv/bin/python bench/bench_vision_generality.py [--boards 20] [--per-kind 10] [--real-weight 10] [--cache F]
 
 1. The labelled real photos beside the checkout (../shared/vision/real, read in place, never copied), by source
    (a source is one board: each Deeper Systems photo, the WTC 2022 broadcast frames, the fmgammon frames, the
-   walnut board), columns exact (counts without colour, as the Deeper truth has it) and whole boards right:
+   walnut board), columns exact (counts without colour, as the Deeper truth has it) and whole boards right, and
+   the dice lying on their points (tests/vision/real_labels.json "objects": 9 columns on 6 photos) found covered,
+   named right, and columns covered where nothing lies (false covers):
    - before: today's ring score alone (its thresholds were tuned by hand on these very photos: an in-sample
      figure, the best it can look);
    - renders only: the judge trained on the renders alone (every real photo held out);
    - leave-one-source-out: the judge trained again on the renders plus the real photos of every other source,
      and tested on the source left out (the honest figure for the shipped judge on a board it has not seen);
-   - shipped: the judge in vision/slots_model.npz, trained on the renders and every source (in-sample here).
+     "+kinds": with a kinds' model trained the same way (renders with objects + the other sources' dice);
+   - shipped: the judge in vision/slots_model.npz (and kinds_model.npz), trained on every source (in-sample).
    All in the same run.
-2. Renders of each board kind of vision.synthetic.KINDS (seeds apart from the training's), before and after:
-   points exact with colour, whole boards, and the objects' columns found covered / columns wrongly covered.
+2. Renders of each board kind of vision.synthetic.KINDS (seeds apart from the training's): points exact with
+   colour, whole boards, and the objects' columns found covered / named right / columns wrongly covered; before
+   (ring score alone), judge (the slot judge naming no kind: as before the kinds' model), after (with it).
 """
 
 from __future__ import annotations

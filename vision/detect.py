@@ -393,10 +393,10 @@ class Detector:
         # a die or the cube, smaller than a checker, fills one slot: it covers its column only where the kinds'
         # model is sure of it (one slot judged "object" alone gave false covers on real photos)
         small = kq[:, :, KIND_CLASSES.index("die")] + kq[:, :, KIND_CLASSES.index("cube")]
-        # even where the ring is clear (a die's square outline often makes one, and then it was counted as a
-        # checker), but never under a clear ring: nothing stands under a checker
-        beyond = np.pad(under[:, 1:], ((0, 0), (0, 1)))  # a clear ring further out
-        lone = (small > cfg.lone_object) & ~beyond
+        # only where the ring is doubtful, as the judge: a die's outline sometimes makes a clear ring (then it is
+        # counted as a checker, as before), but a real checker the kinds' model had not seen was taken for the cube
+        # where a clear ring counted too (a pearl checker of the fmgammon broadcast, held out)
+        lone = (small > cfg.lone_object) & (doubt > 0.5)
         lone[spare] = False  # a second layer of discs (a pile of 11 looked like the cube to it)
         lone[:, int(np.ceil(on_point)):] = False
         for c in np.flatnonzero(lone.any(axis=1)):

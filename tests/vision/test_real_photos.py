@@ -102,3 +102,29 @@ def test_labelled_tournament_and_wooden_board_frames_with_colour() -> None:
 def test_bar_on_the_deeper_photos(results: list[dict]) -> None:
     totals = {r["photo"]: sum(r["reading"].bar.values()) for r in results}
     assert totals == LABELS["bar_totals_deeper"]
+
+
+def test_dice_lying_on_the_labelled_photos_points_and_no_false_cover() -> None:
+    """Issue 33: six of the labelled photos have dice lying on points (real_labels.json "objects"; a die past a
+    point's tip covers nothing). A column said covered must have a die on its point (no false cover: a false
+    cover would hold a roll for nothing), and most of those dice are found and named. In-sample: the kinds' model
+    was trained with these photos; bench/bench_vision_generality.py gives the leave-one-source-out figure."""
+    shared = require_shared()
+    reader = BoardReader()
+    found = dice = 0
+    false = []
+    for name, label in LABELS.items():
+        if not name.endswith(".jpg"):
+            continue
+        reading = reader.read(cv2.imread(str(shared / name)), np.array(label["corners"], np.float32))
+        on_point = {column for column, slot, _ in LABELS["objects"].get(name, []) if slot < 5}
+        dice += len(on_point)
+        for c, col in enumerate(reading.top + reading.bottom):
+            if col.covered is not None:
+                if c in on_point and col.covered == "die":
+                    found += 1
+                else:
+                    false.append((Path(name).name, c, col.covered))
+    print(f"dice on points: {found}/{dice} covered and named, false covers {false}")
+    assert dice == 9 and not false
+    assert found >= 6  # measured 8 of 9
