@@ -29,7 +29,7 @@ const T = {
     closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} ${n === 1 ? "mensagem recusada" : "mensagens recusadas"}`,
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
     askPin: "PIN do diretor:", publicScreen: "tela pública", tournament: "torneio", moves: "Lances", clock: "relógio", dice: "dados",
-    rolls: (n) => `${n} ${n === 1 ? "lance" : "lances"} de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "overlay",
+    rolls: (n) => `${n} ${n === 1 ? "lance" : "lances"} de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "página da transmissão",
     // the class view (issue 38): the boards running a lesson
     classTitle: (n) => `Aula: ${n} ${n === 1 ? "mesa" : "mesas"}`, classOnly: "só a aula", allBoards: "todas as mesas",
     lcols: { board: "mesa", student: "aluno", drill: "exercício", today: "hoje", due: "cartas de hoje" },

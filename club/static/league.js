@@ -14,7 +14,7 @@ const BOTH = {
   over: ["encerrado", "over"], inplay: ["em andamento", "in play"], drawnfx: ["empate", "drawn"],
   board: ["Mesa", "Board"], home: ["Casa", "Home"], away: ["Visitante", "Away"], score: ["Placar", "Score"],
   offline: ["desligada", "offline"], waiting: ["aguardando", "waiting"], wins: ["vence", "wins"], of: ["de", "of"],
-  ratings: ["Rating da liga", "League rating"],
+  ratings: ["Índice da liga", "League rating"],
   phase: {
     opening: ["saída", "opening roll"], awaiting_roll: ["aguardando os dados", "awaiting the roll"],
     moving: ["jogando", "moving"], cube_offered: ["cubo oferecido", "cube offered"],

@@ -243,6 +243,9 @@ export function describe(lang, verdict, name, game = null) {
     const rest = detail.slice(cut + 2);
     return { head: detail.slice(0, cut), detail: rest.charAt(0).toUpperCase() + rest.slice(1) };
   }
+  // A roll or an opening: the head says it all with the players' names ("Bia lançou 1-1"); the referee's sentence
+  // ("As escuras (Bia) lançaram 1-1.") would only say it again, smaller (issue 37).
+  if (kind === "roll" || kind === "opening") detail = "";
   if (kind === "game_over") detail = `${t.why(verdict, name, other(verdict.winner))} ${t.nextGame}`.trim();
   if (kind === "match_over") {
     const why = game ? t.why(game, name, other(game.winner)) : "";

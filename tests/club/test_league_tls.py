@@ -19,10 +19,10 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from club import mosquitto
-from club.broker_config import write_broker_config
-from club.league import League, ask_topic, club_keys, write_league_bridge, write_league_config
-from club.mosquitto import LocalBroker, free_port
+from club.league import ask_topic
+from club.mosquitto import LocalBroker
 from club.pairing import Pairing
+from tests.club.tls_league import tls_league
 from tests.soak import soak
 
 HUNG = 15.0 if soak() else 0.5  # seconds the league bridge's Mosquitto stays hung (past the bridges' keepalive: --soak)
@@ -54,21 +54,12 @@ def _client(port: int, user: str, password: str, tls: dict[str, Any] | None = No
 def test_the_league_bridge_over_tls_with_client_certificates(tmp_path: Path) -> None:
     if not mosquitto.available():
         pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (./dev test does it)")
-    pairing = Pairing(tmp_path / "porto" / "director")
-    pairing.pair("mesa01", "porto")
-    league = League(tmp_path / "league")
-    tls_port, local_port, club_port = free_port(), free_port(), free_port()
-    cred = league.pair_club("porto", club_keys(pairing), broker=f"mqtts://127.0.0.1:{tls_port}")
+    (pairing, league, cred, tls_port, local_port, club_port, relay_port, league_conf, generated, club_conf, hop,
+     relay_conf) = tls_league(tmp_path)
     assert {"ca", "cert", "cert_key"} <= set(cred) and "PRIVATE KEY" in cred["cert_key"]
     assert not list((tmp_path / "league" / "tls" / "clubs").glob("*.key"))  # the club's key left with it
-    league_conf = write_league_config(league, tmp_path / "league" / "broker", listen=f"127.0.0.1:{tls_port}",
-                                      tls=True, tls_host="localhost", local=f"127.0.0.1:{local_port}")
     text = league_conf.read_text()
     assert "require_certificate true" in text and f"listener {local_port} 127.0.0.1" in text
-    generated = tmp_path / "porto" / "generated"
-    club_conf = write_broker_config(pairing, generated, listen=f"127.0.0.1:{club_port}", tls=False)
-    relay_port = free_port()
-    hop, relay_conf = write_league_bridge("porto", cred, generated, relay=f"127.0.0.1:{relay_port}")
     assert relay_conf is not None and "bridge_cafile" not in hop and f"address 127.0.0.1:{relay_port}" in hop
     bridge = relay_conf.read_text()  # the TLS bridge, in the league bridge's own Mosquitto
     assert "bridge_certfile" in bridge and "bridge_keyfile" in bridge and "bridge_insecure false" in bridge

@@ -20,9 +20,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from club import mosquitto
-from club.broker_config import write_broker_config
 from club.director import Director
-from club.league import League, club_keys, write_league_bridge, write_league_config
 from club.league_watch import NOTIFY_TOPIC, WATCH_USER, BridgeWatch
 from club.mosquitto import LocalBroker, free_port
 from club.pairing import Pairing
@@ -30,6 +28,7 @@ from club.web import create_app
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
 from tests.club.conftest import CLUB, wait_for
+from tests.club.tls_league import tls_league
 from tests.kiosk.browser import chromium_or_skip, chromium_page
 from tests.kiosk.chair import chair_problems
 from tests.web import HTTP
@@ -67,16 +66,8 @@ def _received(c: mqtt.Client, topic: str, wanted: set[int], seconds: float) -> s
 def test_a_hung_league_bridge_is_restarted_and_the_link_comes_back(tmp_path: Path) -> None:
     if not mosquitto.available():
         pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (./dev test does it)")
-    pairing = Pairing(tmp_path / "porto" / "director")
-    pairing.pair("mesa01", "porto")
-    league = League(tmp_path / "league")
-    tls_port, local_port, club_port, relay_port = free_port(), free_port(), free_port(), free_port()
-    cred = league.pair_club("porto", club_keys(pairing), broker=f"mqtts://127.0.0.1:{tls_port}")
-    league_conf = write_league_config(league, tmp_path / "league" / "broker", listen=f"127.0.0.1:{tls_port}",
-                                      tls=True, tls_host="localhost", local=f"127.0.0.1:{local_port}")
-    generated = tmp_path / "porto" / "generated"
-    club_conf = write_broker_config(pairing, generated, listen=f"127.0.0.1:{club_port}", tls=False)
-    hop, relay_conf = write_league_bridge("porto", cred, generated, relay=f"127.0.0.1:{relay_port}")
+    (pairing, league, cred, tls_port, local_port, club_port, relay_port, league_conf, generated, club_conf, hop,
+     relay_conf) = tls_league(tmp_path)
     assert relay_conf is not None
     # broker-config wrote the watch's user and the bridge's notifications into the league bridge's own Mosquitto
     watch_file = generated / "league-bridge" / "watch.json"

@@ -11,8 +11,9 @@ from core.page_words import PAGE_WORDS, SERVER_SENTENCES, fill, page_words_js, p
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "kiosk" / "static" / "i18n.js"
-# The page's modules that ask the table (each through i18n.js's wordsOf).
-PAGES = (I18N, *(ROOT / "kiosk" / "static" / f"{name}.js" for name in ("chouette", "coach", "review", "calibrate")))
+# The page's modules that ask the table (each through i18n.js's wordsOf), and the broadcast's overlay.
+PAGES = (I18N, *(ROOT / "kiosk" / "static" / f"{name}.js" for name in ("chouette", "coach", "review", "calibrate", "drills")),
+         ROOT / "club" / "static" / "overlay.js")
 # ... and the club director's page, for its own few entries (director.*; its other words are still its own)
 ASKERS = (*PAGES, ROOT / "club" / "static" / "director.js")
 
