@@ -490,14 +490,7 @@ class Detector:
                          colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:
         seen = p[:, :-1] > 0.5
         contiguous = np.cumprod(seen, axis=1).astype(bool)
-        # each column's median disc colour over its stack (the first `run` slots), as np.median gave it (the mean of
-        # the two middle values), for every column of the same height at once
-        run = contiguous.sum(axis=1)
-        per_col = np.zeros((24, 3), np.float32)
-        for n in sorted(set(run.tolist()) - {0}):
-            same = np.flatnonzero(run == n)
-            s = np.sort(cols[same, :n], axis=1)
-            per_col[same] = (s[:, (n - 1) // 2] + s[:, n // 2]) / 2
+        per_col = self._column_colours(cols, contiguous)
         model = colours if colours is not None and colours.light is not None and colours.dark is not None \
             else two_colours(per_col[contiguous.any(axis=1)], self.cfg.colour_split)
         self._last_model = model
@@ -508,6 +501,17 @@ class Detector:
             return model.classify(per_col[c] if contiguous[c].any() else cols[c, 0])
 
         return colour_of
+
+    def _column_colours(self, cols: np.ndarray, contiguous: np.ndarray) -> np.ndarray:
+        """Each column's median disc colour over its stack (the first `run` slots; zeros for none), as np.median gave
+        it (the mean of the two middle values), for every column of the same height at once."""
+        run = contiguous.sum(axis=1)
+        per_col = np.zeros((24, 3), np.float32)
+        for n in sorted(set(run.tolist()) - {0}):
+            same = np.flatnonzero(run == n)
+            s = np.sort(cols[same, :n], axis=1)
+            per_col[same] = (s[:, (n - 1) // 2] + s[:, n // 2]) / 2
+        return per_col
 
     _last_model: ColourModel = ColourModel(None, None)
 

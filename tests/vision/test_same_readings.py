@@ -10,7 +10,6 @@ the checkout. The timing is bench/bench_vision.py's, never a test's."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -18,7 +17,7 @@ import numpy as np
 import pytest
 
 from vision import sampling
-from vision.detect import ColourModel, Detector, lab_values, two_colours
+from vision.detect import ColourModel, Detector, lab_values
 from vision.reader import BoardReader
 from vision.render import Options, Scene, render
 from vision.slots import SlotFeatures, median_of_counts
@@ -90,22 +89,9 @@ class ReferenceDetector(Detector):
         ok = (rad > self.cfg.edge_strength * scale) & (rad > self.cfg.radial_over_tangential * tan)
         return np.asarray(ok.any(axis=2))
 
-    def _colour_assigner(self, p: np.ndarray, cols: np.ndarray,
-                         colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:
-        seen = p[:, :-1] > 0.5
-        contiguous = np.cumprod(seen, axis=1).astype(bool)
-        per_col = np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
-                            for c in range(24)], np.float32)
-        model = colours if colours is not None and colours.light is not None and colours.dark is not None \
-            else two_colours(per_col[contiguous.any(axis=1)], self.cfg.colour_split)
-        self._last_model = model
-
-        def colour_of(c: int, n: int) -> tuple[str, float]:
-            if n == 0:
-                return "light", 1.0
-            return model.classify(per_col[c] if contiguous[c].any() else cols[c, 0])
-
-        return colour_of
+    def _column_colours(self, cols: np.ndarray, contiguous: np.ndarray) -> np.ndarray:
+        return np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
+                         for c in range(24)], np.float32)
 
     def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray,
                       raw: np.ndarray) -> dict[int, dict[int, float]]:
