@@ -453,20 +453,10 @@ class Detector:
         """Checkers stacked on top of a row sit over the junctions of the row below, at whole checker widths
         from the edge, and hide the row's own outlines. Where such discs are found, the count is the row
         below (seen or covered) plus the discs on top, reported with a spread: the camera cannot be sure."""
-        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
-        if n_half < 1:
+        cfg = self.cfg
+        if self.slots < 2:
             return {}
-        # junction by junction outwards, only on the columns whose junctions so far all held a disc: a layer is
-        # counted from the edge (the rest were never read; each centre's score is its own, so the same values)
-        s = np.full((24, n_half), -np.inf)
-        cols = np.arange(24)
-        for j in range(n_half):
-            k = np.full(len(cols), j)
-            cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
-            s[cols, j], _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
-            cols = cols[s[cols, j] > cfg.layer_threshold]
-            if not len(cols):
-                break
+        s = self._junction_scores(gx, gy, scale)
         half = s > cfg.layer_threshold
         out: dict[int, dict[int, float]] = {}
         for c in range(24):
@@ -485,6 +475,22 @@ class Detector:
             n = bottom + top
             out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
         return out
+
+    def _junction_scores(self, gx: np.ndarray, gy: np.ndarray, scale: float) -> np.ndarray:
+        """The disc scores at each column's junctions (24, slots - 1), junction by junction outwards, only on the
+        columns whose junctions so far all held a disc: a layer is counted from the edge (the rest were never read,
+        -inf; each centre's score is its own, so the same values)."""
+        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
+        s = np.full((24, n_half), -np.inf)
+        cols = np.arange(24)
+        for j in range(n_half):
+            k = np.full(len(cols), j)
+            cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
+            s[cols, j], _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
+            cols = cols[s[cols, j] > cfg.layer_threshold]
+            if not len(cols):
+                break
+        return s
 
     def _colour_assigner(self, p: np.ndarray, cols: np.ndarray,
                          colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:

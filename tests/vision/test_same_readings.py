@@ -93,32 +93,13 @@ class ReferenceDetector(Detector):
         return np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
                          for c in range(24)], np.float32)
 
-    def _second_layer(self, gx: np.ndarray, gy: np.ndarray, scale: float, p: np.ndarray,
-                      raw: np.ndarray) -> dict[int, dict[int, float]]:
-        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
-        if n_half < 1:
-            return {}
+    def _junction_scores(self, gx: np.ndarray, gy: np.ndarray, scale: float) -> np.ndarray:
+        cw, n_half = self.cw, self.slots - 1
         cols = np.repeat(np.arange(24), n_half)
         k = np.tile(np.arange(n_half), 24)
         cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
         s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
-        s = s.reshape(24, n_half)
-        half = s > cfg.layer_threshold
-        out: dict[int, dict[int, float]] = {}
-        for c in range(24):
-            top = int(np.cumprod(half[c]).sum())
-            if top == 0:
-                continue
-            lost = np.flatnonzero(p[c, : top + 1] <= 0.5)
-            hidden = len(lost) > 0 and bool((p[c, lost[0] + 1: -1] > 0.5).any())
-            clearer = float(s[c, :top].mean() - raw[c, :top].mean()) > cfg.layer_margin
-            if not (hidden or clearer):
-                continue
-            seen = np.flatnonzero(p[c, :-1] > 0.5)
-            bottom = max(top + 1, int(seen[-1]) + 1 if len(seen) else 0)
-            n = bottom + top
-            out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
-        return out
+        return s.reshape(24, n_half)
 
     def disc_colours(self, image: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
         h, w = image.shape[:2]
