@@ -2,13 +2,23 @@
 (registration, warp, stillness, counting). Optionally a larger synthetic accuracy run.
 
     .venv/bin/python bench/bench_vision.py [--frames 200] [--accuracy 5000] [--hands 100] [--stacks 30]
+        [--vs DIR] [--stages]
+
+--vs DIR times another checkout's code (e.g. `git worktree add /tmp/before <commit>`) on the same frames, in
+turn with this one's, frame by frame (a worker process runs DIR's vision; both measure their own thread's CPU
+time). --stages prints where a frame's time goes, stage by stage.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -35,7 +45,7 @@ def _ms(fn, repeat: int) -> float:
 
 def speed(frames: int) -> None:
     reader = BoardReader()
-    frames_hd = [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720))) for s in range(10)]
+    frames_hd = hd_frames()
     per = max(1, frames // len(frames_hd))
     reg_count = statistics.median(_ms(lambda f=f, c=c: reader.read(f, c), per) for f, c in frames_hd)
     warp = statistics.median(_ms(lambda f=f, c=c: reader.canonical(f, c), per) for f, c in frames_hd)
@@ -82,24 +92,121 @@ def _with_markers(image: np.ndarray, corners: np.ndarray, size: int = 50) -> np.
     return out
 
 
-def judge_cost(frames: int) -> None:
+def hd_frames() -> list[tuple[np.ndarray, np.ndarray]]:
+    return [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720))) for s in range(10)]
+
+
+# The worker that reads the same frames with another checkout's code (--vs): it renders them itself (the renderer
+# draws the same picture for a seed in both), reads "ring|judged FRAME TIMES" lines and answers each with the
+# thread CPU milliseconds of those reads, as a JSON list. Like this side it reads a frame once untimed (the bar's
+# calibration) and then only timed reads: a warm-up before every timed read made the worker's figures look better.
+WORKER = """
+import json, sys, time
+from dataclasses import replace
+import cv2, numpy as np
+from vision.reader import BoardReader
+from vision.render import Options, render
+from vision.synthetic import random_scene
+cv2.setNumThreads(1)
+judged = BoardReader()
+ring = BoardReader(replace(judged.cfg, detect=replace(judged.cfg.detect, slot_model=False)))
+frames = [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720))) for s in range(10)]
+warm = set()
+for line in sys.stdin:
+    kind, i, n = line.split()
+    reader, (f, c) = (judged if kind == "judged" else ring), frames[int(i)]
+    if (kind, i) not in warm:  # the bar's calibration once per registration, as this side's first read does
+        warm.add((kind, i))
+        reader.read(f, c)
+    times = []
+    for _ in range(int(n)):
+        t0 = time.thread_time()
+        reader.read(f, c)
+        times.append((time.thread_time() - t0) * 1000)
+    print(json.dumps(times), flush=True)
+"""
+
+
+def judge_cost(frames: int, vs: Path | None = None) -> None:
     """Issue 33's slot judge: registration + counting with and without it, on the same 1280x720 frames, in
-    turn (the same minute of a shared machine for both)."""
+    turn (the same minute of a shared machine for both); with ``vs``, another checkout's code in turn too."""
     from dataclasses import replace
 
     judged = BoardReader()
     ring = BoardReader(replace(judged.cfg, detect=replace(judged.cfg.detect, slot_model=False)))
-    frames_hd = [render(random_scene(np.random.default_rng(s)), s, Options(size=(1280, 720))) for s in range(10)]
+    frames_hd = hd_frames()
     per = max(1, frames // len(frames_hd))
-    times: dict[str, list[float]] = {"ring": [], "judged": []}
-    for f, c in frames_hd:
+    times: dict[str, list[float]] = {"ring": [], "judged": [], "vs ring": [], "vs judged": []}
+    worker = None
+    if vs is not None:
+        worker = subprocess.Popen([sys.executable, "-c", WORKER], cwd=vs, env={**os.environ, "PYTHONPATH": str(vs)},
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    for i, (f, c) in enumerate(frames_hd):
         ring.read(f, c), judged.read(f, c)  # warm: calibration of the bar once per registration
         for _ in range(per):
-            times["ring"].append(_ms(lambda f=f, c=c: ring.read(f, c), 1))
-            times["judged"].append(_ms(lambda f=f, c=c: judged.read(f, c), 1))
-    print(f"1280x720, one core, registration + counting: ring score alone {statistics.median(times['ring']):.2f} "
-          f"ms/frame, with the slot judge {statistics.median(times['judged']):.2f} ms/frame (in turn, "
-          f"{len(times['ring'])} frames each)")
+            for kind, reader in (("ring", ring), ("judged", judged)):
+                times[kind].append(_ms(lambda f=f, c=c, r=reader: r.read(f, c), 1))
+                if worker is not None and worker.stdin is not None and worker.stdout is not None:
+                    worker.stdin.write(f"{kind} {i} 1\n")
+                    worker.stdin.flush()
+                    times[f"vs {kind}"].extend(json.loads(worker.stdout.readline()))
+    if worker is not None and worker.stdin is not None:
+        worker.stdin.close()
+        worker.wait()
+    print(f"1280x720, one core, registration + counting: ring score alone {_spread(times['ring'])}, with the slot "
+          f"judge {_spread(times['judged'])} (in turn, {len(times['ring'])} frames each)")
+    if vs is not None:
+        print(f"  {vs}'s code in turn on the same frames: ring score alone {_spread(times['vs ring'])}, with the "
+              f"slot judge {_spread(times['vs judged'])}")
+
+
+def _spread(ms: list[float]) -> str:
+    q = statistics.quantiles(ms, n=4)
+    return f"{statistics.median(ms):.2f} ms/frame (quartiles {q[0]:.2f}-{q[2]:.2f})"
+
+
+STAGES = ("gradients", "_slots", "_seen_empty", "_second_layer", "_judge", "slot_features", "_colour_assigner",
+          "_unlike_checkers", "_bar", "ring_edges", "disc_colours")
+
+
+def _timed(fn, name: str, spent: dict[str, float]):  # type: ignore[no-untyped-def]
+    def timed(*a, **k):  # type: ignore[no-untyped-def]
+        t0 = clock()
+        out = fn(*a, **k)
+        spent[name] += clock() - t0
+        return out
+    return timed
+
+
+def stages(frames: int) -> None:
+    """Where a frame's time goes: thread CPU per stage of Detector.read (stages inside others are listed under
+    them too: slot_features is part of _judge; ring_edges and disc_colours of several)."""
+    reader = BoardReader()
+    frames_hd = hd_frames()
+    per = max(1, frames // len(frames_hd))
+    spent = dict.fromkeys(("warp", "read", *STAGES), 0.0)
+    n = 0
+    for f, c in frames_hd:
+        reader.read(f, c)  # calibration of the bar once per registration (it may make a new detector)
+        detector = reader.detector
+        timers: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        plain = {name: getattr(detector, name) for name in STAGES}
+        for name in STAGES:
+            setattr(detector, name, _timed(plain[name], name, timers))
+        for _ in range(per):
+            t0 = clock()
+            canonical = reader.canonical(f, c)
+            t1 = clock()
+            detector.read(canonical, reader.colours)
+            spent["warp"] += t1 - t0
+            spent["read"] += clock() - t1
+            n += 1
+        for name in STAGES:
+            spent[name] += timers[name]
+            delattr(detector, name)
+    print(f"stages, ms per 1280x720 frame (thread CPU, {n} frames; the timers add a little):")
+    for name, s in spent.items():
+        print(f"  {name:18s} {1000 * s / n:6.2f}")
 
 
 def accuracy(n: int) -> None:
@@ -186,9 +293,13 @@ def main() -> None:
     parser.add_argument("--accuracy", type=int, default=0, help="renders for a larger synthetic accuracy run")
     parser.add_argument("--hands", type=int, default=0, help="hand videos for a larger stillness run")
     parser.add_argument("--stacks", type=int, default=0, help="varied boards for the tall-stack count")
+    parser.add_argument("--vs", type=Path, help="another checkout whose code is timed in turn on the same frames")
+    parser.add_argument("--stages", action="store_true", help="where a frame's time goes, stage by stage")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    judge_cost(args.frames)
+    judge_cost(args.frames, args.vs)
+    if args.stages:
+        stages(args.frames)
     speed(args.frames)
     if args.accuracy:
         accuracy(args.accuracy)

@@ -28,6 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broadcast-port", type=int, metavar="PORT",
                         help="also serve the broadcast alone on this port (overlay, /live/ files; read-only, no PIN, "
                              "no control, behind the delay): the address to give a streamer or the world")
+    parser.add_argument("--run-league-bridge", metavar="CONF",
+                        help="run the league bridge's own Mosquitto (OUT_DIR/league-bridge/mosquitto.conf from "
+                             "`broker-config --league`) and restart it when it stops answering; its state on the page "
+                             "(club/league_watch.py; on the broker's machine)")
     parser.add_argument("--trust-proxy", metavar="ADDRS",
                         help="addresses of a reverse proxy whose X-Forwarded-For is believed (comma-separated); "
                              "by default no proxy header is trusted")
@@ -51,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="the league's pairing of this club (JSON from `league pair`): add Mosquitto's bridge to the "
                            "league's broker (club/league.py)")
     conf.add_argument("--league-ca", metavar="FILE", help="the league broker's CA certificate (mqtts://)")
+    conf.add_argument("--league-relay", default="127.0.0.1:8884", metavar="HOST:PORT",
+                      help="a TLS league: where the league bridge's own Mosquitto listens (loopback; default "
+                           "127.0.0.1:8884)")
     keys = actions.add_parser("league-keys", help="this club's boards and keys as JSON, for the league (`league pair`)")
     keys.add_argument("--club", dest="keys_club", help="only this club's boards (default: every paired board)")
     league = actions.add_parser("league", help="the league's side: pair a club, write the league broker's config")
@@ -126,18 +133,25 @@ def _broker_config(args: argparse.Namespace) -> int:
         return fail("director broker-config", f"cannot write {args.out_dir}: {exc}")
     if args.league:
         import json
+        import subprocess
 
-        from club.league import bridge_text, write_link
+        from club.league import write_league_bridge, write_link
         try:
             cred = json.loads(Path(args.league).read_text(encoding="utf-8"))
-            text = bridge_text(str(cred.get("club")), cred, ca_file=args.league_ca,
-                               tls_dir=Path(args.out_dir) / "league-tls")
+            # a TLS league: the bridge in a Mosquitto of its own (OUT_DIR/league-bridge), the club's broker bridged
+            # to it on loopback (docs/league.md, "A limit found")
+            text, relay = write_league_bridge(str(cred.get("club")), cred, args.out_dir, ca_file=args.league_ca,
+                                              relay=args.league_relay)
             write_link(_data_dir(args), cred)  # the director checks the league's asks with it (club/league.py)
-        except (OSError, ValueError, AttributeError, KeyError) as exc:
+        except (OSError, ValueError, AttributeError, KeyError, subprocess.SubprocessError) as exc:
             return fail("director broker-config", f"--league {args.league}: {exc}")
         with conf.open("a", encoding="utf-8") as f:
             f.write(text)
         conf.chmod(0o600)  # the bridge's password is in it (Mosquitto reads it before dropping to its user)
+        if relay is not None:
+            print(f"{relay}: the league's TLS bridge, a Mosquitto of its own on {args.league_relay}: start it too, "
+                  f"`mosquitto -c {relay}`, or let the director run and watch it (`gamao director ... "
+                  f"--run-league-bridge {relay}`)")
     print(f"{conf} ({len(pairing.boards())} paired boards and the director); start it with `mosquitto -c {conf}`, "
           "or reload a running one (SIGHUP)")
     closed = closed_to(broker_owner(), conf.parent)
@@ -252,6 +266,25 @@ def run(args: argparse.Namespace) -> int:
         director = Director(broker, data, club="+", pairing=League(data)).start()  # type: ignore[arg-type]
     else:
         director = Director(broker, data, club=args.club).start()
+    if args.run_league_bridge:
+        import logging
+
+        from club.league_watch import BridgeWatch
+        try:
+            watch = BridgeWatch(Path(args.run_league_bridge).expanduser(), log_file=data / "league-bridge.log")
+        except ValueError as exc:
+            director.close()
+            return fail("director", f"--run-league-bridge: {exc}")
+        said = logging.getLogger("club.league_watch")  # its starts and restarts in the director's output
+        said.addHandler(logging.StreamHandler())
+        said.setLevel(logging.INFO)
+        director.league_watch = watch.start()
+        import signal
+
+        def stop(*_: object) -> None:  # systemd's stop or kill: close as Ctrl-C does, the bridge's Mosquitto with it
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
     desk = Desk(director, Journal(data)).start()  # the tournament night (issue 39): matches to boards, results back
     app = create_app(director, pins)
     add_routes(app, desk)

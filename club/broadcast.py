@@ -7,6 +7,8 @@ the world is given, where none of the director's controls or its API exists):
 
 - ``GET /overlay?board=BOARD|CLUB/BOARD|featured&layout=bar|side|full&size=1920|1280&lang=pt|en``: the page
   for OBS's browser source, transparent background;
+- ``GET /overlay/overlay.js``, ``overlay.css``, ``board.js``, ``i18n.js`` and ``words.js``: its files (the kiosk's
+  board drawing and words; the words from core/page_words.py, "overlay.*" and the match's own);
 - ``GET /api/overlay?board=...``: its JSON (docs/CONTRACTS.md, "The broadcast");
 - ``GET /live/``: the night's matches; ``GET /live/BOARD.mat``, ``/live/BOARD.sgf``, ``/live/CLUB/BOARD.mat`` and
   ``.sgf``: each board's match as it stands behind the delay.
@@ -26,12 +28,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from club.config import NAME
 from club.live import Live, NoBoard
+from core.page_words import words_reply
 from webguard.body import BodyLimit
 from webguard.bounded import Bounded
 from webguard.origin import OriginGuard
+from webguard.page import page_reply
 
 STATIC = Path(__file__).with_name("static")
-BOARD_JS = Path(__file__).resolve().parents[1] / "kiosk" / "static" / "board.js"
+KIOSK_STATIC = Path(__file__).resolve().parents[1] / "kiosk" / "static"
+BOARD_JS = KIOSK_STATIC / "board.js"
+I18N_JS = KIOSK_STATIC / "i18n.js"  # the kiosk's words (fill, playText) over the one table, words.js beside it
 FILES = Bounded(8, "live match files")    # a .mat or SGF is a replay's export: a few at once, more get 429
 NAMES = NAME.pattern.strip("^$")
 BoardQuery = Annotated[str, Query(max_length=81, pattern=rf"^(featured|({NAMES}/)?{NAMES})$")]
@@ -58,8 +64,8 @@ def add_routes(app: FastAPI, live: Live) -> None:
             **NO_STORE, "Content-Disposition": f'inline; filename="{filename}"'})
 
     @app.get("/overlay", include_in_schema=False)
-    def overlay_page() -> FileResponse:
-        return FileResponse(STATIC / "overlay.html", headers={"Cache-Control": "no-cache"})
+    def overlay_page(request: Request) -> Response:
+        return page_reply(STATIC / "overlay.html", request)
 
     @app.get("/overlay/overlay.js", include_in_schema=False)
     def overlay_js() -> FileResponse:
@@ -72,6 +78,16 @@ def add_routes(app: FastAPI, live: Live) -> None:
     @app.get("/overlay/board.js", include_in_schema=False)
     def board_js() -> FileResponse:
         return FileResponse(BOARD_JS, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/overlay/i18n.js", include_in_schema=False)
+    def i18n_js() -> FileResponse:
+        return FileResponse(I18N_JS, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/overlay/words.js", include_in_schema=False)
+    def words_js(request: Request) -> Response:
+        # the players' screen's words (core/page_words.py), which i18n.js imports: the overlay's are "overlay.*"
+        status, body, headers = words_reply(request.headers.get("if-none-match"))
+        return Response(body, status, headers, media_type="text/javascript; charset=utf-8")
 
     @app.get("/api/overlay", summary="One board as the broadcast shows it (behind the director's delay)")
     def overlay(board: BoardQuery) -> JSONResponse:

@@ -18,6 +18,7 @@ from typing import Any
 from club.archive import Archive, match_summary
 from club.config import Broker
 from club.intake import MAX_MATCH_ID, BoardMatch, BoardView, Intake, for_director
+from club.league_watch import BridgeWatch
 from club.pairing import Pairing
 from club.replay import Referee, replay
 from core.match.dicestats import dice_stats  # the tournament issue's dice statistics (issue 21)
@@ -56,6 +57,7 @@ class Director:
         self.intake = Intake(broker, data_dir, club, client_id, pairing)
         self.archive: Archive = self.intake.archive
         self.refused_pages = 0      # /ws connections from another site's page (club/web.py counts them)
+        self.league_watch: BridgeWatch | None = None  # the league bridge's watchdog when this director runs it
         self._cache: dict[tuple[str, str], tuple[int, dict[str, Any], dict[str, Any]]] = {}
         # the first listener: the boards that changed are made again on the intake's thread when it tells of them,
         # before the pages hear of it, so that a page's read finds them made (constant time per board)
@@ -66,6 +68,8 @@ class Director:
         return self
 
     def close(self) -> None:
+        if self.league_watch is not None:
+            self.league_watch.close()
         self.intake.close()
 
     def listen(self, callback: Callable[[], object]) -> Callable[[], None]:
@@ -172,7 +176,9 @@ class Director:
             return {"connected": intake.connected.is_set(), "paired": len(intake.pairing.boards()),
                     "boards": len(intake.views), "stats": dict(intake.stats), "refused": dict(intake.refused),
                     "refused_total": sum(intake.refused.values()),
-                    "refused_by": [{"board": b, "count": n} for b, n in top], "link": dict(intake.link)}
+                    "refused_by": [{"board": b, "count": n} for b, n in top], "link": dict(intake.link),
+                    # the league's link through the bridge this director watches (club/league_watch.py), else None
+                    "league_link": self.league_watch.state() if self.league_watch is not None else None}
 
     def results(self) -> list[dict[str, Any]]:
         return self.archive.results()

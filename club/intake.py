@@ -39,6 +39,7 @@ from club.replay import Referee, feed
 log = logging.getLogger(__name__)
 GAP_GRACE = 1.0      # seconds without progress before a gap is asked for again
 ASK_EVERY = 2.0      # seconds between two resend requests for the same match
+LEAGUE_ASK_EVERY = 1.0  # seconds: a club's director obeys the league's asks for one match at most this often
 STALE = 5.0          # seconds a board's current match may stand still before the director asks it for more
 # Bounds on what one (paired) board can make the director hold (docs/CONTRACTS.md, issue 22)
 MAX_MATCH_ID = 2**53         # journal match ids are small integers; SQLite keeps up to 2**63
@@ -80,7 +81,7 @@ class Intake:
         self.views: dict[tuple[str, str], BoardView] = {}
         self.matches: dict[Key, BoardMatch] = {}
         self.stats = {"messages": 0, "events": 0, "duplicates": 0, "verdicts": 0, "resend_requests": 0,
-                      "league_asks": 0}
+                      "league_asks": 0, "league_asks_skipped": 0}
         # (received, seconds from a board's verdict to the director), for bench/bench_club.py
         self.latencies: deque[tuple[float, float]] = deque(maxlen=100_000)
         self.results_version = 0
@@ -103,6 +104,7 @@ class Intake:
         #: ("send board B's match M again from I") by asking its board with its own counter; the league's counter
         #: (its asks' ``seq``, a different signer and key) is checked apart, above the last ask obeyed
         self.league_link = read_link(self.data_dir)
+        self._league_asked: dict[tuple[str, int], float] = {}   # (board, match) -> when a league ask was obeyed
         if self.league_link is not None and club not in ("+", self.league_link["club"]):
             self.league_link = None
         #: at the league director: its own counter for its asks to the clubs (it holds no board's key)
@@ -539,6 +541,15 @@ class Intake:
         if self.pairing.key(link["club"], ask["board"]) is None:
             self._refuse("unpaired", topic, f"the league asked for board {ask['board']!r}")
             return
+        now, which = time.monotonic(), (ask["board"], ask["match"])
+        if now - self._league_asked.get(which, -LEAGUE_ASK_EVERY) < LEAGUE_ASK_EVERY:
+            # the league's asks made while the link was down arrive together when it is back (the league asks a
+            # stalled match every few seconds): one resend a second per match is enough; more is no refusal
+            self.stats["league_asks_skipped"] += 1
+            return
+        if len(self._league_asked) > 4096:
+            self._league_asked.clear()
+        self._league_asked[which] = now
         self.stats["league_asks"] += 1
         self.send_command(link["club"], ask["board"], {"match": ask["match"], "from": ask["from"]}, RESEND)
 

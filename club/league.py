@@ -52,6 +52,7 @@ from club.broker_config import (
 from club.commands import MAX_INDEX, MAX_MATCH_ID
 from club.config import NAME, PREFIX, ClubConfigError, check_name
 from club.league_night import MAX_FIXTURES, FixtureError, check_fixture
+from club.league_watch import NOTIFY_TOPIC, WATCH_USER, watch_acl, write_watch
 from club.pairing import DIRECTOR, DirectorFile, Pairing, write_private
 
 FILE = "league.json"
@@ -293,22 +294,21 @@ def write_league_config(league: League, out: str | Path, listen: str = "0.0.0.0:
     return write_conf(out, owner, lines)
 
 
-def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None, tls_dir: str | Path | None = None) -> str:
+def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None, tls_dir: str | Path | None = None,
+                local_user: str = DIRECTOR, notify: str | None = None) -> str:
     """The club broker's bridge to the league (appended to its mosquitto.conf by broker-config): out only, QoS 1,
     a persistent session on both sides, so what the link misses waits in the club's broker. An ``mqtts://`` league:
     TLS, checking the league's certificate with its CA (`ca_file`, or the ``ca`` the pairing gave), and the club's
-    client certificate (the pairing's ``cert`` and ``cert_key``), written into `tls_dir` (the key mode 600)."""
+    client certificate (the pairing's ``cert`` and ``cert_key``), written into `tls_dir` (the key mode 600).
+    `notify`: the bridge tells its state on this local topic ("1" up, "0" down; club/league_watch.py reads it)."""
     check_name("club", club)
     broker = str(league.get("broker") or "")
     address = broker.split("://", 1)[-1].rsplit("@", 1)[-1].rstrip("/")
     if not address or ":" not in address:
         raise ClubConfigError(f"the league's broker must be mqtt[s]://HOST:PORT, not {broker!r}")
     lines = ["", "# the league (club/league.py): this club's boards' messages go out to the league's broker",
-             "connection league", f"address {address}", f"remote_username {league['username']}",
-             f"remote_password {league['password']}", f"remote_clientid {league['username']}",
-             "cleansession false", "local_clientid league-bridge", f"local_username {DIRECTOR}", "notifications false", "try_private false",
-             "bridge_protocol_version mqttv311", "start_type automatic", "restart_timeout 1 10",
-             "keepalive_interval 10"]
+             *_bridge_lines("league", address, league["username"], league["password"], "league-bridge", local_user,
+                            notify)]
     if broker.startswith("mqtts://") or ca_file:
         pems = {name: league.get(name) for name in ("ca", "cert", "cert_key")}
         folder = Path(tls_dir).resolve() if tls_dir is not None else None
@@ -321,9 +321,66 @@ def bridge_text(club: str, league: dict[str, Any], ca_file: str | None = None, t
             crt, key = _pem(folder / "league-club.crt", pems["cert"]), _pem(folder / "league-club.key", pems["cert_key"], secret=True)
             _hand_over(broker_owner(), key)
             lines += [f"bridge_certfile {crt}", f"bridge_keyfile {key}"]
-    lines += [f"topic {PREFIX}/{club}/+/{kind} out 1" for kind in OUT_KINDS]
-    lines.append(f"topic {ask_topic(club)} in 1")  # the league's asks for what it missed (the club's director)
+    lines += _bridge_topics(club)
     return "\n".join(lines) + "\n"
+
+
+def _bridge_lines(name: str, address: str, user: str, password: str, local_id: str, local_user: str,
+                  notify: str | None = None) -> list[str]:
+    notes = ["notifications false"] if notify is None else [  # the bridge's state, in this Mosquitto only
+        "notifications true", "notifications_local_only true", f"notification_topic {notify}"]
+    return [f"connection {name}", f"address {address}", f"remote_username {user}", f"remote_password {password}",
+            f"remote_clientid {user}", "cleansession false", f"local_clientid {local_id}", f"local_username {local_user}",
+            *notes, "try_private false", "bridge_protocol_version mqttv311", "start_type automatic",
+            "restart_timeout 1 10", "keepalive_interval 10"]
+
+
+def _bridge_topics(club: str) -> list[str]:
+    """The boards' messages out, the league's asks for what it missed in (for the club's director)."""
+    return [*(f"topic {PREFIX}/{club}/+/{kind} out 1" for kind in OUT_KINDS), f"topic {ask_topic(club)} in 1"]
+
+
+RELAY_USER = "league-relay"       # the club broker's bridge user on the league bridge's own Mosquitto
+RELAY_LISTEN = "127.0.0.1:8884"   # where that Mosquitto listens (loopback only)
+
+
+def write_league_bridge(club: str, league: dict[str, Any], out: str | Path, ca_file: str | None = None,
+                        relay: str = RELAY_LISTEN) -> tuple[str, Path | None]:
+    """The club's side of the league's bridge (``broker-config --league``): (the text for the club broker's
+    mosquitto.conf, the league bridge's own Mosquitto configuration or None).
+
+    A plain league (``mqtt://``): the club broker bridges to it directly (``bridge_text``). A TLS league
+    (``mqtts://``): the TLS bridge runs in a Mosquitto of its own, OUT/league-bridge/mosquitto.conf (listening on
+    `relay`, loopback), and the club's broker bridges to it in plain: Debian's Mosquitto 2.0.11 spins and stops serving
+    every client of the broker whose TLS bridge's connection is dropped mid-handshake (docs/league.md, "A limit
+    found"; bench/bench_league_tls_cut.py), and it must be that process, not the club's broker, that stops then."""
+    out = Path(out).resolve()
+    if not str(league.get("broker") or "").startswith("mqtts://") and not ca_file:
+        return bridge_text(club, league), None
+    check_name("club", club)
+    host, port = parse_listen(relay)
+    folder = out / "league-bridge"
+    password = secrets.token_urlsafe(18)
+    topics = [*(f"{PREFIX}/{club}/+/{kind}" for kind in OUT_KINDS), ask_topic(club)]
+    acl = "\n".join(["# the club's broker's bridge (its boards' messages in, the league's asks out) and this broker's",
+                     "# own bridge to the league (the same topics the other way)", f"user {RELAY_USER}",
+                     *(f"topic readwrite {t}" for t in topics), "",
+                     "# the club director's watchdog (club/league_watch.py): its probe and the bridge's state, here only",
+                     *watch_acl()]) + "\n"
+    folder.mkdir(parents=True, exist_ok=True)
+    watch = write_watch(folder, relay)
+    write_users(folder, {"username": RELAY_USER, "password": password}, [(WATCH_USER, watch["password"])], acl)
+    conf = write_conf(folder, broker_owner(), [
+        "# the league's TLS bridge in a Mosquitto of its own (club/league.py write_league_bridge): start it beside",
+        "# the club's broker (mosquitto -c THIS_FILE); a hang here stops the league's copy, never the club",
+        "per_listener_settings false", f"listener {port} {host}"])
+    with conf.open("a", encoding="utf-8") as f:
+        f.write(bridge_text(club, league, ca_file, tls_dir=folder / "tls", local_user=RELAY_USER, notify=NOTIFY_TOPIC))
+    conf.chmod(0o600)  # the bridge's password is in it (Mosquitto reads it before dropping to its user)
+    hop = ["", "# the league (club/league.py): through the league bridge's own Mosquitto (TLS to the league)",
+           *_bridge_lines("league-relay", f"{host}:{port}", RELAY_USER, password, "league-relay-bridge", DIRECTOR),
+           *_bridge_topics(club)]
+    return "\n".join(hop) + "\n", conf
 
 
 def _pem(path: Path, text: str, secret: bool = False) -> Path:

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from club.config import NAME
@@ -31,6 +31,7 @@ from club.tournament_end import bracket_svg
 from club.web import STATIC
 from core.match.brackets import TournamentError
 from webguard.clients import client_host
+from webguard.page import page_reply
 from webguard.pin import check_http
 
 TournamentPath = Annotated[str, PathParam(min_length=1, max_length=60)]
@@ -68,8 +69,8 @@ def add_routes(app: FastAPI, desk: Desk) -> None:
         return HTTPException(404 if text.startswith("no tournament") else 409, text)
 
     @app.get("/tournament", include_in_schema=False)
-    def screen_page() -> FileResponse:
-        return FileResponse(STATIC / "tournament.html", headers={"Cache-Control": "no-cache"})
+    def screen_page(request: Request) -> Response:
+        return page_reply(STATIC / "tournament.html", request)
 
     @app.get("/api/tournaments", summary="The tournaments in the director's journal")
     def tournaments() -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -25,9 +25,11 @@ from club.director import MAX_MATCH_ID, Director
 from club.league import League
 from club.league_web import add_league_routes
 from club.live import Live
+from core.page_words import words_reply
 from webguard.body import BodyLimit
 from webguard.clients import client_host
 from webguard.origin import OriginGuard, same_origin
+from webguard.page import page_reply
 from webguard.pin import check_http
 
 STATIC = Path(__file__).with_name("static")
@@ -77,6 +79,12 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
                         headers=getattr(exc, "headers", None))
 
 
+def _words(request: Request) -> Response:
+    """GET /kiosk/words.js: the players' screen's words (core/page_words.py), which kiosk/static/i18n.js imports."""
+    status, body, headers = words_reply(request.headers.get("if-none-match"))
+    return Response(body, status, headers, media_type="text/javascript; charset=utf-8")
+
+
 def create_app(director: Director, pins: Any) -> FastAPI:
     """`pins`: the director's PIN store (webguard.pin.PinStore: is_set(), check(pin) raising an error with
     `status` and `retry_after`)."""
@@ -90,6 +98,7 @@ def create_app(director: Director, pins: Any) -> FastAPI:
     app.add_middleware(BodyLimit, max_body=MAX_BODY, who="the director")
     app.add_middleware(OriginGuard)  # another site's page changes nothing (webguard/origin.py)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_api_route("/kiosk/words.js", _words, methods=["GET"], include_in_schema=False)  # i18n.js's table
     app.mount("/kiosk", StaticFiles(directory=KIOSK_STATIC), name="kiosk")
     live = Live(director)
     add_broadcast(app, live)  # /overlay, /api/overlay, /live/ (club/broadcast.py), behind the delay
@@ -101,12 +110,12 @@ def create_app(director: Director, pins: Any) -> FastAPI:
         check_http(pins, pin, client_host(request), unset="the director's PIN is not set: start `gamao director` with --pin")
 
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(STATIC / "director.html", headers={"Cache-Control": "no-cache"})
+    def index(request: Request) -> Response:
+        return page_reply(STATIC / "director.html", request)
 
     @app.get("/board/{club}/{board}", include_in_schema=False)
-    def board_page(club: NamePath, board: NamePath) -> FileResponse:
-        return FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache"})
+    def board_page(club: NamePath, board: NamePath, request: Request) -> Response:
+        return page_reply(STATIC / "board.html", request)
 
     @app.get("/api/boards", summary="Every board: players, score, length, phase, last verdict")
     def boards() -> list[dict[str, Any]]:

@@ -30,9 +30,9 @@ SIDE_EN = {"light": "light", "dark": "dark"}
 # {side}/{other}/{owner} (translated), {n}, {cap}, {count}.
 TEMPLATES: dict[str, tuple[str, str]] = {
     "wrong_distance": (
-        "A peça {move} andou {count} casas, mas os dados são {dice}. Cada dado move uma peça exatamente "
+        "A peça {move} andou {count_pt}, mas os dados são {dice}. Cada dado move uma peça exatamente "
         "esse número de casas: volte a peça e jogue {dice_pt}.",
-        "The checker {move} moved {count} points, but the dice are {dice}. Each die moves a checker exactly "
+        "The checker {move} moved {count_en}, but the dice are {dice}. Each die moves a checker exactly "
         "that many points: take it back and play {dice_en}.",
     ),
     "wrong_direction": (
@@ -231,6 +231,15 @@ def pt_play(play: str) -> str:
     return re.sub(r"(?<=/)off\b", "fora", text)
 
 
+def count(n: Any, one: str, many: str) -> str:
+    """A number and its noun in agreement, in either language: 1 is singular, 0 and 2+ plural.
+
+    >>> count(1, "casa", "casas"), count(0, "casa", "casas"), count(2, "point", "points")
+    ('1 casa', '0 casas', '2 points')
+    """
+    return f"{n} {one if n == 1 else many}"
+
+
 def _dice_text(dice: Sequence[int]) -> str:
     return "-".join(str(d) for d in dice)
 
@@ -314,6 +323,10 @@ def message(code: str, **params: Any) -> dict[str, str]:
         en["unplayed_en"] = "A die was"
     pt["where_pt"], en["where_en"] = _place("at", params.get("point"))
     pt["thing_pt"], pt["from_pt"], en["thing_en"], en["from_en"] = _covered_words(params)
+    if params.get("count") not in (None, ""):
+        pt["count_pt"], en["count_en"] = count(params["count"], "casa", "casas"), count(params["count"], "point", "points")
+    else:
+        pt["count_pt"], en["count_en"] = "", ""
     pt["why_pt"] = params.get("why_pt", "")
     en["why_en"] = params.get("why_en", "")
     return {"pt": pt_t.format(**pt), "en": en_t.format(**en)}

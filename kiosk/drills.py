@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -61,6 +62,11 @@ LESSON_IDLE = 900.0  # seconds: a student who has not drilled for this long is n
 #: backgammon itself (its start is backgammon's).
 GAMES = {"portes": "standard", "gamao": "standard", "gamão": "standard", "plakoto": "plakoto", "plakato": "plakoto",
          "tavli": "plakoto", "russo": "russian", "russian": "russian", "jacquet": "jacquet", "nackgammon": "nackgammon"}
+
+
+#: A recorded match's play typed in the set-up field: "partida 3, lance 12" or "match 3, move 12".
+RECORDED = re.compile(r"^(?:partida|match) (?P<match>[1-9][0-9]{0,15}),? (?:lance|move) (?P<move>[1-9][0-9]{0,5})$",
+                      re.IGNORECASE)
 
 
 def parse_target(text: str, turn: str = "light", game: str | None = None) -> Position:
@@ -159,6 +165,7 @@ class DrillRoom:
         self.store = store
         self.coach = coach  # kiosk.coach.CoachService: its engines rank an opening drill's plays
         self.service: Any = None  # the referee service (follow): its journal has the recorded matches
+        self._undivert: Callable[[], None] | None = None
         self.clock = clock
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
@@ -209,9 +216,30 @@ class DrillRoom:
         self.service = service
         if hasattr(service, "on_journaled"):
             service.on_journaled(lambda match, _seq, event, _verdicts: self.journaled(match, event))
+        if hasattr(service, "divert"):  # a drill's boards never reach the match's referee
+            self._undivert = service.divert(self.takes)
+
+    def unfollow(self) -> None:
+        """Stop taking the camera's boards (the app's end)."""
+        undo, self._undivert = self._undivert, None
+        if undo is not None:
+            undo()
+
+    def takes(self, event: dict[str, Any]) -> bool:
+        """While a drill runs, the camera's boards are the lesson's: taken here, before the journal, so the current
+        match's referee (and its journal, and the club's director) never rule on a set-up or a drill's play. A roll
+        or a new match ends the drill (a game is on, journaled below)."""
+        with self._lock:
+            running = self.session is not None
+        if running:
+            self.board(event)
+        return running
 
     def journaled(self, match: int, event: dict[str, Any]) -> None:
-        """A board goes to the set-up; a new match whose player is named as a student becomes that student's."""
+        """A board goes to the set-up; a new match whose player is named as a student becomes that student's; a roll
+        or a new match ends a drill (the board is a game's again)."""
+        if event.get("event") in ("roll", "new_match") and self.session is not None:
+            self.stop()
         if event.get("event") == "new_match":
             players = event.get("players") or {}
             for side in ("light", "dark"):
@@ -279,7 +307,11 @@ class DrillRoom:
             s.update(target=pos, dice=dice, ranked=self._rank(pos, dice), reply=None)
         elif kind == "cube":
             s.update(target=self._close_race(), dice=None)
-        elif kind == "setup" and match is not None:
+        elif kind == "setup" and (match is not None or RECORDED.match(" ".join(str(target or "").split()))):
+            if match is None:  # typed: "partida 3, lance 12" / "match 3, move 12"
+                found = RECORDED.match(" ".join(str(target).split()))
+                assert found is not None
+                match, move = int(found["match"]), int(found["move"])
             s.update(target=self.recorded(match, move or 1), dice=None)
         elif kind == "setup":
             s.update(target=parse_target(target or "", turn, game), dice=None)

@@ -13,10 +13,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from core.page_words import words_reply
 from kiosk.coach import CoachService, EngineFactory, default_engine
 from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService
@@ -29,6 +30,7 @@ from kiosk.routers import coach as coach_routes
 from kiosk.routers import control, dice, drills, matches, state, ws
 from kiosk.students import STUDENTS, StudentStore
 from webguard.origin import OriginGuard
+from webguard.page import page_reply
 
 STATIC = Path(__file__).with_name("static")
 # The pages (kiosk/static), by path.
@@ -109,6 +111,7 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
             app.state.drills = None
             if publisher is not None:
                 publisher.teach(None)
+            drills.unfollow()
             drills.store.close()
             versus, app.state.versus = getattr(app.state, "versus", None), None
             if versus is not None:  # a match against GNU Backgammon started from the page (kiosk/versus.py)
@@ -138,6 +141,8 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     app.add_middleware(OriginGuard)  # another site's page changes nothing, body or not (webguard/origin.py)
     for module in (state, ws, matches, control, camera_routes, coach_routes, chouette_routes, dice, drills):
         app.include_router(module.router)
+    # The page's words from their one table (core/page_words.py), before the static files' mount.
+    app.add_api_route("/static/words.js", _words, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     for path, name in PAGES.items():
@@ -145,8 +150,14 @@ def create_app(settings: Settings | None = None, *, service: KioskService | None
     return app
 
 
-def _page(file: Path) -> Callable[[], FileResponse]:
-    """GET of one of the kiosk's pages, never cached (a new version shows at the next load)."""
-    def page() -> FileResponse:
-        return FileResponse(file, headers={"Cache-Control": "no-cache"})
+def _words(request: Request) -> Response:
+    """GET /static/words.js: the players' screen's words, pt and en (kiosk/static/i18n.js imports them)."""
+    status, body, headers = words_reply(request.headers.get("if-none-match"))
+    return Response(body, status, headers, media_type="text/javascript; charset=utf-8")
+
+
+def _page(file: Path) -> Callable[[Request], Response]:
+    """GET of one of the kiosk's pages, its head put before it (webguard/page.py)."""
+    def page(request: Request) -> Response:
+        return page_reply(file, request)
     return page

@@ -6,7 +6,7 @@ does not break the page; request models are strict so bad input is refused with 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -160,6 +160,20 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class ActionIn(Strict):
+    """A request whose `action` is one of several, one of which needs another field: NEEDS is (that action, the
+    field, why), and the request is refused when the action comes without the field."""
+
+    NEEDS: ClassVar[tuple[str, str, str]]
+
+    @model_validator(mode="after")
+    def _needed_field(self) -> ActionIn:
+        action, name, why = self.NEEDS
+        if getattr(self, "action", None) == action and getattr(self, name) is None:
+            raise ValueError(f"{name} is required when action is {action}{why}")
+        return self
+
+
 def _printable_name(name: str) -> str:
     """A player's name goes into the .mat and SGF files line by line (core/match/names.py): no control characters
     (newline, tab, NUL, ...), no line or paragraph separators, no bidi overrides, no lone surrogates, not only
@@ -250,7 +264,7 @@ class CubeIn(Strict):
     side: SideName
 
 
-class ResignationIn(Strict):
+class ResignationIn(ActionIn):
     """offer: ``side`` resigns a single (1), gammon (2) or backgammon (3); accept / reject: the opponent's answer."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
@@ -258,12 +272,7 @@ class ResignationIn(Strict):
     action: Literal["offer", "accept", "reject"]
     side: SideName | None = None
     value: Annotated[int, Field(ge=1, le=3)] = 1
-
-    @model_validator(mode="after")
-    def _side_with_offer(self) -> ResignationIn:
-        if self.action == "offer" and self.side is None:
-            raise ValueError("side is required when action is offer (who resigns)")
-        return self
+    NEEDS = ("offer", "side", " (who resigns)")
 
 
 class BarOffIn(Strict):
@@ -292,19 +301,14 @@ class BoardIn(Strict):
         return self
 
 
-class CorrectionIn(Strict):
+class CorrectionIn(ActionIn):
     """undo / end_turn / ack_cocked / new_game press that button (new_game in the middle of a game leaves it
     unfinished, with no points); set_board replaces what the camera saw."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"action": "undo"}]})
     action: Literal["undo", "end_turn", "ack_cocked", "new_game", "set_board"]
     board: BoardIn | None = None
-
-    @model_validator(mode="after")
-    def _board_only_with_set_board(self) -> CorrectionIn:
-        if self.action == "set_board" and self.board is None:
-            raise ValueError("board is required when action is set_board")
-        return self
+    NEEDS = ("set_board", "board", "")
 
 
 class CalibrationIn(Strict):

@@ -31,6 +31,7 @@ from core.match.formats.mat import write_mat
 from core.match.formats.sgf import write_sgf
 from core.match.formats.variant import is_variant_record, write_variant
 from core.match.record import MatchRecord
+from core.messages import count
 from core.referee.events import parse_event
 from core.referee.record import to_match_record
 from kiosk.archive import ARCHIVE, archive_match, archived, file_stem
@@ -79,6 +80,7 @@ class RefereeService:
         # Told (match, index, event, verdicts) after each journaled event, and called on close: the club's
         # publisher (club/publisher.py) sends copies from here, never before the journal has the event.
         self._journaled: list[Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]] = []
+        self._diverters: Subscribers[[dict[str, Any]]] = Subscribers(log, "a board taker")  # boards taken (divert)
         self._closers: list[Callable[[], None]] = []
         self.alerts: set[str] = set()  # the appliance's hardware trouble now (see alert)
         self._alert_listeners: list[Callable[[str, bool], None]] = []
@@ -183,16 +185,16 @@ class RefereeService:
         problem = health.problems[0] if health.problems else "damaged"
         if health.salvaged_from:
             aside = Path(health.salvaged_from).name
-            en = (f"The game journal was damaged ({problem}). It was moved aside as {aside}, and {kept} events of "
-                  f"{n} matches were saved into a new journal. Lost: {lost_en}.{also_en}")
+            en = (f"The game journal was damaged ({problem}). It was moved aside as {aside}, and {count(kept, 'event', 'events')} of "
+                  f"{count(n, 'match', 'matches')} were saved into a new journal. Lost: {lost_en}.{also_en}")
             pt = (f"O registro das partidas estava danificado ({problem}). Ele foi movido para {aside}, e "
-                  f"{kept} eventos de {n} partidas foram salvos em um novo registro. Perdido: {lost_pt}.{also_pt}")
+                  f"{count(kept, 'evento', 'eventos')} de {count(n, 'partida', 'partidas')} foram salvos em um novo registro. Perdido: {lost_pt}.{also_pt}")
             self._notice("journal_salvaged", en, pt, kept=kept, lost=health.lost,
                          salvaged_from=health.salvaged_from, archive_only=only_archived)
         else:
-            en = (f"The game journal lost its latest events ({problem}). It holds {kept} events of {n} matches. "
+            en = (f"The game journal lost its latest events ({problem}). It holds {count(kept, 'event', 'events')} of {count(n, 'match', 'matches')}. "
                   f"Lost: {lost_en}.{also_en}")
-            pt = (f"O registro das partidas perdeu os últimos eventos. Ele tem {kept} eventos de {n} partidas. "
+            pt = (f"O registro das partidas perdeu os últimos eventos. Ele tem {count(kept, 'evento', 'eventos')} de {count(n, 'partida', 'partidas')}. "
                   f"Perdido: {lost_pt}.{also_pt}")
             self._notice("journal_went_back", en, pt, kept=kept, lost=health.lost, salvaged_from=None,
                          archive_only=only_archived)
@@ -259,6 +261,8 @@ class RefereeService:
     def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Journal then rule on one event; ValueError (naming the field) for an event that is malformed."""
         failed: JournalWriteError | None = None
+        if self._diverters and isinstance(event, dict) and event.get("event") == "board" and self._diverted(event):
+            return []  # a lesson's board: neither journaled nor ruled on (the match's referee never sees it)
         with self._lock:
             checked = table_event(self.referee, event) or parse_event(event, self.referee.index)
             if self._timed(checked):
@@ -386,6 +390,24 @@ class RefereeService:
         except Exception as exc:  # a timer thread: log it, never die silently (the next event re-arms it)
             log.error("clock tick not recorded: %s", exc)
             return []
+
+    def _diverted(self, event: dict[str, Any]) -> bool:
+        """Whether a taker (divert) took this board (checked first: a malformed one is refused as ever)."""
+        with self._lock:
+            checked = parse_event(event, self.referee.index)
+            takers = list(self._diverters)
+        for taker in takers:  # outside the lock: a taker may read the service
+            try:
+                if taker(checked):
+                    return True
+            except Exception:  # a taker's bug never keeps a board from the referee
+                log.exception("a board taker failed")
+        return False
+
+    def divert(self, taker: Callable[[dict[str, Any]], object]) -> Callable[[], None]:
+        """Offer each camera board (checked, before it is journaled) to ``taker(event)``: True takes it away from the
+        journal and the referee (the teacher's table while a drill runs, kiosk/drills.py). Returns the undo."""
+        return self._diverters.add(taker)
 
     def on_journaled(self, listener: Callable[[int, int, dict[str, Any], list[dict[str, Any]]], None]) -> None:
         """Call `listener(match, index, event, verdicts)` after each event is journaled and ruled on."""

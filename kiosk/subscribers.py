@@ -2,7 +2,7 @@
 
 ``add(callback)`` returns the function that takes the callback off again (safe to call twice). Iterating gives a
 copy of the callbacks, so a caller may take it under its own lock and call them after. ``tell(*args)`` calls each
-outside this list's lock; one that raises is logged and never stops the others.
+outside this list's lock (what they return is not read); one that raises is logged and never stops the others.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ class Subscribers(Generic[P]):
         """`log` and `what` name a failing callback as the owner would: ``log.exception(f"{what} failed")``."""
         self._log, self._what = log, what
         self._lock = threading.Lock()
-        self._callbacks: list[Callable[P, None]] = []
+        self._callbacks: list[Callable[P, object]] = []
 
-    def add(self, callback: Callable[P, None]) -> Callable[[], None]:
+    def add(self, callback: Callable[P, object]) -> Callable[[], None]:
         with self._lock:
             self._callbacks.append(callback)
 
@@ -33,7 +33,7 @@ class Subscribers(Generic[P]):
 
         return remove
 
-    def __iter__(self) -> Iterator[Callable[P, None]]:
+    def __iter__(self) -> Iterator[Callable[P, object]]:
         with self._lock:
             return iter(list(self._callbacks))
 

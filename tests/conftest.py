@@ -1,8 +1,9 @@
 """Options shared by every test package.
 
 ``--soak`` (or GAMAO_SOAK=1) turns on the long fuzz and soak runs; the default run keeps a shorter version.
-``--store-durations`` writes tests/durations.json from the run: how long each slow test took, which the
-scheduler below uses to start the longest work first (so one worker is not left with an hour's tail).
+``--store-durations`` writes tests/durations.json from the run: how long each slow test took (and each file
+whose tests were all short, by its path), which the scheduler below uses to start the longest work first (so
+one worker is not left with an hour's tail).
 The control PIN is hashed at a test cost outside the PIN's own tests (``pin_hash_at_test_cost`` below).
 The machine's language is not the tests': ``neutral_language`` below.
 """
@@ -64,27 +65,58 @@ def _expected_seconds() -> dict[str, float]:
 
 
 def expected_cost(nodeids: Any) -> float:
-    """The seconds a work unit is expected to take, from the last stored run (FAST a test it did not list)."""
+    """The seconds a work unit is expected to take, from the last stored run (a test it did not list: _guess)."""
     known = _expected_seconds()
-    return sum(known.get(n, FAST) for n in nodeids)
+    return sum(known[n] if n in known else _guess(n) for n in nodeids)
 
 
-_SHARED_FIXTURE = re.compile(r"scope\s*=\s*[\"'](?:module|class|package)[\"']")
+GUESS = 3.0  # seconds: a test added since the last stored run, in a file that starts a browser, broker or process
+_STARTS_SOMETHING = re.compile(r"chromium_page\(|_browser\(|chromium_or_skip|LocalBroker|\bBoard\(|DemoRunner|"
+                               r"live_kiosk|GnubgEngine|subprocess\.|Popen")
 
 
 @functools.cache
-def _shares_a_fixture(path: str) -> bool:
+def _listed_by_function() -> dict[str, list[float]]:
+    by: dict[str, list[float]] = {}
+    for nodeid, seconds in _expected_seconds().items():
+        by.setdefault(nodeid.split("[", 1)[0], []).append(seconds)
+    return by
+
+
+@functools.cache
+def _listed_files() -> frozenset[str]:
+    return frozenset(nodeid.split("::", 1)[0] for nodeid in _expected_seconds())
+
+
+@functools.cache
+def _file_says(path: str, pattern: re.Pattern[str]) -> bool:
+    """The test file at `path` (from the repository's root) holds `pattern` (False when it cannot be read)."""
     try:
-        return bool(_SHARED_FIXTURE.search((Path(__file__).resolve().parents[1] / path).read_text("utf-8")))
+        return bool(pattern.search((Path(__file__).resolve().parents[1] / path).read_text("utf-8")))
     except OSError:
         return False
+
+
+def _guess(nodeid: str) -> float:
+    """A test the stored run did not list (it took under SLOW, or it was added since): the mean of its listed
+    parameter sets; else, in a file the run did not know at all, GUESS when the file starts a browser, a broker or
+    a process; else FAST. Counted as FAST, the 30 s tests of the files added since the last stored run were handed
+    out among the short ones, in any order, one of them possibly last."""
+    siblings = _listed_by_function().get(nodeid.split("[", 1)[0])
+    if siblings:
+        return sum(siblings) / len(siblings)
+    path = nodeid.split("::", 1)[0]
+    return GUESS if path not in _listed_files() and _file_says(path, _STARTS_SOMETHING) else FAST
+
+
+_SHARED_FIXTURE = re.compile(r"scope\s*=\s*[\"'](?:module|class|package)[\"']")
 
 
 def work_unit(nodeid: str) -> str:
     """The unit pytest-xdist hands to one worker: the whole file when it defines a module- or class-scoped
     fixture (a gnubg engine, a replayed corpus, a served kiosk: made once), else the test alone."""
     path = nodeid.split("::", 1)[0]
-    return path if _shares_a_fixture(path) else nodeid
+    return path if _file_says(path, _SHARED_FIXTURE) else nodeid
 
 
 try:
@@ -130,7 +162,14 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     if session.config.getoption("--store-durations") and not hasattr(session.config, "workerinput"):
         slow = {n: round(s, 1) for n, s in sorted(_measured.items()) if s >= SLOW}
-        DURATIONS.write_text(json.dumps(slow, indent=0) + "\n", "utf-8")
+        # A file whose every test was short is listed by its path alone (its tests' total): known, so _guess
+        # takes its tests for the short ones they are.
+        files: dict[str, float] = {}
+        for nodeid, seconds in _measured.items():
+            files[nodeid.split("::", 1)[0]] = files.get(nodeid.split("::", 1)[0], 0.0) + seconds
+        listed = {n.split("::", 1)[0] for n in slow}
+        slow.update({path: round(seconds, 1) for path, seconds in files.items() if path not in listed})
+        DURATIONS.write_text(json.dumps(dict(sorted(slow.items())), indent=0) + "\n", "utf-8")
     # The page tests share one Chromium per worker (tests/kiosk/browser.py); close it with the session.
     browser = sys.modules.get("tests.kiosk.browser")
     if browser is not None:

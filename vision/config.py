@@ -62,6 +62,9 @@ class DetectConfig:
     slot_veto: float = 0.35  # a slot judged a checker with less than this chance keeps that share of its ring's
     object_threshold: float = 0.8  # a slot judged an object with more than this chance covers its column
     judge_ring: float = 0.75  # the judge rules on slots whose ring score is below this (fully 0.1 below it)
+    kind_model: bool = True  # name what covers a column (cup, die, cube, phone) with vision/kinds_model.npz
+    kind_share: float = 0.7  # the kind is named when it has more than this share of the object's chance, else "object"
+    lone_object: float = 0.95  # one slot judged a die or the cube with more than this chance covers its column
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,9 @@ class VisionConfig:
 
     def with_geometry(self, **changes: Any) -> VisionConfig:
         return replace(self, geometry=replace(self.geometry, **changes))
+
+    def with_detect(self, **changes: Any) -> VisionConfig:
+        return replace(self, detect=replace(self.detect, **changes))
 
 
 def _section(cls: type, data: dict[str, Any]) -> Any:

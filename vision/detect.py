@@ -19,6 +19,7 @@ row it judges an object (a dice cup, a phone) cover the column: `ColumnReading.c
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,12 +29,19 @@ import numpy as np
 
 from vision.config import DetectConfig
 from vision.geometry import BoardLayout
-from vision.slots import SlotFeatures, SlotModel, default_model
+from vision.sampling import CentreIndex
+from vision.slots import (
+    KIND_CLASSES,
+    OBJECT_KINDS,
+    SlotFeatures,
+    SlotModel,
+    default_kind_model,
+    default_model,
+)
 
 ROWS = ("top", "bottom")
 # hue tells checker sets apart better than brightness, which glare, shade and translucency all change
 CHROMA_WEIGHT = np.array([1.0, 2.0, 2.0], np.float32)
-
 
 @dataclass
 class ColumnReading:
@@ -106,11 +114,14 @@ def lab_values(lab: np.ndarray) -> np.ndarray:
 class Detector:
     """Reads checker counts from canonical images of one layout; sampling offsets are built once."""
 
-    def __init__(self, layout: BoardLayout, cfg: DetectConfig, model: SlotModel | None = None) -> None:
+    def __init__(self, layout: BoardLayout, cfg: DetectConfig, model: SlotModel | None = None,
+                 kinds: SlotModel | None = None) -> None:
         self.layout, self.cfg = layout, cfg
         cw = self.cw = layout.checker
         #: the learned judge of each slot (vision/slots.py); None reads with the ring score alone
         self.model = (model or default_model()) if cfg.slot_model else None
+        #: the kinds' model (vision/slots.py): what an object is; None says "object" and covers no lone die
+        self.kinds = (kinds or default_kind_model()) if cfg.slot_model and cfg.kind_model else None
         self.features = SlotFeatures(cw)
         length = min(cfg.column_length_to_point * layout.point_length, cfg.column_max_fraction * layout.field_height)
         self.slots = max(1, int(length / cw))
@@ -134,38 +145,74 @@ class Detector:
         self.edge_y = np.array([layout.top_y] * 12 + [layout.bottom_y] * 12, np.float32)
         self.inward = np.array([1.0] * 12 + [-1.0] * 12, np.float32)
         self.arcs = np.array([self.arc_top] * 12 + [self.arc_bottom] * 12)  # (24, K)
+        self._rings = CentreIndex()  # ring sample indexes of the centres seen so far (vision/sampling.py)
+        self._work = threading.local()  # each thread's working planes (a learning request may read beside the camera)
 
     # -- evidence ------------------------------------------------------------------------------------
     def gradients(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """Colour gradient: per pixel, the channel with the strongest edge (black on black still has a rim)."""
-        lab = image
-        gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)  # (H, W, 3)
-        gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-        m = gx * gx + gy * gy
-        # the first channel of the largest m, as m.argmax(axis=2) picks it (a later one only when strictly larger),
-        # channel by channel: the same values in two thirds of the time of argmax and take_along_axis
-        best_x, best_y, best_m = gx[:, :, 0], gy[:, :, 0], m[:, :, 0]
+        """Colour gradient of an 8-bit BGR image: per pixel, the channel with the strongest edge (black on black
+        still has a rim); (x, y) as int16 (H, W) planes (Sobel's 3x3 values, whole numbers) and the edge scale."""
+        # Channel by channel on contiguous planes (numpy on an (H, W, 3) array's channel strides, np.where on masks
+        # of random pixels and np.percentile on a strided view were most of the time). An 8-bit image's Sobel values
+        # are whole numbers below 1021: 16 bits hold them (cv2.spatialGradient is Sobel's 3x3 pair in 16 bits), and
+        # their squares and sums are exact in float32, so every value is the one float32 throughout gave.
+        h, w = image.shape[:2]
+        work = getattr(self._work, "gradients", None)  # this thread's planes, kept between frames
+        if work is None or work[0].shape != (h, w):
+            work = self._work.gradients = (
+                *(np.empty((h, w), np.uint8) for _ in range(3)), np.empty((h, w), np.int16),
+                np.empty((h, w), np.int16), np.empty((h, w), np.float32), np.empty((h, w), np.float32),
+                np.empty((h, w), np.float32), np.empty((h, w), np.uint8))
+        b, g, r, x, y, m, best_m, sq, take = work
+        planes = cv2.split(image, [b, g, r])
+        best_x, best_y = np.empty((h, w), np.int16), np.empty((h, w), np.int16)
+        cv2.spatialGradient(planes[0], best_x, best_y)
+        cv2.multiply(best_x, best_x, best_m, dtype=cv2.CV_32F)
+        cv2.add(best_m, cv2.multiply(best_y, best_y, sq, dtype=cv2.CV_32F), best_m)
+        # the first channel of the largest m, as m.argmax(axis=2) picks it (a later one only when strictly larger)
         for c in (1, 2):
-            take = m[:, :, c] > best_m
-            best_x = np.where(take, gx[:, :, c], best_x)
-            best_y = np.where(take, gy[:, :, c], best_y)
-            best_m = np.where(take, m[:, :, c], best_m)
-        scale = float(np.sqrt(np.percentile(best_m[::2, ::2], self.cfg.gradient_percentile))) + 1.0
+            cv2.spatialGradient(planes[c], x, y)
+            cv2.multiply(x, x, m, dtype=cv2.CV_32F)
+            cv2.add(m, cv2.multiply(y, y, sq, dtype=cv2.CV_32F), m)
+            cv2.compare(m, best_m, cv2.CMP_GT, take)
+            cv2.copyTo(x, take, best_x)
+            cv2.copyTo(y, take, best_y)
+            cv2.max(best_m, m, best_m)
+        # a percentile is a function of the sorted values: sorted first, numpy's own interpolation is kept
+        scale = float(np.sqrt(np.percentile(np.sort(best_m[::2, ::2], axis=None), self.cfg.gradient_percentile))) + 1.0
         return best_x, best_y, scale
 
     def ring_edges(self, gx: np.ndarray, gy: np.ndarray, scale: float, cx: np.ndarray,
                    cy: np.ndarray) -> np.ndarray:
         """(N, shifts, angles): whether the ring around each shifted centre has an edge running along it."""
-        h, w = gx.shape
-        px = cx[:, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
-        py = cy[:, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
-        xi = np.clip(px + 0.5, 0, w - 1).astype(np.intp)
-        yi = np.clip(py + 0.5, 0, h - 1).astype(np.intp)
-        a, b = gx[yi, xi], gy[yi, xi]  # (N, S, R, K)
-        rad = np.abs(a * self.cos + b * self.sin)
-        tan = np.abs(b * self.cos - a * self.sin)
-        ok = (rad > self.cfg.edge_strength * scale) & (rad > self.cfg.radial_over_tangential * tan)
-        return np.asarray(ok.any(axis=2))
+        n, s, r, k = len(cx), len(self.shift_x), len(self.ring_dx), len(self.cos)
+        at = self.ring_index(gx.shape, cx, cy)
+        # the same float32 operations as on whole arrays, into fewer temporaries
+        a = gx.reshape(-1).take(at).reshape(n, s, r, k).astype(np.float32)
+        b = gy.reshape(-1).take(at).reshape(n, s, r, k).astype(np.float32)
+        rad = a * self.cos
+        rad += b * self.sin
+        np.abs(rad, out=rad)
+        tan = b * self.cos
+        tan -= a * self.sin
+        np.abs(tan, out=tan)
+        ok = rad > self.cfg.edge_strength * scale
+        ok &= rad > self.cfg.radial_over_tangential * tan
+        return ok[:, :, 0] | ok[:, :, 1] | ok[:, :, 2] if r == 3 else np.asarray(ok.any(axis=2))
+
+    def ring_index(self, shape: tuple[int, ...], cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """(N, shifts * radii * angles): the flat pixel index of each ring sample around each shifted centre,
+        kept per centre from frame to frame (vision/sampling.py)."""
+        h, w = shape[:2]
+
+        def compute(m: np.ndarray) -> np.ndarray:
+            px = cx[m, None, None, None] + self.shift_x[None, :, None, None] + self.ring_dx[None, None]
+            py = cy[m, None, None, None] + self.shift_y[None, :, None, None] + self.ring_dy[None, None]
+            xi = np.clip(px + 0.5, 0, w - 1).astype(np.intp)
+            yi = np.clip(py + 0.5, 0, h - 1).astype(np.intp)
+            return (yi * w + xi).reshape(len(m), -1)
+
+        return self._rings(shape, cx, cy, compute)
 
     def _best(self, score: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         score = score - self.shift_cost[None, :]
@@ -181,11 +228,16 @@ class Detector:
         inward = (ok & arcs[:, None, :]).sum(axis=2) / arcs.sum(axis=1)[:, None]
         return self._best(np.minimum(whole, self.cfg.inward_weight * inward), cx, cy)
 
-    def disc_colours(self, lab: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
-        h, w = lab.shape[:2]
+    def disc_colours(self, image: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+        """(N, 3) Lab: the median colour of the disc inside the ring at each centre of an 8-bit BGR image."""
+        h, w = image.shape[:2]
         xi = np.clip(cx[:, None] + self.disc_dx + 0.5, 0, w - 1).astype(np.intp)
         yi = np.clip(cy[:, None] + self.disc_dy + 0.5, 0, h - 1).astype(np.intp)
-        bgr = np.median(lab[yi, xi], axis=1).astype(np.uint8)[:, None, :]
+        # each channel's median over the disc as np.median(axis=1).astype(np.uint8) gave it (the mean of the two
+        # middle values, rounded down), from a sort of 16-bit values (a fifth of the time of np.median on 8 bits)
+        px = np.sort(image.reshape(-1, 3).take(yi * w + xi, axis=0).transpose(0, 2, 1).astype(np.int16), axis=2)
+        d = px.shape[2]
+        bgr = ((px[:, :, (d - 1) // 2] + px[:, :, d // 2]) // 2).astype(np.uint8)[:, None, :]
         return lab_values(cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[:, 0, :])  # (N, 3)
 
     def learn_start(self, canonical: np.ndarray, top_points: list[int], bottom_points: list[int],
@@ -304,7 +356,9 @@ class Detector:
         covered: list[str | None] = [None] * 24
         if self.model is None:
             return covered
-        q = self.model.predict(self.slot_features(canonical, raw, centres)).reshape(24, self.slots, 3)
+        features = self.slot_features(canonical, raw, centres)
+        q = self.model.predict(features).reshape(24, self.slots, 3)
+        kq = None if self.kinds is None else self.kinds.predict(features).reshape(24, self.slots, len(KIND_CLASSES))
         cfg = self.cfg
         # a clear ring is a checker whatever the judge says (real checkers it was not trained on have them, and
         # a field's texture or a cup's mouth rarely makes one): the judge rules where the ring is doubtful
@@ -322,7 +376,7 @@ class Detector:
         # frame is hard to judge): the ring's chance stands there
         self._supported(p, cap=ring)
         # an object covers a column where two slots in a row look like one (a dice cup or a phone is wider than a
-        # checker; a die or the cube, smaller, is only not counted): one slot alone was a false cover too often
+        # checker): one slot alone judged "object" was a false cover too often (a die or the cube: below)
         sure = (q[:, :, 2] > cfg.object_threshold) & (doubt > 0.5)
         half = q[:, :, 2] > cfg.object_threshold / 2
         obj = sure & (np.pad(half[:, 1:], ((0, 0), (0, 1))) | np.pad(half[:, :-1], ((0, 0), (1, 0))))
@@ -332,8 +386,33 @@ class Detector:
             k0 -= int(k0 > 0 and bool(half[c, k0 - 1]))  # where the object starts
             p[c, k0:] = 0.0  # an object ends the stack: what is beyond it is not read
             if k0 < on_point:  # past the point's tip (dice thrown in the middle) it covers no point
-                covered[c] = "object"
+                k1 = k0 + int(np.cumprod(half[c, k0:]).sum())  # the object's slots
+                covered[c] = "object" if kq is None else self._kind(kq[c, k0:max(k1, k0 + 1)])
+        if kq is None:
+            return covered
+        # a die or the cube, smaller than a checker, fills one slot: it covers its column only where the kinds'
+        # model is sure of it (one slot judged "object" alone gave false covers on real photos)
+        small = kq[:, :, KIND_CLASSES.index("die")] + kq[:, :, KIND_CLASSES.index("cube")]
+        # only where the ring is doubtful, as the judge: a die's outline sometimes makes a clear ring (then it is
+        # counted as a checker, as before), but a real checker the kinds' model had not seen was taken for the cube
+        # where a clear ring counted too (a pearl checker of the fmgammon broadcast, held out)
+        lone = (small > cfg.lone_object) & (doubt > 0.5)
+        lone[spare] = False  # a second layer of discs (a pile of 11 looked like the cube to it)
+        lone[:, int(np.ceil(on_point)):] = False
+        for c in np.flatnonzero(lone.any(axis=1)):
+            if covered[c] is None:
+                k0 = int(np.flatnonzero(lone[c])[0])
+                p[c, k0:] = 0.0
+                covered[c] = self._kind(kq[c, k0:k0 + 1])
         return covered
+
+    def _kind(self, kq: np.ndarray) -> str:
+        """What an object is from the kinds' model on its slots ((k, KIND_CLASSES)): the kind with more than
+        ``kind_share`` of the object classes' chance over them, else "object"."""
+        share = kq[:, 2:].sum(axis=0)
+        share = share / max(float(share.sum()), 1e-6)
+        best = int(share.argmax())
+        return OBJECT_KINDS[best] if share[best] > self.cfg.kind_share else "object"
 
     def _slots(self, gx: np.ndarray, gy: np.ndarray, scale: float, image: np.ndarray,
                lean: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, np.ndarray]:
@@ -343,7 +422,6 @@ class Detector:
         x = self.col_x + lean
         y = self.edge_y + self.inward * 0.5 * cw
         p = np.zeros((24, self.slots + 1), np.float32)
-        cols = np.zeros((24, self.slots, 3), np.float32)
         raw = np.zeros((24, self.slots), np.float32)
         centres = np.zeros((24, self.slots, 2), np.float32)
         offsets: list[np.ndarray] = []
@@ -360,12 +438,13 @@ class Detector:
             raw[:, k] = s
             centres[:, k, 0], centres[:, k, 1] = bx, by
             p[:, k] = 1.0 / (1.0 + np.exp(-(s - cfg.disc_threshold) / cfg.disc_softness))
-            cols[:, k] = self.disc_colours(image, bx, by)
             # follow the stack: a found checker fixes where the next one starts
             found = p[:, k] > 0.5
             offsets.append((bx - self.col_x)[found])
             x = np.where(found, bx, x)
             y = np.where(found, by, y) + self.inward * cw
+        # the discs' colours, all slots at once (each disc's median is its own: the same as slot by slot)
+        cols = self.disc_colours(image, centres[:, :, 0].ravel(), centres[:, :, 1].ravel()).reshape(24, self.slots, 3)
         found_dx = np.concatenate(offsets)
         return p, raw, cols, float(np.median(found_dx)) if len(found_dx) >= 4 else 0.0, centres
 
@@ -374,14 +453,10 @@ class Detector:
         """Checkers stacked on top of a row sit over the junctions of the row below, at whole checker widths
         from the edge, and hide the row's own outlines. Where such discs are found, the count is the row
         below (seen or covered) plus the discs on top, reported with a spread: the camera cannot be sure."""
-        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
-        if n_half < 1:
+        cfg = self.cfg
+        if self.slots < 2:
             return {}
-        cols = np.repeat(np.arange(24), n_half)
-        k = np.tile(np.arange(n_half), 24)
-        cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
-        s, _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
-        s = s.reshape(24, n_half)
+        s = self._junction_scores(gx, gy, scale)
         half = s > cfg.layer_threshold
         out: dict[int, dict[int, float]] = {}
         for c in range(24):
@@ -401,12 +476,27 @@ class Detector:
             out[c] = {n - 1: 0.15, n: 0.6, n + 1: 0.2, n + 2: 0.05}
         return out
 
+    def _junction_scores(self, gx: np.ndarray, gy: np.ndarray, scale: float) -> np.ndarray:
+        """The disc scores at each column's junctions (24, slots - 1), junction by junction outwards, only on the
+        columns whose junctions so far all held a disc: a layer is counted from the edge (the rest were never read,
+        -inf; each centre's score is its own, so the same values)."""
+        cfg, cw, n_half = self.cfg, self.cw, self.slots - 1
+        s = np.full((24, n_half), -np.inf)
+        cols = np.arange(24)
+        for j in range(n_half):
+            k = np.full(len(cols), j)
+            cy = self.edge_y[cols] + self.inward[cols] * (k + 1.0) * cw
+            s[cols, j], _, _ = self.disc_scores(gx, gy, scale, self.col_x[cols], cy.astype(np.float32), self.arcs[cols])
+            cols = cols[s[cols, j] > cfg.layer_threshold]
+            if not len(cols):
+                break
+        return s
+
     def _colour_assigner(self, p: np.ndarray, cols: np.ndarray,
                          colours: ColourModel | None) -> Callable[[int, int], tuple[str, float]]:
         seen = p[:, :-1] > 0.5
         contiguous = np.cumprod(seen, axis=1).astype(bool)
-        per_col = np.array([np.median(cols[c][contiguous[c]], axis=0) if contiguous[c].any() else np.zeros(3)
-                            for c in range(24)], np.float32)
+        per_col = self._column_colours(cols, contiguous)
         model = colours if colours is not None and colours.light is not None and colours.dark is not None \
             else two_colours(per_col[contiguous.any(axis=1)], self.cfg.colour_split)
         self._last_model = model
@@ -417,6 +507,17 @@ class Detector:
             return model.classify(per_col[c] if contiguous[c].any() else cols[c, 0])
 
         return colour_of
+
+    def _column_colours(self, cols: np.ndarray, contiguous: np.ndarray) -> np.ndarray:
+        """Each column's median disc colour over its stack (the first `run` slots; zeros for none), as np.median gave
+        it (the mean of the two middle values), for every column of the same height at once."""
+        run = contiguous.sum(axis=1)
+        per_col = np.zeros((24, 3), np.float32)
+        for n in sorted(set(run.tolist()) - {0}):
+            same = np.flatnonzero(run == n)
+            s = np.sort(cols[same, :n], axis=1)
+            per_col[same] = (s[:, (n - 1) // 2] + s[:, n // 2]) / 2
+        return per_col
 
     _last_model: ColourModel = ColourModel(None, None)
 

@@ -22,8 +22,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.sampling import CentreIndex
+
 MODEL = Path(__file__).with_name("slots_model.npz")
 CLASSES = ("empty", "checker", "object")
+#: what an object is (board events' ``covered[].by``); "object" when the kinds' model is not sure
+OBJECT_KINDS = ("cup", "die", "cube", "phone")
+#: the kinds' model: the same features, the judge's object split by kind (vision/kinds_model.npz)
+KIND_MODEL = Path(__file__).with_name("kinds_model.npz")
+KIND_CLASSES = ("empty", "checker", *OBJECT_KINDS)
 GRID = 10  # the crop's side in samples (a checker's width across)
 CHROMA = 5  # the colour crop's side in samples
 CONTEXT = 6  # the surroundings' side in samples, over two checker widths (a dice cup is wider than a checker)
@@ -39,7 +46,8 @@ class SlotModel:
     b2: np.ndarray  # (3,)
 
     def predict(self, features: np.ndarray) -> np.ndarray:
-        """(N, F) features -> (N, 3) probabilities of empty, checker, object."""
+        """(N, F) features -> (N, classes) probabilities: the judge's empty, checker, object; the kinds' model's
+        KIND_CLASSES."""
         x = (features - self.mean) / self.scale
         h = np.maximum(x @ self.w1 + self.b1, 0.0)
         z = h @ self.w2 + self.b2
@@ -62,6 +70,11 @@ def default_model() -> SlotModel | None:
     return SlotModel.load(MODEL) if MODEL.is_file() else None
 
 
+@cache
+def default_kind_model() -> SlotModel | None:
+    return SlotModel.load(KIND_MODEL) if KIND_MODEL.is_file() else None
+
+
 class SlotFeatures:
     """Sampling offsets for one checker width, built once per detector."""
 
@@ -79,31 +92,51 @@ class SlotFeatures:
         self.inner = r < 0.3
         self.rim = (r >= 0.33) & (r < 0.5)
         self.cw = cw
+        self.offsets_x = np.concatenate([self.dx, self.cdx, self.odx])  # the grid, the colour crop, the surroundings
+        self.offsets_y = np.concatenate([self.dy, self.cdy, self.ody])
+        self._index = CentreIndex()  # their pixels around the centres seen so far (vision/sampling.py)
 
     def __call__(self, canonical: np.ndarray, x: np.ndarray, y: np.ndarray, ring: np.ndarray,
                  slot: np.ndarray) -> np.ndarray:
-        """(N, F) features for N slots centred at (x, y) with their ring scores and slot indices."""
+        """(N, F) features for N slots centred at (x, y) with their ring scores and slot indices, from an 8-bit
+        BGR canonical image.
+
+        The values are those of the whole-image float computation (Lab, its L as float32, |Laplacian| of it)
+        sampled at the slots; the Laplacian of 8-bit L is whole numbers, so it is taken in 16 bits and the
+        board's colour and the texture, medians of whole numbers, are counted (np.median sorted them)."""
         lab = cv2.cvtColor(canonical, cv2.COLOR_BGR2LAB)
         h, w = lab.shape[:2]
-        grey = lab[:, :, 0].astype(np.float32)
-        lap = np.abs(cv2.Laplacian(grey, cv2.CV_32F, ksize=3))
-        board = np.median(lab[::4, ::4].reshape(-1, 3), axis=0).astype(np.float32)
-        texture = float(np.median(lap[::2, ::2])) + 1.0
-        xi = np.clip(x[:, None] + self.dx + 0.5, 0, w - 1).astype(np.intp)
-        yi = np.clip(y[:, None] + self.dy + 0.5, 0, h - 1).astype(np.intp)
-        g = grey[yi, xi]  # (N, G*G)
+        grey = cv2.extractChannel(lab, 0).reshape(-1)
+        lap = np.abs(cv2.Laplacian(grey.reshape(h, w), cv2.CV_16S, ksize=3))
+        counts = np.bincount((lab[::4, ::4].reshape(-1, 3) + np.array([0, 256, 512], np.intp)).ravel(), minlength=768)
+        board = np.array([median_of_counts(c) for c in counts.reshape(3, 256)], np.float32)
+        texture = median_of_counts(np.bincount(lap[::2, ::2].ravel())) + 1.0
+        lap = lap.reshape(-1)
+
+        def compute(which: np.ndarray) -> np.ndarray:
+            xi = np.clip(x[which, None] + self.offsets_x + 0.5, 0, w - 1).astype(np.intp)
+            yi = np.clip(y[which, None] + self.offsets_y + 0.5, 0, h - 1).astype(np.intp)
+            return yi * w + xi
+
+        at = self._index((h, w), x, y, compute)
+        grid, chroma, context = np.split(at, np.cumsum([len(self.dx), len(self.cdx)]), axis=1)
+        g = grey.take(grid).astype(np.float32)  # (N, G*G)
         m = g.mean(axis=1, keepdims=True)
         s = g.std(axis=1, keepdims=True)
         shape = (g - m) / (s + 8.0)
-        cxi = np.clip(x[:, None] + self.cdx + 0.5, 0, w - 1).astype(np.intp)
-        cyi = np.clip(y[:, None] + self.cdy + 0.5, 0, h - 1).astype(np.intp)
-        ab = (lab[cyi, cxi, 1:].astype(np.float32) - board[1:]) / 20.0  # (N, C*C, 2)
-        oxi = np.clip(x[:, None] + self.odx + 0.5, 0, w - 1).astype(np.intp)
-        oyi = np.clip(y[:, None] + self.ody + 0.5, 0, h - 1).astype(np.intp)
-        around = (grey[oyi, oxi] - m) / (s + 8.0)
-        lp = lap[yi, xi]
+        ab = (lab.reshape(-1, 3).take(chroma, axis=0)[:, :, 1:].astype(np.float32) - board[1:]) / 20.0
+        around = (grey.take(context).astype(np.float32) - m) / (s + 8.0)
+        lp = lap.take(grid).astype(np.float32)
         inner = lp[:, self.inner].mean(axis=1) / texture
         rim = lp[:, self.rim].mean(axis=1) / texture
         extra = np.stack([(m[:, 0] - board[0]) / 40.0, s[:, 0] / 30.0, ring, inner, rim, inner / (rim + 0.5),
                           slot.astype(np.float32), np.log(texture) * np.ones_like(ring)], axis=1)
         return np.concatenate([shape, ab.reshape(len(x), -1), around, extra], axis=1).astype(np.float32)
+
+
+def median_of_counts(counts: np.ndarray) -> float:
+    """The median of whole numbers given as counts per value (np.median's: the mean of the two middle values)."""
+    below = np.cumsum(counts)
+    n = int(below[-1])
+    lo, hi = np.searchsorted(below, [(n - 1) // 2 + 1, n // 2 + 1])
+    return (int(lo) + int(hi)) / 2

@@ -3,7 +3,7 @@
 // board has them, time since the last move, what needs a person), results, tonight's standings and the club
 // rating. ?public=1 is the screen for the room: no controls, and it runs the director's broadcast delay behind.
 import { drawBoard } from "/kiosk/board.js";
-import { noRuleCodes } from "/kiosk/i18n.js";
+import { TEXT, describe, fill, playText, section } from "/kiosk/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -26,10 +26,10 @@ const T = {
       finished: "fim", rating: "índice", record: "registro" },
     scols: { name: "jogador", played: "partidas", won: "vitórias", lost: "derrotas", points: "pontos", rating: "índice",
       experience: "experiência" },
-    closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} mensagens recusadas`,
+    closed: "encerrada", none: "nenhuma partida terminada ainda", refused: (n) => `${n} ${n === 1 ? "mensagem recusada" : "mensagens recusadas"}`,
     delay: (s) => `atraso da tela pública: ${s} s`, setDelay: "mudar", askDelay: "Segundos de atraso da tela pública (0 a 3600):",
     askPin: "PIN do diretor:", publicScreen: "tela pública", tournament: "torneio", moves: "Lances", clock: "relógio", dice: "dados",
-    rolls: (n) => `${n} lances de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "overlay",
+    rolls: (n) => `${n} ${n === 1 ? "lance" : "lances"} de dados`, diceStats: "estatística dos dados", back: "voltar", feature: "transmitir esta mesa", featured: "mesa transmitida", overlay: "página da transmissão",
     // the class view (issue 38): the boards running a lesson
     classTitle: (n) => `Aula: ${n} ${n === 1 ? "mesa" : "mesas"}`, classOnly: "só a aula", allBoards: "todas as mesas",
     lcols: { board: "mesa", student: "aluno", drill: "exercício", today: "hoje", due: "cartas de hoje" },
@@ -52,10 +52,10 @@ const T = {
       finished: "finished", rating: "rating", record: "record" },
     scols: { name: "player", played: "played", won: "won", lost: "lost", points: "points", rating: "rating",
       experience: "experience" },
-    closed: "closed", none: "no finished match yet", refused: (n) => `${n} messages refused`,
+    closed: "closed", none: "no finished match yet", refused: (n) => `${n} ${n === 1 ? "message" : "messages"} refused`,
     delay: (s) => `public screen delay: ${s} s`, setDelay: "change", askDelay: "Seconds the public screen runs behind (0 to 3600):",
     askPin: "Director's PIN:", publicScreen: "public screen", tournament: "tournament", moves: "Moves", clock: "clock", dice: "dice",
-    rolls: (n) => `${n} rolls`, diceStats: "dice statistics", back: "back", feature: "feature on the broadcast", featured: "featured on the broadcast", overlay: "overlay",
+    rolls: (n) => `${n} ${n === 1 ? "roll" : "rolls"}`, diceStats: "dice statistics", back: "back", feature: "feature on the broadcast", featured: "featured on the broadcast", overlay: "overlay",
     classTitle: (n) => `Lesson: ${n} ${n === 1 ? "board" : "boards"}`, classOnly: "the lesson only", allBoards: "every board",
     lcols: { board: "board", student: "student", drill: "drill", today: "today", due: "cards due" },
     drill: { pips: "Pip count", mistake: "Mistakes from matches", opening: "Openings", bearoff: "Bear-offs",
@@ -79,12 +79,14 @@ const num = (x, digits) => new Intl.NumberFormat(LANG === "en" ? "en-GB" : "pt-B
   { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 
 function text(tag, cls, value) { const e = document.createElement(tag); if (cls) e.className = cls; e.textContent = value ?? ""; return e; }
-// The referee's sentence without its rule code (they name it for the docs: never on a screen; issue 37), and never the
-// verdict's code when it has no sentence.
-function verdictText(v) {
+// The last verdict as the kiosk's banner says it, with the players' names (issue 37: "as claras" where they have names):
+// its head on a card ("bb2106 ganha a partida!", "Jogada ilegal: 13/7"), head and sentence on a board's own page.
+// No rule code (the referee's sentences name theirs for the docs), never the verdict's code.
+function verdictText(v, b, whole = false) {
   if (!v) return "";
-  const m = v.message || {};
-  return noRuleCodes(m[LANG] || m.pt || m.en || "");
+  const players = (b && b.players) || {};
+  const said = describe(LANG, v, (side) => players[side] || TEXT[LANG][side]);
+  return whole && said.detail ? `${said.head}${/[.!?]$/.test(said.head) ? "" : "."} ${said.detail}` : said.head;
 }
 function name(b, side) { const p = b.players || {}; return p[side] || T[side]; }
 function score(b) { const s = b.score || {}; return `${s.light ?? 0}–${s.dark ?? 0}` + (b.length ? ` / ${b.length}` : ""); }
@@ -127,7 +129,7 @@ function card(b) {
   line.append(text("span", "dice", d));
   el.replaceChildren(top, sideLine(b, "light"), sideLine(b, "dark"), svg, line,
     text("div", "why", attention.map((w) => T.why[w] || w).join(" · ")),
-    text("div", "verdict", verdictText(b.last_verdict)),
+    text("div", "verdict", verdictText(b.last_verdict, b)),
     text("div", "ago", moved != null && b.phase !== "match_over" ? `${T.lastMove} ${T.ago(moved)}` : ""));
   el.dataset.phase = b.phase; el.dataset.score = score(b);
 }
@@ -138,14 +140,14 @@ function one(b) {
   if (b.state) drawBoard(svg, b.state);
   const side = document.createElement("div");
   side.append(sideLine(b, "light"), sideLine(b, "dark"), text("p", "score", score(b)), text("p", "", T.phase[b.phase] || b.phase),
-    text("p", "why", (b.attention || []).map((w) => T.why[w] || w).join(" · ")), text("p", "verdict", verdictText(b.last_verdict)),
+    text("p", "why", (b.attention || []).map((w) => T.why[w] || w).join(" · ")), text("p", "verdict", verdictText(b.last_verdict, b, true)),
     text("p", "rolls", ""));
   $("one").replaceChildren(svg, side);
   $("one").classList.toggle("attention", (b.attention || []).length > 0);
   const base = `/api/boards/${encodeURIComponent(b.club)}/${encodeURIComponent(b.board)}`;
   fetch(base).then((r) => r.json()).then((d) => {
     $("moves").replaceChildren(...(d.state?.moves || []).map((m) =>
-      text("li", "", `${T[m.side] || m.side} ${(m.roll || []).join("")}: ${m.play}`)));
+      text("li", "", `${name(b, m.side)} ${(m.roll || []).join("")}: ${playText(LANG, m.play)}`)));
   }).catch(() => {});
   fetch(`${base}/dice`).then((r) => (r.ok ? r.json() : null)).then((d) => {
     if (!d) return;
@@ -206,6 +208,18 @@ async function night() {
   }));
 }
 
+// The league's link (issue 40, /api/status "league_link": the league bridge this director watches, or null): the
+// words from the page's table (core/page_words.py, "director.league.*").
+const LEAGUE = ((lang) => section(lang, "director.league"))(LANG);
+function leagueLine(link) {
+  const el = $("league");
+  if (!link) { el.textContent = ""; return; }
+  const at = new Date(link.since * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "pt-BR", { hour: "2-digit", minute: "2-digit" });
+  const state = link.state === "connected" ? LEAGUE.connected : fill(LEAGUE.reconnecting, { t: at });
+  el.textContent = link.restarts ? `${state} · ${fill(LEAGUE.restarted, { n: link.restarts })}` : state;
+  el.classList.toggle("off", link.state !== "connected");
+}
+
 async function status() {
   try {
     const s = await (await fetch("/api/status")).json();
@@ -213,6 +227,7 @@ async function status() {
     if (!single) {
       $("refused").textContent = s.refused_total ? T.refused(s.refused_total) : "";
       $("delay").textContent = T.delay(delay);
+      leagueLine(s.league_link);
     }
   } catch { /* the director is restarting */ }
 }

@@ -3,22 +3,27 @@
 "use strict";
 const params = new URLSearchParams(location.search);
 const LANG = ["pt", "en"].includes(params.get("lang")) ? params.get("lang") : "pt";
-const T = {
-  pt: { title: "Gamão — liga", table: "Classificação da liga", club: "Clube", played: "J", won: "V", drawn: "E", lost: "D",
-        matches: "partidas", points: "pontos", boards: "Mesas", results: "Resultados", noboards: "nenhuma mesa ouvida ainda",
-        noresults: "nenhum resultado ainda", playing: "em jogo", closed: "encerrada pelo diretor", finished: "terminada",
-        over: "encerrado", inplay: "em andamento", drawnfx: "empate", board: "Mesa", home: "Casa", away: "Visitante",
-        score: "Placar", offline: "desligada", waiting: "aguardando", wins: "vence", of: "de", ratings: "Rating da liga",
-        phase: { opening: "saída", awaiting_roll: "aguardando os dados", moving: "jogando", cube_offered: "cubo oferecido",
-                 game_over: "fim do jogo", match_over: "fim da partida", waiting: "sem partida" } },
-  en: { title: "Gamão — league", table: "League table", club: "Club", played: "P", won: "W", drawn: "D", lost: "L",
-        matches: "matches", points: "points", boards: "Boards", results: "Results", noboards: "no board heard yet",
-        noresults: "no result yet", playing: "playing", closed: "closed by the director", finished: "finished",
-        over: "over", inplay: "in play", drawnfx: "drawn", board: "Board", home: "Home", away: "Away",
-        score: "Score", offline: "offline", waiting: "waiting", wins: "wins", of: "of", ratings: "League rating",
-        phase: { opening: "opening roll", awaiting_roll: "awaiting the roll", moving: "moving", cube_offered: "cube offered",
-                 game_over: "game over", match_over: "match over", waiting: "no match" } },
-}[LANG];
+// Each word in Brazilian Portuguese and English side by side (as core/messages.py keeps the referee's words).
+const BOTH = {
+  title: ["Gamão — liga", "Gamão — league"], table: ["Classificação da liga", "League table"],
+  club: ["Clube", "Club"], played: ["J", "P"], won: ["V", "W"], drawn: ["E", "D"], lost: ["D", "L"],
+  matches: ["partidas", "matches"], points: ["pontos", "points"], boards: ["Mesas", "Boards"],
+  results: ["Resultados", "Results"], noboards: ["nenhuma mesa ouvida ainda", "no board heard yet"],
+  noresults: ["nenhum resultado ainda", "no result yet"], playing: ["em jogo", "playing"],
+  closed: ["encerrada pelo diretor", "closed by the director"], finished: ["terminada", "finished"],
+  over: ["encerrado", "over"], inplay: ["em andamento", "in play"], drawnfx: ["empate", "drawn"],
+  board: ["Mesa", "Board"], home: ["Casa", "Home"], away: ["Visitante", "Away"], score: ["Placar", "Score"],
+  offline: ["desligada", "offline"], waiting: ["aguardando", "waiting"], wins: ["vence", "wins"], of: ["de", "of"],
+  ratings: ["Índice da liga", "League rating"],
+  phase: {
+    opening: ["saída", "opening roll"], awaiting_roll: ["aguardando os dados", "awaiting the roll"],
+    moving: ["jogando", "moving"], cube_offered: ["cubo oferecido", "cube offered"],
+    game_over: ["fim do jogo", "game over"], match_over: ["fim da partida", "match over"],
+    waiting: ["sem partida", "no match"],
+  },
+};
+const pick = (table, i) => Object.fromEntries(Object.entries(table).map(([k, v]) => [k, Array.isArray(v) ? v[i] : pick(v, i)]));
+const T = pick(BOTH, LANG === "pt" ? 0 : 1);
 document.documentElement.lang = LANG === "pt" ? "pt-BR" : "en";
 document.title = T.title;
 document.getElementById("h1").textContent = T.title;
@@ -45,7 +50,8 @@ function fixture(f) {
     const status = p.status === "closed" ? T.closed : p.winner ? T.finished : T.playing;
     t.append(row([`${p.club}/${p.board}`, { text: p.home, cls: p.winner === "home" ? "won" : "" },
       { text: p.away, cls: p.winner === "away" ? "won" : "" },
-      { text: p.score ? `${p.score.home}–${p.score.away}` : "", cls: "num" }, status]));
+      { text: p.score ? `${p.score.home}–${p.score.away}` : p.live ? `${p.live.home}–${p.live.away} (${p.live.length})` : "",
+        cls: p.live ? "num live" : "num" }, status]));
   }
   box.append(t);
   return box;

@@ -3,21 +3,19 @@
 // has no control. ?board=BOARD|CLUB/BOARD|featured (the board the director features: it follows the director's
 // choice, so the stream changes board without anyone touching OBS), ?layout=bar|side|full, ?lang=pt|en.
 import { drawBoard, playMarks } from "/overlay/board.js";
+import { playText, wordsOf } from "/overlay/i18n.js";
 
 const params = new URLSearchParams(location.search);
 const BOARD = params.get("board") || "featured";
 const LAYOUT = ["bar", "side", "full"].includes(params.get("layout")) ? params.get("layout") : "bar";
 const LANG = params.get("lang") === "en" ? "en" : "pt";
 const POLL = 500; // ms between two asks (the delay itself is the server's)
-const T = {
-  pt: { table: (l) => `Mesa ${l}`, length: (n) => (n ? `partida de ${n} pontos` : "jogo livre"), pips: "pips",
-        crawford: "Crawford", waiting: "aguardando a partida", over: "fim da partida", light: "Claras", dark: "Escuras",
-        cube: "dobra" },
-  en: { table: (l) => `Table ${l}`, length: (n) => (n ? `${n}-point match` : "money game"), pips: "pips",
-        crawford: "Crawford", waiting: "waiting for the match", over: "match over", light: "Light", dark: "Dark",
-        cube: "cube" },
-}[LANG];
-const PIPS = { pt: "pips", en: "pips" }[LANG];
+// The words from the one table (core/page_words.py, served as /overlay/words.js): the kiosk's for the match
+// ("Partida de 1 ponto", "Claras"), "overlay.*" for its own; numbers agree with their nouns ("1 casa", "167 casas").
+const w = wordsOf(LANG);
+const T = { table: (t) => w("overlay.table", { t }), length: (n) => (n ? w("matchTo", { n }) : w("money")),
+            pips: (n) => w("overlay.pips", { n }), crawford: w("crawford"), waiting: w("overlay.waiting"),
+            over: w("overlay.over"), light: w("light"), dark: w("dark"), cube: w("cube") };
 const $ = (id) => document.getElementById(id);
 const root = $("overlay");
 root.className = LAYOUT;
@@ -79,7 +77,7 @@ function show(d) {
     const p = $(`p-${side}`);
     p.querySelector(".name").textContent = (d.players && d.players[side]) || T[side];
     p.querySelector(".score").textContent = String(d.score[side]);
-    p.querySelector(".pips").textContent = d.pips ? `${d.pips[side]} ${PIPS}` : "";
+    p.querySelector(".pips").textContent = d.pips ? T.pips(d.pips[side]) : "";
     const c = p.querySelector(".cube");
     c.textContent = String(cube.value || 1);
     c.title = T.cube;
@@ -89,7 +87,7 @@ function show(d) {
   const dice = d.dice && d.dice.values ? d.dice.values : [];
   $("dice").textContent = dice.length ? dice.map((v) => "⚀⚁⚂⚃⚄⚅"[v - 1] || v).join(" ") + ` ${dice.join("-")}` : "";
   const lp = d.last_play;
-  $("last").textContent = lp ? `${(d.players && d.players[lp.side]) || T[lp.side]}: ${(lp.roll || []).join("")} ${lp.play}` : "";
+  $("last").textContent = lp ? `${(d.players && d.players[lp.side]) || T[lp.side]}: ${(lp.roll || []).join("")} ${playText(LANG, lp.play)}` : "";
   const state = { position: d.position, turn: d.turn, cube: d.cube, match: { crawford: d.crawford }, variant: d.variant,
                   dice: d.dice };
   drawBoard($("board"), state, lp ? playMarks(state, lp.side, lp.play) : null);

@@ -13,14 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-ACTIONS = ("no_double", "double_take", "double_pass", "too_good_take", "too_good_pass")
-HEAD = {
-    "no_double": ("Sem dobra", "No double"),
-    "double_take": ("Dobre, aceita", "Double, take"),
-    "double_pass": ("Dobre, recusa", "Double, pass"),
-    "too_good_take": ("Bom demais para dobrar, aceita", "Too good to double, take"),
-    "too_good_pass": ("Bom demais para dobrar, recusa", "Too good to double, pass"),
+# Each cube action's words, pt then en: its head, and its reason in words only (no equities: what the screen says
+# first; cube_sentences' numbers come on request).
+WORDS = {
+    "no_double": (("Sem dobra", "No double"), ("ainda é cedo para dobrar", "it is too early to double")),
+    "double_take": (("Dobre, aceita", "Double, take"), ("é hora de dobrar", "it is time to double")),
+    "double_pass": (("Dobre, recusa", "Double, pass"),
+                    ("é hora de dobrar, e o adversário deve recusar", "it is time to double, and the opponent should pass")),
+    "too_good_take": (("Bom demais para dobrar, aceita", "Too good to double, take"),
+                      ("você está bem demais: jogue sem dobrar, pelo gamão", "you are too good: play on for the gammon")),
+    "too_good_pass": (("Bom demais para dobrar, recusa", "Too good to double, pass"),
+                      ("você está bem demais: jogue sem dobrar, pelo gamão", "you are too good: play on for the gammon")),
 }
+ACTIONS = tuple(WORDS)
 
 
 def _n(x: float, lang: str) -> str:
@@ -35,16 +40,22 @@ def should_take(equities: Mapping[str, float]) -> bool | None:
     return equities["double_take"] <= equities["double_pass"]
 
 
-def explain_cube(action: str, equities: Mapping[str, float]) -> dict[str, str]:
-    """{"pt", "en", "answer_pt", "answer_en", "take": "take"|"pass"|""}: the advice, and the opponent's answer."""
+def _head(action: str, equities: Mapping[str, float]) -> tuple[str, str, bool | None]:
+    """The advice's head in pt and en (a "no double" says the opponent's answer too), and should_take."""
     if action not in ACTIONS:
         raise ValueError(f"unknown cube action {action!r}; expected one of {', '.join(ACTIONS)}")
-    nd, dt, dp = (equities.get(k) for k in ("no_double", "double_take", "double_pass"))
     take = should_take(equities)
-    head_pt, head_en = HEAD[action]
+    head_pt, head_en = WORDS[action][0]
     if action == "no_double" and take is not None:
         head_pt += ", aceita" if take else ", recusa"
         head_en += ", take" if take else ", pass"
+    return head_pt, head_en, take
+
+
+def explain_cube(action: str, equities: Mapping[str, float]) -> dict[str, str]:
+    """{"pt", "en", "answer_pt", "answer_en", "take": "take"|"pass"|""}: the advice, and the opponent's answer."""
+    head_pt, head_en, take = _head(action, equities)
+    nd, dt, dp = (equities.get(k) for k in ("no_double", "double_take", "double_pass"))
     out = {"pt": head_pt, "en": head_en}
     if nd is not None and dt is not None and dp is not None:
         after = min(dt, dp)  # what doubling is worth: the opponent answers in their own best way
@@ -84,30 +95,14 @@ def cube_sentences(action: str, equities: Mapping[str, float]) -> dict[str, str]
     return {lang: " ".join(w for w in (words[lang], words.get(f"answer_{lang}", "")) if w) for lang in ("pt", "en")}
 
 
-# The advice in words only (no equities): what the screen says first; cube_sentences' numbers come on request.
-REASON = {
-    "no_double": ("ainda é cedo para dobrar", "it is too early to double"),
-    "double_take": ("é hora de dobrar", "it is time to double"),
-    "double_pass": ("é hora de dobrar, e o adversário deve recusar", "it is time to double, and the opponent should pass"),
-    "too_good_take": ("você está bem demais: jogue sem dobrar, pelo gamão", "you are too good: play on for the gammon"),
-    "too_good_pass": ("você está bem demais: jogue sem dobrar, pelo gamão", "you are too good: play on for the gammon"),
-}
-
-
 def cube_words(action: str, equities: Mapping[str, float]) -> dict[str, str]:
     """{"pt", "en"}: the cube advice and the opponent's answer in words, without a number.
 
     >>> cube_words("double_take", {"no_double": 0.45, "double_take": 0.62, "double_pass": 1.0})["pt"]
     'Dobre, aceita: é hora de dobrar. O adversário deve aceitar.'
     """
-    if action not in ACTIONS:
-        raise ValueError(f"unknown cube action {action!r}; expected one of {', '.join(ACTIONS)}")
-    take = should_take(equities)
-    head_pt, head_en = HEAD[action]
-    if action == "no_double" and take is not None:
-        head_pt += ", aceita" if take else ", recusa"
-        head_en += ", take" if take else ", pass"
-    reason_pt, reason_en = REASON[action]
+    head_pt, head_en, take = _head(action, equities)
+    reason_pt, reason_en = WORDS[action][1]
     out = {"pt": f"{head_pt}: {reason_pt}.", "en": f"{head_en}: {reason_en}."}
     if take is not None and action != "double_pass":
         out["pt"] += " O adversário deve aceitar." if take else " O adversário deve recusar."

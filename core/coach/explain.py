@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.coach.features import Features
+from core.messages import count
 from core.rules.position import Position, Side, check_dice
 
 KINDS = ("hit", "shots", "blot", "made", "broke", "home_board", "prime", "anchor", "off", "contact", "pips",
@@ -163,19 +164,23 @@ def _gain(c: Claim, other: Claim, lang: str) -> str:
         what = _points(other.points, lang, "")
         return f"não abre {what}" if pt else f"does not break {what}"
     if kind == "home_board":
-        return (f"fecha {c.numbers['count']} casas no setor interno, contra {other.numbers['count']}" if pt else
-                f"holds {c.numbers['count']} home board points, against {other.numbers['count']}")
+        n = c.numbers["count"]
+        return (f"fecha {count(n, 'casa', 'casas')} no setor interno, contra {other.numbers['count']}" if pt else
+                f"holds {count(n, 'home board point', 'home board points')}, against {other.numbers['count']}")
     if kind == "prime":
         return (f"forma um bloqueio de {c.numbers['length']} casas, contra {other.numbers['length']}" if pt else
                 f"builds a prime of {c.numbers['length']}, against {other.numbers['length']}")
     if kind == "anchor":
         return (f"segura uma âncora {_on(c.points, lang)}" if pt else f"holds an anchor {_on(c.points, lang)}")
     if kind == "off":
-        return (f"retira {c.numbers['count']} peças, contra {other.numbers['count']}" if pt else
-                f"bears off {c.numbers['count']} checkers, against {other.numbers['count']}")
+        n = c.numbers["count"]
+        return (f"retira {count(n, 'peça', 'peças')}, contra {other.numbers['count']}" if pt else
+                f"bears off {count(n, 'checker', 'checkers')}, against {other.numbers['count']}")
     if kind == "pips":
         lead = c.numbers["opponent"] - c.numbers["mover"]
-        return (f"fica com {lead} pips de vantagem na corrida" if pt else f"leads the race by {lead} pips")
+        # Portuguese counts the race in casas (the page's "Contagem"), never the English "pips" (issue 37).
+        return (f"fica {count(lead, 'casa', 'casas')} à frente na corrida" if pt else
+                f"leads the race by {count(lead, 'pip', 'pips')}")
     return "muda o tipo de jogo" if pt else "changes the kind of game"
 
 

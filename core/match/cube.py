@@ -110,23 +110,22 @@ class Cube:
 
     def beaver(self, side: Side) -> int:
         """The taker redoubles at once and keeps the cube (R17); returns the new proposed value."""
-        self._answering(side, "beaver")
-        if not self.settings.beavers:
-            raise CubeError(f"{side.value} cannot beaver: beavers are not allowed (money play setting, R17)")
-        if self.stage != "double":
-            raise CubeError(f"{side.value} cannot beaver a {self.stage}: only a double can be beavered (R17)")
-        self.value, self.turned = self.offered, True
+        self._redouble_at_once(side, "beaver", self.settings.beavers, "double", "R17", "only a double can be beavered")
         self.owner = side
-        self.offered_by, self.offered, self.stage = side, self.value * 2, "beaver"
         return self.offered
 
     def raccoon(self, side: Side) -> int:
         """The doubler answers a beaver by redoubling again; the cube stays with the beaver's side (R18)."""
-        self._answering(side, "raccoon")
-        if not self.settings.raccoons:
-            raise CubeError(f"{side.value} cannot raccoon: raccoons are not allowed (money play setting, R18)")
-        if self.stage != "beaver":
-            raise CubeError(f"{side.value} cannot raccoon a {self.stage}: a raccoon answers a beaver (R18)")
-        self.value = self.offered
-        self.offered_by, self.offered, self.stage = side, self.value * 2, "raccoon"
+        self._redouble_at_once(side, "raccoon", self.settings.raccoons, "beaver", "R18", "a raccoon answers a beaver")
         return self.offered
+
+    def _redouble_at_once(self, side: Side, what: str, allowed: bool, answers: str, rule: str, why: str) -> None:
+        """``side`` answers the pending ``answers`` by redoubling at once (``what``: a beaver or a raccoon): the
+        offered value stands (the cube turned) and twice it is offered back by ``side``."""
+        self._answering(side, what)
+        if not allowed:
+            raise CubeError(f"{side.value} cannot {what}: {what}s are not allowed (money play setting, {rule})")
+        if self.stage != answers:
+            raise CubeError(f"{side.value} cannot {what} a {self.stage}: {why} ({rule})")
+        self.value, self.turned = self.offered, True
+        self.offered_by, self.offered, self.stage = side, self.value * 2, what

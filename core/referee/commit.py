@@ -24,8 +24,9 @@ from core.rules.position import Position, Side
 class Commit(Part):
     """Owns what a commit writes: the play's row and record, the open play (``TurnState.pending``)."""
 
-    def commit(self, at: int, trigger: Mapping[str, Any], out: list[Verdict]) -> bool:
-        """Commit the mover's play; True when the triggering event may go ahead."""
+    def commit(self, at: int, trigger: Mapping[str, Any], out: list[Verdict], since: int | None = None) -> bool:
+        """Commit the mover's play; True when the triggering event may go ahead. ``since``: the index of the
+        triggering event when it was held and is let through again (``at`` is the board that lets it)."""
         self.turn_state.trigger = trigger.get("name") or trigger.get("event")
         if self.turn_state.pending is not None:
             # The play before this one is still open: this commit needs it decided first.
@@ -35,14 +36,16 @@ class Commit(Part):
             force = trigger.get("event") not in ("roll", "board") or bool(trigger.get("ends_game"))
             if obs is None and force:
                 self.resolve(at, 0, out, sure=False)
+            roll = (at if since is None else since, trigger) if trigger.get("event") == "roll" else None
             decided = (self.turn_state.pending is None
                        or obs is not None and self.try_resolve(at, obs, out, force=force,
-                                                                committing=obs is self.turn_state.last_turn_obs))
+                                                                committing=obs is self.turn_state.last_turn_obs, roll=roll))
             if self.match_state.phase != Phase.MOVING:
                 return True  # decided, and the roll it left had no legal play: the turn has passed
             if not decided:
                 self.turn_state.held = (at, dict(trigger))
                 self.turn_state.held_on_pending = True
+                self.turn_state.held_rivals = []  # it waits on the open play, not on plays of this board
                 verdict(out, at, "uncertain", side=self.match_state.turn.value, dice=list(self.match_state.dice or ()), committing=True,
                         candidates=[h.text for h in self.turn_state.pending.hyps] if self.turn_state.pending else [])
                 return False
@@ -189,13 +192,20 @@ class Commit(Part):
                                "tell. Play on."})
 
     def try_resolve(self, at: int, obs: Observation, out: list[Verdict], force: bool = False,
-                     committing: bool = False) -> bool:
+                     committing: bool = False, roll: tuple[int, Mapping[str, Any]] | None = None) -> bool:
         """Decide the open play from a board; True when decided. ``committing``: the board is the last
-        one before the current mover's own commit, so it shows a finished play (core.referee.inference)."""
+        one before the current mover's own commit, so it shows a finished play (core.referee.inference).
+        ``roll``: the roll (its index and event) that commits the mover's play and waits on the open one
+        (by default the roll held on it)."""
         p = self.turn_state.pending
         if p is None:
             return True
-        costs, decided, best = p.weigh(obs, self.match_state.phase == Phase.MOVING, committing)
+        moving = self.match_state.phase == Phase.MOVING
+        waiting = roll or (self.turn_state.held if self.turn_state.held_on_pending else None)
+        also = None
+        if moving and waiting is not None and waiting[1]["event"] == "roll" and at > waiting[0]:
+            also = self.ref.held_roll.costs(obs, waiting)  # a board since that roll: its player may be playing it
+        costs, decided, best = p.weigh(obs, moving, committing, also)
         if not decided and not force:
             # Rule on this board from the position that explains it best (not yet a verdict on the play).
             here = p.likeliest_here(costs)

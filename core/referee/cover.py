@@ -24,6 +24,12 @@ from core.referee.verdicts import Verdict, verdict
 class Cover(Part):
     """Owns ``TurnState.blocked``: the roll that waits for the field to be cleared."""
 
+    def before(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> None:
+        """Before any event but a board, a tick or a new match: a roll still waiting for the field to be cleared
+        goes through first, on the board as it is (the players went on)."""
+        if self.turn_state.blocked is not None and ev["event"] not in ("board", "tick", "new_match"):
+            self.release(out)
+
     def hold(self, at: int, ev: Mapping[str, Any], out: list[Verdict]) -> bool:
         """A roll while the mover plays and an object covers a point on the last stable board: it waits, and
         the screen says what to take away. True when it was held."""

@@ -8,6 +8,7 @@ releases it (R25: from the play after which the held roll has no legal play).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from core.referee.inference import ACCEPT, MARGIN, Candidate, Observation, Vec
@@ -41,20 +42,58 @@ class HeldRoll(Part):
         """The play before the mover's is still open, so the next roll waits, and its player may already be
         moving: a board that the held roll, played from just one of the open positions (after the mover's
         finished play, or one of the plays the mover's board left unclear), explains settles the open play,
-        the mover's play and the roll at once."""
+        the mover's play and the roll at once; so does one where that roll, played from every open position,
+        ends the game (the likeliest, guessed: no later board of the game can tell). A board that only the held
+        roll explains gets no verdict while the roll waits. True when this board needs no more ruling."""
         p = self.turn_state.pending
         assert p is not None and self.turn_state.held is not None
-        last = self.turn_state.last_turn_obs
-        if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
+        options = self.options(obs, self.turn_state.held)
+        if not options:
             return False
-        dice = (self.turn_state.held[1]["dice"][0], self.turn_state.held[1]["dice"][1])
-        # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
-        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < self.turn_state.held[0]), last)
-        options: list[tuple[float, int, Any]] = []  # (cost of this board, open play k, the mover's play)
         still = math.inf  # the board as the mover's own play (not yet committed) under any open position
-        for k, model in enumerate(p.models):
+        unexplained = True  # no open position explains the board as the mover's play (finished or not)
+        for model in p.models:
             assert model is not None
             still = min(still, model.explain(obs, committing=True).cost)
+            unexplained = unexplained and model.explain(obs).kind == "unexplained"
+        # The boards since the open play was committed have been weighing its options: that evidence counts
+        # too (a point the camera is unsure of tells a little on each board).
+        prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
+        floor = min(prior)
+        scored = sorted(((prior[k] - floor + cost, cost, k, cand, ends) for cost, k, cand, ends in options),
+                        key=lambda o: (o[0], o[2]))
+        score, best_cost, k, cand, _ = scored[0]
+        others = [o[0] for o in scored[1:]] + [still]
+        sure = best_cost <= ACCEPT and min(others) - score >= MARGIN
+        if not sure:
+            # The held roll played to the game's end from every open position: no later board of this game will
+            # tell them apart, so the likeliest is taken (guessed) and the game ends as the board shows.
+            ending = [o for o in scored if o[4] and o[1] <= ACCEPT]
+            if not ending or {o[2] for o in ending} != set(range(len(p.hyps))):
+                # The held roll being played from a position still open, and no play of the mover's: no verdict
+                # while the roll waits (as ``board``), the mover's last board stays its play.
+                return unexplained and min(o[1] for o in scored) <= ACCEPT
+            _, _, k, cand, _ = ending[0]
+        self.ref.committer.resolve(at, k, out, sure=sure)
+        self.take(at, obs, cand.vec, out)
+        return True
+
+    def options(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[tuple[float, int, Any, bool]]:
+        """The board as ``roll`` (its index and event: the roll that waits on the open play) played after the
+        mover's finished play, from each open position: (cost of this board, open play k, the mover's play, that
+        roll's play seen whole and ending the game), for every play of the mover that its last board, or its last board before that roll, fitted. Empty
+        when the open positions have no models yet."""
+        p = self.turn_state.pending
+        assert p is not None
+        last = self.turn_state.last_turn_obs
+        if last is None or len(p.models) != len(p.hyps) or any(m is None for m in p.models):
+            return []
+        dice = (roll[1]["dice"][0], roll[1]["dice"][1])
+        # The mover's last board before the roll as well: a board since (the play taken back, R23) does not unsay it.
+        before = next((o for i, o in reversed(self.turn_state.obs_log) if i < roll[0]), last)
+        options: list[tuple[float, int, Any, bool]] = []
+        for k, model in enumerate(p.models):
+            assert model is not None
             plays: dict[Vec, Candidate] = {}
             for board in (last, before):
                 inf = model.explain(board, committing=True)
@@ -62,22 +101,20 @@ class HeldRoll(Part):
                              if c is not None and c.legal is not None)
             for cand in plays.values():
                 assert cand.legal is not None
-                options.append((self.game.turn_model(cand.legal.result, dice).explain(obs).cost, k, cand))
+                inf = p.roll_model(self.game, cand.legal.result, dice).explain(obs)
+                ends = inf.kind == "play" and inf.best is not None and inf.best.legal is not None and inf.best.legal.result.is_game_over()
+                options.append((inf.cost, k, cand, ends))
+        return options
+
+    def costs(self, obs: Observation, roll: tuple[int, Mapping[str, Any]]) -> list[float] | None:
+        """Per open play, how well the board shows ``roll`` (waiting on the open play) played after the mover's
+        finished play from it (the cheapest of ``options``); None when that cannot be told."""
+        p = self.turn_state.pending
+        assert p is not None
+        options = self.options(obs, roll)
         if not options:
-            return False
-        # The boards since the open play was committed have been weighing its options: that evidence counts
-        # too (a point the camera is unsure of tells a little on each board).
-        prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
-        floor = min(prior)
-        scored = sorted(((prior[k] - floor + cost, cost, k, cand) for cost, k, cand in options),
-                        key=lambda o: (o[0], o[2]))
-        score, best_cost, k, cand = scored[0]
-        others = [o[0] for o in scored[1:]] + [still]
-        if not (best_cost <= ACCEPT and min(others) - score >= MARGIN):
-            return False
-        self.ref.committer.resolve(at, k, out)
-        self.take(at, obs, cand.vec, out)
-        return True
+            return None
+        return [min((o[0] for o in options if o[1] == n), default=math.inf) for n in range(len(p.hyps))]
 
     def take(self, at: int, obs: Observation, played: Vec, out: list[Verdict]) -> None:
         """The held roll's board showed which play the mover made (``played``): commit it, let the roll
@@ -150,7 +187,7 @@ class HeldRoll(Part):
             if then.kind == "uncertain" and inf.best.vec not in {c.vec for c in then.rivals}:
                 return  # not a play the board fitted when the opponent rolled (R23): their hands, not the mover's
         self.turn_state.held = None
-        if self.ref.committer.commit(at, ev, out) and ev["event"] in ("roll", "cube", "resign"):
+        if self.ref.committer.commit(at, ev, out, since=held_at) and ev["event"] in ("roll", "cube", "resign"):
             self.ref.dispatch(held_at, ev, out)
         elif self.turn_state.held is not None:  # held again: the event keeps its own index (the boards after it)
             self.turn_state.held = (held_at, self.turn_state.held[1])

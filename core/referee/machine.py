@@ -139,8 +139,7 @@ class Referee:
         self.index += 1
         out: list[Verdict] = []
         if not self.tournament.before(at, ev, out):  # time passes to ev["t"]: a flag may fall (issue 21)
-            if self.turn_state.blocked is not None and ev["event"] not in ("board", "tick", "new_match"):
-                self.cover.release(out)  # a roll waiting for an object to be taken away goes first
+            self.cover.before(at, ev, out)  # a roll waiting for an object to be taken away goes first
             self.dispatch(at, ev, out)
             self.conventions.after(at, ev, out)  # said as the table's conventions say it (issue 36)
             self.tournament.after(at, ev, out)  # whose time runs now

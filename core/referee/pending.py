@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.referee.games import game_of
+from core.referee.games import Game, game_of
 from core.referee.inference import (
     ACCEPT,
     COMMIT_PREFIX_PENALTY,
+    MARGIN,
     Candidate,
     Observation,
     TurnModel,
@@ -51,6 +52,8 @@ class Pending:
     totals: list[float] = field(default_factory=list)  # each hypothesis's cost, summed over the boards
     last_obs: Observation | None = None
     last_costs: list[float] = field(default_factory=list)
+    #: The next roll's model after each of the mover's plays it may follow (HeldRoll.options), by position.
+    roll_models: dict[tuple[Position, tuple[int, int]], TurnModel] = field(default_factory=dict)
 
     def build_models(self, pos: Position, model: TurnModel | None, side: Side, dice: tuple[int, int]) -> None:
         """The opponent (``side``) rolled ``dice``: a model of the roll for every possible position
@@ -59,7 +62,8 @@ class Pending:
                        and vec_of_position(h.new_pos) == vec_of_position(pos)
                        else game_of(h.new_pos).turn_model(h.new_pos.with_turn(side), dice) for h in self.hyps]
 
-    def weigh(self, obs: Observation, moving: bool, committing: bool = False) -> tuple[list[float], bool, int]:
+    def weigh(self, obs: Observation, moving: bool, committing: bool = False,
+              also: list[float] | None = None) -> tuple[list[float], bool, int]:
         """Add one board's evidence against each hypothesis. ``moving``: the next roll is being played, so
         the board is read through each hypothesis's model of it; ``committing``: the board is the last one
         before the current mover's own commit, so it shows a finished play (core.referee.inference).
@@ -77,9 +81,13 @@ class Pending:
                 costs.append(cost)
             else:
                 costs.append(observation_cost(obs, vec_of_position(h.new_pos)))
+        # While the next roll waits on this open play, its player may already be playing it: the board is
+        # then no evidence against a position it shows that roll played from (``also``: the board as the held
+        # roll played after the mover's finished play, per hypothesis; HeldRoll.costs).
+        weighed = costs if also is None else [min(c, a) for c, a in zip(costs, also, strict=True)]
         # Evidence adds up over the boards since the commit (camera mistakes come and go, the checkers
         # stay); the same board seen again (at a commit) replaces its own earlier contribution.
-        capped = [min(c, BOARD_CAP) for c in costs]
+        capped = [min(c, BOARD_CAP) for c in weighed]
         if self.last_obs is obs:
             self.totals = [t - c for t, c in zip(self.totals, self.last_costs, strict=True)]
         self.totals = [t + c for t, c in zip(self.totals or [0.0] * len(capped), capped, strict=True)]
@@ -87,13 +95,24 @@ class Pending:
         totals = self.totals
         order = sorted(range(len(totals)), key=lambda k: (totals[k], k))
         best = order[0]
-        decided = costs[best] <= ACCEPT and totals[order[1]] - totals[best] >= PENDING_MARGIN
+        # Settled by this board only when it shows the mover's own play: a board the held roll explains clearly
+        # better is HeldRoll.pending_board's to settle (it knows the mover's play as well).
+        held = also is not None and min(also) + MARGIN <= min(costs)
+        decided = not held and costs[best] <= ACCEPT and totals[order[1]] - totals[best] >= PENDING_MARGIN
         return costs, decided, best
 
     def likeliest_here(self, costs: list[float]) -> int:
         """The hypothesis that explains this board best (``costs`` from ``weigh``), the summed evidence
         breaking ties."""
         return min(range(len(costs)), key=lambda k: (costs[k], self.totals[k], k))
+
+    def roll_model(self, game: Game, pos: Position, dice: tuple[int, int]) -> TurnModel:
+        """The model of ``dice`` played from ``pos`` (kept while the play is open: the boards ask again)."""
+        key = (pos, dice)
+        model = self.roll_models.get(key)
+        if model is None:
+            model = self.roll_models[key] = game.turn_model(pos, dice)
+        return model
 
     def model_of(self, k: int) -> TurnModel | None:
         return self.models[k] if k < len(self.models) else None

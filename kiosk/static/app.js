@@ -1,5 +1,5 @@
 // The kiosk page: renders the referee's public state (docs/CONTRACTS.md) pushed over /ws.
-import { drawBoard, ownNumber, playMarks } from "./board.js";
+import { drawBoard, numberedFor, ownNumber, playMarks } from "./board.js";
 import { TEXT, serverWords, describe, number, playText, severity } from "./i18n.js";
 import { openControls } from "./controls.js";
 import { renderCoach, startCoach, tutorWarning, versusVerdict } from "./coach.js";
@@ -97,7 +97,7 @@ function renderVariant() {
   if (c) { chain.hidden = false; chain.textContent = tt.chain(c); chain.dataset.link = c.link; }
   let text = "";
   // The pins in the board's numbering (the mover's, as its labels and the plays): one numbering on the screen.
-  const mover = state.turn === "dark" ? "dark" : "light";
+  const mover = numberedFor(state);
   if (pos.pinned) text = pos.pinned.length ? tt.pinned(pos.pinned.map((p) => `${ownNumber(state, mover, p.point)} (${name(p.side)})`).join(", ")) : "";
   if (pos.waiting) text = tt.waiting(`${name("light")} ${pos.waiting.light}`, `${name("dark")} ${pos.waiting.dark}`);
   if (pos.messenger) {

@@ -37,6 +37,13 @@ function route(state, side) { return (ROUTES[state?.variant?.name] || STANDARD)[
 // The physical point of the side's own point n (1..24), or null (bar, off, nonsense).
 export function physical(state, side, n) { return n >= 1 && n <= 24 ? route(state, side)[24 - n] : null; }
 export function ownNumber(state, side, p) { return 24 - route(state, side).indexOf(p); }
+// Whose numbers the board and the panel show: the mover's; at a game's end the last mover's, as its last play (marked)
+// is written ("1/fora" on the point labelled 1). One numbering on the screen (issue 37).
+export function numberedFor(state) {
+  const ended = ["game_over", "match_over"].includes(state?.phase);
+  const last = ended ? (state.moves || []).at(-1)?.side : null;
+  return (last || state?.turn) === "dark" ? "dark" : "light";
+}
 
 // {from: [physical...], to: [...], bad: bool} for a play as written ("13/8 6/5*", "bar/22", "24/18/13", "6/off(2)").
 export function playMarks(state, side, play, bad = false) {
@@ -79,10 +86,7 @@ export function drawBoard(svg, state, marks = null) {
   const g = el("g", {});
   const pinned = {};
   for (const pin of pos.pinned || []) pinned[pin.point] = pin.side;
-  // At a game's end the numbers are the last mover's, as its last play (marked) is written: "1/fora" on point 1.
-  const ended = ["game_over", "match_over"].includes(state.phase);
-  const lastSide = ended ? (state.moves || []).at(-1)?.side : null;
-  const mover = (lastSide || state.turn) === "dark" ? "dark" : "light";
+  const mover = numberedFor(state);
   svg.dataset.mover = mover;
   const mark = (p) => (!marks ? "" : marks.bad && (marks.to.includes(p) || marks.from.includes(p)) ? " bad"
     : marks.to.includes(p) ? " to" : marks.from.includes(p) ? " from" : "");

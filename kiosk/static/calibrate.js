@@ -1,38 +1,21 @@
-// (The nested tables are in parentheses: tests/kiosk/test_ptbr.py reads the Portuguese table up to the first ": {".)
 // Calibration: the live camera frame, what vision detected drawn over it, and four clicked corners
 // (top-left, top-right, bottom-right, bottom-left) sent to POST /api/calibration. Issue 33: what the camera has
 // learnt about this board (the two checker sets, each point's empty look, from the start and the empty board:
 // POST /api/calibration/learn) and how sure the reading is, point by point (green sure, amber in doubt, red unsure).
+import { fill, section } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 const pt = (navigator.language || "pt").startsWith("pt") && !location.search.includes("lang=en")
   || location.search.includes("lang=pt");
 const lang = pt ? "pt" : "en";
-const T = pt
-  ? { title: "Calibração da câmera", hint: (n) => `Toque nos cantos do tabuleiro: ${["superior esquerdo", "superior direito", "inferior direito", "inferior esquerdo"][n] || "pronto"}`,
-      found: "marcador encontrado", missing: "marcador faltando", saved: "Salvo.", none: "Nenhuma câmera conectada.",
-      learnt: "Peças", nothing: "Nada aprendido ainda: mostre a posição inicial.",
-      from: ({ start: "posição inicial", empty: "tabuleiro vazio" }), fromWord: "Aprendido:",
-      empty: (n) => `${n} casas vazias`,
-      reading: (s, d, u) => `Certeza por casa (%): ${s} de 24 seguras${d ? `, ${d} em dúvida` : ""}${u ? `, ${u} incertas` : ""}`,
-      advice: "Veja a luz e o ângulo da câmera.",
-      learnStart: "Aprender: posição inicial", learnEmpty: "Aprender: tabuleiro vazio", learning: "Aprendendo…",
-      learntOk: "Aprendido.", pin: "PIN", back: "← quiosque",
-      notes: ({ clicked: "Tabuleiro encontrado pelos cantos tocados.", markers: "Tabuleiro encontrado pelos marcadores ArUco.",
-                not_found: "Tabuleiro não encontrado: toque nos seus quatro cantos.",
-                simulated: "Câmera simulada: os cantos vêm do desenho." }) }
-  : { title: "Camera calibration", hint: (n) => `Tap the board's corners: ${["top left", "top right", "bottom right", "bottom left"][n] || "done"}`,
-      found: "marker found", missing: "marker missing", saved: "Saved.", none: "No camera connected.",
-      learnt: "Checkers", nothing: "Nothing learnt yet: show the starting position.",
-      from: { start: "starting position", empty: "empty board" }, fromWord: "Learnt:",
-      empty: (n) => `${n} empty points`,
-      reading: (s, d, u) => `Sureness per point (%): ${s} of 24 sure${d ? `, ${d} in doubt` : ""}${u ? `, ${u} unsure` : ""}`,
-      advice: "Check the light and the camera's angle.",
-      learnStart: "Learn: starting position", learnEmpty: "Learn: empty board", learning: "Learning…",
-      learntOk: "Learnt.", pin: "PIN", back: "← kiosk",
-      notes: { clicked: "Board found by the tapped corners.", markers: "Board found by the ArUco markers.",
-               not_found: "Board not found: tap its four corners.",
-               simulated: "Simulated camera: corners from the drawing." } };
+// The page's words, from the one table (core/page_words.py, "calibrate.*").
+const W = section(lang, "calibrate");
+const T = {
+  ...W, hint: (n) => fill(W.hint, { corner: W.corners[n] ?? W.done }), empty: (n) => fill(W.empty, { n }),
+  reading: (s, d, u) => [fill(W.reading, { s }), d ? fill(W.doubt, { d }) : "", u ? fill(W.unsure, { u }) : ""]
+    .filter(Boolean).join(", "),
+};
 let clicks = [], overlay = null;
 
 function el(name, attrs, text) {

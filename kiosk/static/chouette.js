@@ -2,36 +2,27 @@
 // (state.chouette, docs/CONTRACTS.md), and its touch-screen controls behind the PIN (POST /api/chouette...).
 // Words in Brazilian Portuguese are the seed's: banqueiro, capitão, apostadores, repique, aceita, desiste.
 import { post } from "./controls.js";
-import { serverWords } from "./i18n.js";
+import { serverWords, wordsOf } from "./i18n.js";
 
-const TEXT = {
-  pt: {
-    title: (n) => `Chouette · jogo ${n}`, box: "Banqueiro", captain: "Capitão", crew: "Apostadores",
-    consultYes: "Os apostadores podem sugerir ao capitão como jogar", consultNo: "Os apostadores não podem aconselhar o capitão",
-    member: "Jogador", cube: "Cubo", state: "Situação", totals: "Saldo", live: "em jogo", dropped: "desistiu",
-    centred: "no centro", ofBox: "do banqueiro", own: "dele", role: { box: "banqueiro", captain: "capitão", crew: "apostador" },
-    waiting: (names) => `Repique: aguardando ${names}`, boxAnswers: (m) => `banqueiro responde pelo cubo de ${m}`,
-    take: "Aceita", drop: "Desiste", answered: { take: "aceitou", drop: "desistiu" }, boxDouble: "Banqueiro dobra", teamDouble: "Time dobra", button: "Chouette",
-    pin: "PIN de controle", pinEnter: "Digite o PIN", close: "Fechar",
-    setup: "Nova chouette: cada jogador lança um dado (empate: lançam de novo)", name: "Nome", dice: "Dado(s)",
-    addPlayer: "+ jogador", start: "Começar a chouette", boxSide: "O banqueiro joga com", light: "as claras",
-    dark: "as escuras", consult: "Apostadores podem aconselhar", answerFor: (m) => `${m}:`,
-    export: "Saldo (.json)", exportTxt: "Saldo (.txt)", games: "Jogos (.mat)",
-  },
-  en: {
-    title: (n) => `Chouette · game ${n}`, box: "Box", captain: "Captain", crew: "Crew",
-    consultYes: "Crew members may advise the captain", consultNo: "Crew members may not advise the captain",
-    member: "Player", cube: "Cube", state: "Status", totals: "Totals", live: "in", dropped: "dropped",
-    centred: "centred", ofBox: "box's", own: "own", role: { box: "box", captain: "captain", crew: "crew" },
-    waiting: (names) => `Double: waiting for ${names}`, boxAnswers: (m) => `the box answers on ${m}'s cube`,
-    take: "Take", drop: "Drop", answered: { take: "took", drop: "dropped" }, boxDouble: "Box doubles", teamDouble: "Team doubles", button: "Chouette",
-    pin: "Control PIN", pinEnter: "Enter the PIN", close: "Close",
-    setup: "New chouette: each player rolls one die (a tie rolls again)", name: "Name", dice: "Die (dice)",
-    addPlayer: "+ player", start: "Start the chouette", boxSide: "The box plays", light: "light", dark: "dark",
-    consult: "Crew may advise", answerFor: (m) => `${m}:`,
-    export: "Ledger (.json)", exportTxt: "Ledger (.txt)", games: "Games (.mat)",
-  },
-};
+// The panel's words, from the page's one table (core/page_words.py, "chouette.*").
+function chouetteWords(lang) {
+  const w = wordsOf(lang);
+  const c = (key, params) => w(`chouette.${key}`, params);
+  const dropped = c("dropped");
+  return {
+    title: (n) => c("title", { n }), box: c("box"), captain: c("captain"), crew: c("crew"),
+    consultYes: c("consultYes"), consultNo: c("consultNo"), member: c("member"), cube: w("cube"),
+    totals: c("totals"), live: c("live"), dropped, centred: w("centred"), ofBox: c("ofBox"), own: c("own"),
+    role: { box: c("roleBox"), captain: c("roleCaptain"), crew: c("roleCrew") },
+    waiting: (names) => c("waiting", { names }), boxAnswers: (m) => c("boxAnswers", { m }),
+    take: c("take"), drop: c("drop"), answered: { take: c("took"), drop: dropped }, boxDouble: c("boxDouble"),
+    teamDouble: c("teamDouble"), button: w("chouette"), pinEnter: w("pinEnter"), close: w("close"),
+    setup: c("setup"), name: c("name"), dice: c("dice"), addPlayer: c("addPlayer"), start: c("start"),
+    boxSide: c("boxSide"), light: c("light"), dark: c("dark"), consult: c("consult"), answerFor: (m) => m,
+    export: c("export"), exportTxt: c("exportTxt"),
+  };
+}
+const TEXT = { pt: chouetteWords("pt"), en: chouetteWords("en") };
 
 const el = (tag, props = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -52,12 +43,8 @@ export function renderChouette(box, state, lang) {
   box.hidden = !ch;
   document.body.classList.toggle("chouette", Boolean(ch));
   if (!ch) { box.replaceChildren(); return; }
-  // The chouette's own messages (kiosk/chouette.py puts them among the verdicts): the banner says them in full.
-  const last = (state.verdicts || []).at(-1), head = document.getElementById("verdict-head");
-  if (last?.verdict === "chouette" && head) {
-    head.textContent = last.message?.[lang] || last.message?.pt || "";
-    document.getElementById("verdict-detail").textContent = "";
-  }
+  // The chouette's own messages (kiosk/chouette.py puts them among the verdicts) are the banner's head in full
+  // (i18n.js describe), at every render of the banner.
   const roles = el("div", { className: "ch-roles" },
     el("div", { dataset: { testid: "chouette-box" } }, el("span", { className: "label" }, `${w.box} `),
        el("b", {}, ch.box), ` (${w[ch.box_side]})`),
@@ -72,31 +59,34 @@ export function renderChouette(box, state, lang) {
   const status = (c) => (waiting.has(c.member) ? "?" : answered[c.member] ? w.answered[answered[c.member]]
     : c.live ? w.live : w.dropped);
   // One table: the box, then each team member's cube (value, owner, in or out of this game), and everyone's total.
+  // Three columns at 800x480 (18 px letters, no word cut in two): the name over its role, the cube over its state
+  // (said only when it is news: the answer, out of the game, waiting), the total.
   const points = Object.fromEntries(ch.ledger.map((r) => [r.name, r.points]));
   const total = (n) => { const p = points[n] ?? 0; return el("td", { className: `ch-total ${p > 0 ? "plus" : p < 0 ? "minus" : ""}` },
     p > 0 ? `+${p}` : String(p)); };
-  const who = (n, role) => el("td", {}, n, el("small", {}, ` ${w.role[role]}`));
+  const who = (n, role) => el("td", { className: "ch-who" }, el("b", {}, n), el("small", {}, w.role[role]));
   const boxRow = el("tr", { className: "box", dataset: { name: ch.box, points: String(points[ch.box] ?? 0) } },
-    who(ch.box, "box"), el("td", {}, "—"), el("td", {}, ""), total(ch.box));
+    who(ch.box, "box"), el("td", {}, "—"), total(ch.box));
   const cubes = el("tbody", { dataset: { testid: "chouette-cubes" } },
     ...ch.cubes.map((c) => el("tr", { className: `${c.live ? "live" : "dropped"}${waiting.has(c.member) ? " waiting" : ""}`,
                                       dataset: { member: c.member, value: String(c.value), owner: c.owner ?? "", live: String(c.live),
                                                  answer: answered[c.member] || "", name: c.member, points: String(points[c.member] ?? 0) } },
       who(c.member, c.role),
-      el("td", { className: "ch-cube" }, String(c.value), el("small", {}, ` ${owner(c, w)}`)),
-      el("td", { className: "ch-status" }, status(c)), total(c.member))));
+      el("td", { className: "ch-cube" }, el("span", {}, `${c.value} `, el("small", {}, owner(c, w))),
+         el("small", { className: "ch-status" }, status(c) === w.live ? "" : status(c))), total(c.member))));
   const pending = ch.pending ? el("div", { className: "ch-pending", dataset: { testid: "chouette-pending" } },
     ch.pending.by === "team" ? `${w.waiting(w.box)} (${ch.pending.waiting.join(", ")})`
       : w.waiting(ch.pending.waiting.join(", "))) : null;
   const ledger = el("table", { className: "ch-ledger", dataset: { testid: "chouette-ledger" } },
-    el("thead", {}, el("tr", {}, el("th", {}, w.member), el("th", {}, w.cube), el("th", {}, w.state), el("th", {}, w.totals))),
+    el("thead", {}, el("tr", {}, el("th", {}, w.member), el("th", {}, w.cube), el("th", {}, w.totals))),
     el("tbody", {}, boxRow), cubes);
   const id = encodeURIComponent(state.match?.id ?? "current");
   const links = el("div", { className: "ch-links" },
     el("a", { href: `/api/chouette/${id}/ledger.json`, download: "" }, w.export),
     el("a", { href: `/api/chouette/${id}/ledger.txt`, download: "" }, w.exportTxt),
     ...Array.from({ length: ch.game }, (_, i) => el("a", { href: `/api/chouette/${id}/games/${i + 1}.mat`, download: "" }, `${i + 1}`)));
-  box.replaceChildren(...[el("div", { className: "label" }, w.title(ch.game)), roles, ledger, pending, links]
+  // Who must answer a double first (above the table, which scrolls when the members outgrow the panel).
+  box.replaceChildren(...[el("div", { className: "label" }, w.title(ch.game)), roles, pending, ledger, links]
     .filter(Boolean));
 }
 
@@ -120,13 +110,13 @@ export function openChouette(dialog, getState, lang) {
     if (ch.pending) {
       for (const m of ch.pending.waiting) {
         actions.append(el("div", { className: "ch-answer" },
-          ch.pending.by === "team" ? w.boxAnswers(m) : w.answerFor(m),
+          el("b", {}, ch.pending.by === "team" ? w.boxAnswers(m) : w.answerFor(m)),
           button(w.take, act("/api/chouette/answer", { member: m, take: true }), `take-${m}`),
           button(w.drop, act("/api/chouette/answer", { member: m, take: false }), `drop-${m}`)));
       }
       return;
     }
-    const row = el("div", {});
+    const row = el("div", { className: "ch-row" });
     if (ch.may_double.box.length) row.append(button(w.boxDouble, act("/api/chouette/double", { by: "box" }), "box-double"));
     const picks = ch.may_double.team.map((m) => el("label", {}, el("input", { type: "checkbox", value: m, checked: m === ch.captain }), m));
     if (picks.length) {

@@ -4,60 +4,22 @@
 // panel. Its state comes from /ws/coach (docs/CONTRACTS.md, "The coach" and issue 24); it is hidden in
 // tournament mode, where the coach's endpoints refuse.
 import { drawBoard } from "./board.js";
-import { playText, serverWords } from "./i18n.js";
+import { fill, playText, section, serverWords } from "./i18n.js";
 
-export const COACH_TEXT = {
-  pt: {
-    plays: "Melhores jogadas", all: (n) => `Todas as ${n} jogadas`, cube: "Conselho de cubo", review: "Revisão",
-    tutor: "Tutor", close: "Fechar", numbers: "Números", settings: "⚙ Treinador", guide: "Guia do professor",
-    marks: "Marcas", prev: "◀", next: "▶", best: "Melhor jogada", bestIs: (p) => `Melhor: ${p}`,
-    levels: { off: "desligado", very_bad: "só erros graves", bad: "erros", doubtful: "tudo" },
-    wait: "Aguarde: o treinador está olhando a jogada…",
-    bestPlay: (p) => `${p}: a melhor jogada.`, pending: (p) => `${p}: avaliando…`,
-    unranked: (p) => `${p}: sem avaliação (sem motor de análise)`, illegal: (p) => `${p}: jogada ilegal, sem avaliação`,
-    forced: (p) => `${p}: jogada forçada`,
-    ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "sem motor de análise: jogadas sem ordem",
-    equity: (e, l) => `equidade ${e}, perde ${l}`, noEngine: "Sem motor de análise", thinking: "Pensando…",
-    withdrawn: "Olhando melhor: a jogada está boa.", deeper: "olhando mais fundo…",
-    takeback: (p) => `Voltar ${p} (combinado antes da partida)`,
-    engineRoll: (n) => `${n}: lance os dados por ele`, enginePlays: (n, p) => `${n} joga ${p}`,
-    engineMove: "Mova as peças dele como as setas mostram no tabuleiro.",
-    engineNone: (n) => `${n} não tem jogada`, engineDoubles: (n, v) => `${n} dobra para ${v}`,
-    answerDouble: (p) => `${p}: aceita ou recusa? Toque em Aceitar ou Recusar, ao lado.`,
-    take: "Aceitar", drop: "Recusar", against: (l) => `Contra o GNU Backgammon (${l})`,
-    takebackSetting: "Os dois combinaram: um erro pode voltar depois do lance",
-    versusGo: "Jogar contra o GNU Backgammon", versusStop: "Parar o jogo contra o GNU Backgammon",
-    versusSides: { dark: "ele com as escuras", light: "ele com as claras" },
-    versusLevels: { beginner: "iniciante", casual: "casual", intermediate: "intermediário", advanced: "avançado",
-                    expert: "especialista", worldclass: "classe mundial", supremo: "supremo", grandmaster: "grande mestre" },
-    pin: "PIN", pinLabel: "PIN (para mudar)",
-  },
-  en: {
-    plays: "Best plays", all: (n) => `All ${n} plays`, cube: "Cube advice", review: "Review", tutor: "Tutor",
-    close: "Close", numbers: "Numbers", settings: "⚙ Coach", guide: "Teacher's guide", marks: "Marks",
-    prev: "◀", next: "▶", best: "Best play", bestIs: (p) => `Best: ${p}`,
-    levels: { off: "off", very_bad: "blunders only", bad: "errors", doubtful: "everything" },
-    wait: "Wait: the coach is looking at the play…",
-    bestPlay: (p) => `${p}: the best play.`, pending: (p) => `${p}: rating…`,
-    unranked: (p) => `${p}: not rated (no engine)`, illegal: (p) => `${p}: illegal play, not rated`,
-    forced: (p) => `${p}: forced play`,
-    ranked: (i, n, p) => `${i}/${n}: ${p}`, unrankedList: "no engine: plays not ranked",
-    equity: (e, l) => `equity ${e}, loses ${l}`, noEngine: "No engine", thinking: "Thinking…",
-    withdrawn: "On a closer look: the play is fine.", deeper: "looking deeper…",
-    takeback: (p) => `Take ${p} back (agreed before the match)`,
-    engineRoll: (n) => `${n}: roll the dice for it`, enginePlays: (n, p) => `${n} plays ${p}`,
-    engineMove: "Move its checkers as the arrows show on the board.",
-    engineNone: (n) => `${n} has no play`, engineDoubles: (n, v) => `${n} doubles to ${v}`,
-    answerDouble: (p) => `${p}: take or drop? Touch Take or Drop, beside.`,
-    take: "Take", drop: "Drop", against: (l) => `Against GNU Backgammon (${l})`,
-    takebackSetting: "Both agreed: a mistake may be taken back after the roll",
-    versusGo: "Play against GNU Backgammon", versusStop: "Stop playing against GNU Backgammon",
-    versusSides: { dark: "it plays dark", light: "it plays light" },
-    versusLevels: { beginner: "beginner", casual: "casual", intermediate: "intermediate", advanced: "advanced",
-                    expert: "expert", worldclass: "world class", supremo: "supremo", grandmaster: "grandmaster" },
-    pin: "PIN", pinLabel: "PIN (to change them)",
-  },
-};
+// The coach's words, from the page's one table (core/page_words.py, "coach.*").
+function coachWords(lang) {
+  const s = section(lang, "coach");
+  const f = (text) => (p) => fill(text, { p });
+  return {
+    ...s, all: (n) => (n === 1 ? s.allOne : fill(s.all, { n })), bestIs: f(s.bestIs), bestPlay: f(s.bestPlay),
+    pending: f(s.pending), unranked: f(s.unranked), illegal: f(s.illegal), forced: f(s.forced),
+    ranked: (i, n, p) => fill(s.ranked, { i, n, p }), equity: (e, l) => fill(s.equity, { e, l }), takeback: f(s.takeback),
+    engineRoll: (n) => fill(s.engineRoll, { n }), enginePlays: (n, p) => fill(s.enginePlays, { n, p }),
+    engineNone: (n) => fill(s.engineNone, { n }), engineDoubles: (n, v) => fill(s.engineDoubles, { n, v }),
+    answerDouble: f(s.answerDouble), against: (l) => fill(s.against, { l }),
+  };
+}
+export const COACH_TEXT = { pt: coachWords("pt"), en: coachWords("en") };
 
 const $ = (id) => document.getElementById(id);
 let coach = null, page = { state: null, lang: "pt" }, shown = 0, viewing = null, numbers = false, versus = null;

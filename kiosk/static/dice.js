@@ -78,7 +78,7 @@ function render() {
   if (!s) return;
   const summary = el("p", "summary");
   summary.dataset.testid = "dice-summary";
-  summary.textContent = s.rolls || s.cocked ? `${s.rolls} ${tt.rolls} · ${s.cocked} ${tt.cocked} · ${s.rerolls} ${tt.rerolls}`
+  summary.textContent = s.rolls || s.cocked ? `${tt.rolls(s.rolls)} · ${tt.cocked(s.cocked)} · ${tt.rerolls(s.rerolls)}`
     + (data.units?.length ? ` · ${data.units.map(unitName).join(", ")}` : "") : tt.none;
   box.append(summary);
   if (!s.rolls) return;

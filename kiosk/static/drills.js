@@ -2,64 +2,34 @@
 // count's number pad, the student's own mistakes coming back, progress as a chart. Portuguese in the seeds'
 // words and English; the set-up steps come from the server in both (core/messages.py setup_words).
 import { drawBoard, playMarks } from "/static/board.js";
+import { fill, playText, section } from "/static/i18n.js";
 
-const WORDS = {
-  pt: {
-    title: "Aula", create: "Novo aluno", namePh: "Nome do aluno", pips: "Contagem de casas",
-    mistakes: (n) => `Meus erros (${n} para hoje)`, setup: "Montar posição", answers: (n) => `${n} respostas`,
-    due: (n) => `${n} para hoje`, setupStage: (n) => `Monte a posição: ${n} ${n === 1 ? "peça" : "peças"} a mover`,
-    noCamera: "Esperando a câmera ver o tabuleiro…", pipsStage: "Conte as casas que faltam: claras e escuras",
-    playStage: (d) => `Jogue ${d} no tabuleiro (as ${"{side}"} jogam)`, done: "Pronto",
-    light: "Claras", dark: "Escuras", ok: "OK", del: "⌫", again: "Outro", right: "Certo!", wrong: "Ainda não",
-    counts: (l, d) => `Contagem certa: claras ${l}, escuras ${d}`, given: (l, d) => `Você disse: ${l} e ${d}`,
-    seconds: (s) => `Tempo: ${s} s`, method: (side) => `${side}, casa × peças:`, keith: (k) =>
-      `Contagem de Keith: claras ${k.counts.light}, escuras ${k.counts.dark}. As claras ${k.double ? "dobram" : "não dobram"}; as escuras ${k.take ? "aceitam" : "recusam"}.`,
-    cardRight: (r) => `Certo! ${r.played} é a melhor jogada. A carta vai para a caixa ${r.box}.`,
-    cardWrong: (r) => `Ainda não: a melhor jogada é ${r.best} (você jogou ${r.played}; na partida, ${r.was}). A carta volta à caixa 1 e aparece amanhã.`,
-    learnt: "Aprendida: não volta mais.", more: (n) => `… e mais ${n} ${n === 1 ? "passo" : "passos"}`, setupDone: "A posição está montada.",
-    side: { light: "claras", dark: "escuras" }, opening: "Aberturas",
-    reply: (r) => `As escuras abriram com ${r.slice(0, 1)}-${r.slice(1, 2)}: ${r.slice(3).replaceAll("bar", "barra").replaceAll("off", "fora")}.`,
-    openingBest: (b) => `A melhor jogada do treinador: ${b}.`,
-    bearoff: "Retiradas", cube: "Cubo nas corridas", cubeStage: "Decida o cubo nesta corrida", qDouble: "As claras dobram?",
-    qTake: "As escuras aceitam?", double: "Dobrar", noDouble: "Não dobrar", take: "Aceitar", drop: "Recusar",
-    truth: (t, by) => `${by === "gnubg" ? "O GNU Backgammon" : "A regra de Keith"}: as claras ${t.double ? "dobram" : "não dobram"}; as escuras ${t.take ? "aceitam" : "recusam"}.`,
-    keithRule: "Regra de Keith: some 1/7 à contagem de quem rola; dobre se ela passar a do adversário em até 4, aceite se passar em 2 ou mais.",
-    recorded: (m, n) => `partida ${m}, lance ${n}`,
-    // a cube decision from the student's recorded match (a card)
-    cardDouble: (side) => `As ${side} dobram?`, cardTake: (side) => `As ${side} aceitam a dobra?`,
-    cubeAt: (c) => `Cubo em ${c.value}` + (c.length ? `; placar claras ${c.score.light}, escuras ${c.score.dark}, partida de ${c.length} pontos` : ""),
-    decision: { double: "dobrar", no_double: "não dobrar", take: "aceitar", pass: "recusar" },
-    cubeCardRight: (r, d) => `Certo! ${d[r.best][0].toUpperCase()}${d[r.best].slice(1)} é o certo. A carta vai para a caixa ${r.box}.`,
-    cubeCardWrong: (r, d) => `Ainda não: o certo é ${d[r.best]} (na partida: ${d[r.was]}). A carta volta à caixa 1 e aparece amanhã.`,
-  },
-  en: {
-    title: "Lesson", create: "New student", namePh: "Student's name", pips: "Pip count",
-    mistakes: (n) => `My mistakes (${n} due today)`, setup: "Set up a position", answers: (n) => `${n} answers`,
-    due: (n) => `${n} due today`, setupStage: (n) => `Set up the position: ${n} ${n === 1 ? "checker" : "checkers"} to move`,
-    noCamera: "Waiting for the camera to see the board…", pipsStage: "Count the pips: light and dark",
-    playStage: (d) => `Play ${d} on the board ({side} to play)`, done: "Done",
-    light: "Light", dark: "Dark", ok: "OK", del: "⌫", again: "Another", right: "Right!", wrong: "Not yet",
-    counts: (l, d) => `The counts: light ${l}, dark ${d}`, given: (l, d) => `You said: ${l} and ${d}`,
-    seconds: (s) => `Time: ${s} s`, method: (side) => `${side}, point × checkers:`, keith: (k) =>
-      `Keith count: light ${k.counts.light}, dark ${k.counts.dark}. Light ${k.double ? "doubles" : "does not double"}; dark ${k.take ? "takes" : "drops"}.`,
-    cardRight: (r) => `Right! ${r.played} is the best play. The card moves to box ${r.box}.`,
-    cardWrong: (r) => `Not yet: the best play is ${r.best} (you played ${r.played}; in the match, ${r.was}). The card goes back to box 1, due tomorrow.`,
-    learnt: "Learnt: it will not come back.", more: (n) => `… and ${n} more ${n === 1 ? "step" : "steps"}`, setupDone: "The position is set up.",
-    side: { light: "light", dark: "dark" }, opening: "Openings",
-    reply: (r) => `Dark opened with ${r.slice(0, 1)}-${r.slice(1, 2)}: ${r.slice(3)}.`,
-    openingBest: (b) => `The coach's best play: ${b}.`,
-    bearoff: "Bear-offs", cube: "Cube in races", cubeStage: "Decide the cube in this race", qDouble: "Does light double?",
-    qTake: "Does dark take?", double: "Double", noDouble: "No double", take: "Take", drop: "Drop",
-    truth: (t, by) => `${by === "gnubg" ? "GNU Backgammon" : "Keith's rule"}: light ${t.double ? "doubles" : "does not double"}; dark ${t.take ? "takes" : "drops"}.`,
-    keithRule: "Keith's rule: add 1/7 to the roller's count; double if it exceeds the opponent's by 4 or less, take if it exceeds it by 2 or more.",
-    recorded: (m, n) => `match ${m}, move ${n}`,
-    cardDouble: (side) => `Does ${side} double?`, cardTake: (side) => `Does ${side} take the double?`,
-    cubeAt: (c) => `Cube at ${c.value}` + (c.length ? `; score light ${c.score.light}, dark ${c.score.dark}, ${c.length}-point match` : ""),
-    decision: { double: "double", no_double: "no double", take: "take", pass: "pass" },
-    cubeCardRight: (r, d) => `Right! ${d[r.best][0].toUpperCase()}${d[r.best].slice(1)} is right. The card moves to box ${r.box}.`,
-    cubeCardWrong: (r, d) => `Not yet: the right answer is ${d[r.best]} (in the match: ${d[r.was]}). The card goes back to box 1, due tomorrow.`,
-  },
-};
+// The page's words in one language, from the one table (core/page_words.py, "drills.*"; numbers agree with their
+// nouns there: "1 resposta", "2 respostas"), with the sentences filled here.
+function words(lang) {
+  const t = section(lang, "drills");
+  const verdict = (k) => ({ double: t.doubles[k.double ? "yes" : "no"], take: t.takes[k.take ? "yes" : "no"] });
+  const cap = (s) => `${s[0].toUpperCase()}${s.slice(1)}`;
+  return { ...t,
+    mistakes: (n) => fill(t.mistakes, { n }), answers: (n) => fill(t.answers, { n }), due: (n) => fill(t.due, { n }),
+    setupStage: (n) => fill(t.setupStage, { n }), more: (n) => fill(t.more, { n }),
+    playStage: (dice, side) => fill(t.playStage, { dice, side }),
+    counts: (l, d) => fill(t.counts, { l, d }), given: (l, d) => fill(t.given, { l, d }),
+    seconds: (s) => fill(t.seconds, { s }), method: (side) => fill(t.method, { side }),
+    keith: (k) => fill(t.keith, { l: k.counts.light, d: k.counts.dark, ...verdict(k) }),
+    truth: (k, by) => fill(t.truth, { by: t.by[by === "gnubg" ? "gnubg" : "keith"], ...verdict(k) }),
+    cardRight: (r) => fill(t.cardRight, r), cardWrong: (r) => fill(t.cardWrong, r),
+    reply: (r) => fill(t.reply, { dice: `${r.slice(0, 1)}-${r.slice(1, 2)}`, play: playText(lang, r.slice(3)) }),
+    openingBest: (b) => fill(t.openingBest, { b }),
+    recorded: (m, n) => fill(t.recorded, { m, n }),
+    cardDouble: (side) => fill(t.cardDouble, { side }), cardTake: (side) => fill(t.cardTake, { side }),
+    cubeAt: (c) => fill(t.cubeAt, { v: c.value })
+      + (c.length ? fill(t.cubeAtScore, { l: c.score.light, d: c.score.dark, n: c.length }) : ""),
+    cubeCardRight: (r, d) => fill(t.cubeCardRight, { best: cap(d[r.best]), box: r.box }),
+    cubeCardWrong: (r, d) => fill(t.cubeCardWrong, { best: d[r.best], was: d[r.was] }),
+  };
+}
+const WORDS = { pt: words("pt"), en: words("en") };
 
 let lang = localStorage.getItem("gamao-lang") === "en" ? "en" : "pt";
 let student = null, lastKind = null, lastTarget = null, timer = null, padField = "light";
@@ -126,12 +96,10 @@ async function start(kind, target) {
   pad.light = pad.dark = ""; padField = "light";
   const q = new URLSearchParams(location.search);
   const turn = q.get("turn") === "dark" ? "dark" : "light";
-  // a recorded match's play (/aula?match=3&move=12, any game): the position before it, from the journal
-  const recorded = kind === "setup" && target && recordedText(target) ? { match: Number(q.get("match")), move: Number(q.get("move")) } : null;
   // a variant's position as JSON (/aula?setup=JSON&game=plakoto)
   const game = ["plakoto", "russian", "jacquet", "nackgammon"].includes(q.get("game")) ? { game: q.get("game") } : {};
   await api("POST", "/api/drills/start", { student: student.id, kind,
-    ...(recorded || (target ? { target, turn, ...game } : {})) });
+    ...(target ? { target, turn, ...game } : {}) });
   show("drill");
   drillTitle(kind);
   await refresh();
@@ -139,7 +107,7 @@ async function start(kind, target) {
 }
 
 function drillTitle(kind) {
-  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakes(student.due).split(" (")[0] : kind === "opening" ? W().opening : kind === "cube" ? W().cube : kind === "bearoff" ? W().bearoff : W().setup}`;
+  $("title").textContent = `${student.name}: ${kind === "pips" ? W().pips : kind === "mistake" ? W().mistakesTitle : kind === "opening" ? W().opening : kind === "cube" ? W().cube : kind === "bearoff" ? W().bearoff : W().setup}`;
 }
 
 function renderPad() {
@@ -242,7 +210,7 @@ async function refresh() {
     $("stage").textContent = w.pipsStage;
     if (!$("keys").children.length || $("keys").dataset.lang !== lang) { renderPad(); $("keys").dataset.lang = lang; }
   } else if (s.stage === "play") {
-    $("stage").textContent = w.playStage(s.dice.join("-")).replace("{side}", w.side[s.target.turn]);
+    $("stage").textContent = w.playStage(s.dice.join("-"), w.side[s.target.turn]);
     $("result").hidden = !s.reply;
     if (s.reply) { const p = document.createElement("p"); p.textContent = w.reply(s.reply); $("result").replaceChildren(p); }
   } else if (s.stage === "done") {
@@ -295,12 +263,10 @@ $("f-light").onclick = () => { padField = "light"; renderPad(); };
 $("f-dark").onclick = () => { padField = "dark"; renderPad(); };
 $("again").onclick = () => (["pips", "opening", "cube", "bearoff"].includes(lastKind) ? start(lastKind) : menu(student));
 // A position to set up, from a link (a recorded match's move: /aula?setup=POSITION_ID&turn=dark, or any game's
-// recorded play by its number: /aula?match=3&move=12)
-function recordedText(typed) {
+// recorded play by its number: /aula?match=3&move=12, "partida 3, lance 12" in the field, which the server reads)
+function recordedText() {
   const q = new URLSearchParams(location.search);
-  if (!q.get("match") || !q.get("move")) return null;
-  if (typed !== undefined) return ["pt", "en"].some((l) => typed === WORDS[l].recorded(q.get("match"), q.get("move")));
-  return W().recorded(q.get("match"), q.get("move"));
+  return /^\d+$/.test(q.get("match") || "") && /^\d+$/.test(q.get("move") || "") ? W().recorded(q.get("match"), q.get("move")) : null;
 }
 const wanted = new URLSearchParams(location.search).get("setup") || recordedText();
 if (wanted) $("setup-id").value = wanted;

@@ -2,32 +2,14 @@
 // play drawn beside the play made, and per player, for the match and for the game shown: XG's PR with its BMAB
 // level beside gnubg's error rate (thousandths of equity per play) and the counts of doubtful/bad/very bad plays.
 import { drawBoard } from "./board.js";
-import { number, playText } from "./i18n.js";
+import { fill, number, playText, section } from "./i18n.js";
 
-const T = {
-  pt: { title: "Revisão do jogo", game: "Jogo", played: (p) => `Jogada feita: ${p}`, best: (p) => `Melhor jogada: ${p}`,
-        same: "A jogada feita foi a melhor.", none: "Nenhuma jogada avaliada neste jogo ainda.",
-        light: "Claras", dark: "Escuras", plays: "jogadas", rate: "erro (milésimos/jogada)",
-        doubtful: "duvidosas", bad: "ruins", very_bad: "muito ruins",
-        label: { doubtful: "duvidosa", bad: "ruim", very_bad: "muito ruim" }, loses: (l) => `perde ${l}`,
-        status: { pending: "avaliando…", unranked: "sem avaliação", illegal: "ilegal", forced: "forçada" },
-        size: { best: "a melhor", good: "boa", doubtful: "duvidosa", error: "erro", blunder: "erro grave" },
-        pr: "PR (XG)", level: "nível", match: "Partida", thisGame: "Este jogo", numbers: "Números", back: "← Voltar",
-        setup: "Montar no tabuleiro",
-        levels: { super_grand_master: "super grão-mestre", grand_master: "grão-mestre", master: "mestre",
-                  advanced: "avançado", intermediate: "intermediário", beginner: "iniciante" } },
-  en: { title: "Game review", game: "Game", played: (p) => `Play made: ${p}`, best: (p) => `Best play: ${p}`,
-        same: "The play made was the best.", none: "No play rated in this game yet.",
-        light: "Light", dark: "Dark", plays: "plays", rate: "error rate (thousandths/play)",
-        doubtful: "doubtful", bad: "bad", very_bad: "very bad",
-        label: { doubtful: "doubtful", bad: "bad", very_bad: "very bad" }, loses: (l) => `loses ${l}`,
-        status: { pending: "rating…", unranked: "not rated", illegal: "illegal", forced: "forced" },
-        size: { best: "the best", good: "good", doubtful: "doubtful", error: "error", blunder: "blunder" },
-        pr: "PR (XG)", level: "level", match: "Match", thisGame: "This game", numbers: "Numbers", back: "← Back",
-        setup: "Set up on the board",
-        levels: { super_grand_master: "super grand master", grand_master: "grand master", master: "master",
-                  advanced: "advanced", intermediate: "intermediate", beginner: "beginner" } },
-};
+// The review's words, from the page's one table (core/page_words.py, "review.*").
+function reviewWords(lang) {
+  const s = section(lang, "review");
+  return { ...s, played: (p) => fill(s.played, { p }), best: (p) => fill(s.best, { p }), loses: (l) => fill(s.loses, { l }) };
+}
+const T = { pt: reviewWords("pt"), en: reviewWords("en") };
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let lang = params.get("lang") || localStorage.getItem("gamao.lang") || "pt";

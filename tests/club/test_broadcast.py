@@ -26,6 +26,7 @@ from core.referee.record import to_match_record
 from engine.gnubg import find_gnubg
 from tests.club.conftest import CLUB, Board, wait_for
 from tests.kiosk.browser import SCREENSHOTS, chromium_or_skip, chromium_page
+from tests.kiosk.chair import chair_problems
 from vision.render import Options, Scene, render
 from webguard.pin import PinStore
 from webguard.server import BackgroundServer
@@ -220,11 +221,20 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                         page.goto(f"{cast.url}/overlay?board=featured&layout={layout}")
                         page.wait_for_selector("#overlay[data-phase='moving'] #board .checker")
                         assert page.inner_text("#p-light .name") and "3 pontos" in page.inner_text("#length")
-                        assert page.inner_text("#dice") and "pips" in page.inner_text("#p-dark .pips")
+                        assert page.inner_text("#dice") and page.inner_text("#p-dark .pips").endswith(" casas")
+                        # issue 37 on the stream: the Portuguese overlay in Portuguese, numbers agreeing, no code
+                        # (the chair's checks but its 18 px floor: a 1920x1080 stream is not the 800x480 screen)
+                        assert chair_problems(page, floor=0) == [], chair_problems(page, floor=0)
                         shot = tmp_path / f"overlay-{layout}-{width}.png"
                         page.screenshot(path=str(shot), omit_background=True)
                         top = _composite(shot, camera, SCREENSHOTS / f"overlay-{layout}-{width}x{height}.png")
                         assert top[2, 2, 3] == 0, "the overlay's background is not transparent"
+                        if layout == "bar" and width == 1280:  # the English overlay: its words, no Portuguese
+                            page.goto(f"{cast.url}/overlay?board=featured&layout={layout}&lang=en")
+                            page.wait_for_selector("#overlay[data-phase='moving'] #board .checker")
+                            assert page.inner_text("#p-dark .pips").endswith(" pips")
+                            assert "Match to 3 points" in page.inner_text("#length")
+                            assert chair_problems(page, floor=0) == [], chair_problems(page, floor=0)
                         box = page.locator("#overlay").bounding_box()
                         assert box["x"] >= 0 and box["y"] >= 0
                         assert box["x"] + box["width"] <= width + 1 and box["y"] + box["height"] <= height + 1

@@ -16,6 +16,7 @@ from club.auth import new_sign_key
 from club.director import Director
 from club.league import League
 from club.league_night import FixtureError, check_fixture, score, table
+from club.league_web import _live
 from club.web import create_app
 from tests.kiosk.browser import SCREENSHOTS, chromium_or_skip, chromium_page
 from webguard.pin import PinStore
@@ -145,3 +146,13 @@ def test_a_plain_club_director_has_no_league_page(tmp_path: Path) -> None:
             assert httpx.get(f"{srv.url}/api/league", timeout=10).status_code == 404
     finally:
         director.close()
+
+
+def test_a_pairing_in_play_shows_its_board_score() -> None:
+    pairing = {"club": "porto", "board": "mesa02", "home": "Carla", "away": "Duarte"}
+    board = {"club": "porto", "board": "mesa02", "players": {"light": "Duarte", "dark": "Carla"}, "length": 5,
+             "score": {"light": 1, "dark": 3}, "phase": "awaiting_roll"}
+    assert _live(pairing, board) == {"home": 3, "away": 1, "length": 5}          # Carla plays dark
+    assert _live(pairing, {**board, "players": {"light": "Duarte", "dark": "Zé"}}) is None   # other players
+    assert _live(pairing, {**board, "phase": "match_over"}) is None and _live(pairing, None) is None
+    assert _live(pairing, {**board, "length": 0}) is None                          # no match on the board

@@ -14,6 +14,7 @@ from club.director import Director
 from club.intake import BoardMatch
 from club.rating import change
 from club.web import create_app
+from core.page_words import page_words_js
 from core.referee import Referee
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer
@@ -44,6 +45,10 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
         live.play()
         assert wait_for(lambda: live.journal.count() > 6, 60)
         with BackgroundServer(create_app(director, pins)) as srv:
+            # the kiosk's words (i18n.js) from their table, as the kiosk serves them (core/page_words.py)
+            words = HTTP.get(f"{srv.url}/kiosk/words.js")
+            assert words.status_code == 200 and words.text == page_words_js()
+            assert HTTP.get(f"{srv.url}/kiosk/words.js", headers={"If-None-Match": words.headers["etag"]}).status_code == 304
             night = HTTP.get(f"{srv.url}/api/night").json()
             assert len(night["results"]) == 3 and night["standings"] and night["ratings"]
             # the FIBS rating, replayed by hand: the same two players, the same winner, three 2-point matches
@@ -84,8 +89,12 @@ def test_the_club_night_page_in_one_language(broker, make_director, tmp_path: Pa
                         page.screenshot(path=str(SCREENS / "club-night-800x480-full.png"), full_page=True)
                     page.goto(f"{srv.url}/board/{CLUB}/mesa01?lang={lang}")
                     page.wait_for_selector("#moves li")
+                    if lang == "pt":
+                        page.screenshot(path=str(SCREENS / "club-board-800x480.png"))
+                    assert chair_problems(page) == [], (lang, chair_problems(page))  # a board's own page too
                     first = page.locator("#moves li").first.inner_text()
-                    assert first.split()[0] in (("claras", "escuras") if lang == "pt" else ("light", "dark")), first
+                    # the players' names, never their colours (issue 37)
+                    assert first.split()[0] in set(night["results"][0]["players"].values()), first
             with chromium_page(800, 480, locale="pt-BR") as page:  # the public screen: no controls
                 page.goto(f"{srv.url}/?public=1")
                 page.wait_for_selector("#status:has-text('ao vivo')")

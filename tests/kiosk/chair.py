@@ -13,7 +13,8 @@
 - One language per page: on the Portuguese page no English word (nor the jargon: off, bar, pips, rating, unit, the
   engine's English levels); on the English page no Portuguese word.
 - No emoji (the appliance has no emoji font: they drew as empty boxes), no text cut off the screen, by an
-  ellipsis or by a box clamped to a number of lines, and the tutor's warning never under another verdict.
+  ellipsis, by a box clamped to a number of lines or by a box that hides what does not fit, no word broken in
+  two across lines, and the tutor's warning never under another verdict.
 """
 
 from __future__ import annotations
@@ -59,12 +60,14 @@ CHAIR_JS = """(o) => {
     if (r.width === 0 || r.height === 0) continue;
     // What is on the screen now: text scrolled out of its box, or below the page's end, is not read now.
     if (r.bottom <= 0 || r.top >= vh) continue;
-    let clip = false;
+    let clip = false, cut = null;
     for (let x = e.parentElement; x && x !== document.body; x = x.parentElement) {
       const st = style(x);
       if (st.overflowY !== "visible" && st.overflowY !== "clip" || st.overflowX !== "visible") {
         const b = x.getBoundingClientRect();
         if (r.bottom <= b.top + 1 || r.top >= b.bottom - 1) { clip = true; break; }
+        // Half shown by a box that hides the rest and does not scroll: cut (a scrolling box shows it by a touch).
+        if (!cut && st.overflowY === "hidden" && (r.bottom > b.bottom + 2 || r.top < b.top - 2)) cut = x;
       }
     }
     if (clip) continue;
@@ -78,11 +81,23 @@ CHAIR_JS = """(o) => {
       if (!seen.has(key)) { seen.add(key); bad.push(`"${s.slice(0, 30)}" (${what}) is ${px.toFixed(1)} px, under ${floor}`); }
     }
     if (r.right > vw + 1 || r.left < -1) bad.push(`"${s.slice(0, 30)}" (${what}) runs off the screen`);
+    // A word broken across two lines ("banquei-ro", "centr-o" in a narrow column): each word of a short text (no
+    // hyphen or slash in it, where a line may break) on one line.
+    if (range.getClientRects().length > 1 && s.split(" ").length <= 12) {
+      for (const m of n.nodeValue.matchAll(/[^\\s\\-\\/–—]{4,}/g)) {
+        const word = document.createRange(); word.setStart(n, m.index); word.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...word.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+        if (tops.size > 1) { bad.push(`"${m[0].slice(0, 30)}" (${what}) is broken in the middle of a word`); break; }
+      }
+    }
+    if (cut) bad.push(`"${s.slice(0, 30)}" (${what}) is cut in half by its box (${cut.tagName.toLowerCase()}${cut.id ? "#" + cut.id : ""})`);
     const st = style(e);
     if (st.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth + 1) bad.push(`"${s.slice(0, 30)}" (${what}) is cut (…)`);
     // A box clamped to N lines (-webkit-line-clamp) that holds more: its last line ends in "…", the rest unread.
     const clamp = st.webkitLineClamp || st.getPropertyValue("-webkit-line-clamp");
     if (clamp && clamp !== "none" && e.scrollHeight > e.clientHeight + 1) bad.push(`"${s.slice(0, 30)}" (${what}) is cut after ${clamp} lines (…)`);
+    // A box that hides what does not fit (overflow hidden, no scrolling) and holds more: its last lines unread.
+    else if (st.overflowY === "hidden" && e.scrollHeight > e.clientHeight + 2) bad.push(`"${s.slice(0, 30)}" (${what}) is cut at its box's foot`);
     if (/[\\u{1F000}-\\u{1FAFF}]/u.test(s)) bad.push(`emoji in "${s.slice(0, 30)}" (no emoji font on the appliance)`);
   }
   // Inputs' and buttons' own text is text too (their value).

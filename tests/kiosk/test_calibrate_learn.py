@@ -42,8 +42,7 @@ def dim_camera() -> SimulatedCamera:
     cam = SimulatedCamera(seed=SEED)
     # the ring score alone (the figures above were measured with it): the slot judge (vision/slots.py) reads this
     # dim start sure on every point before anything is learnt, and the page would have no doubt to show
-    cfg = load_config()
-    cam._pipeline_cls = partial(Pipeline, replace(cfg, detect=replace(cfg.detect, slot_model=False)))
+    cam._pipeline_cls = partial(Pipeline, load_config().with_detect(slot_model=False))
     cam.opts = DIM
     cam.hand_opts = Options(**{**DIM.__dict__, "hand": True})
     return cam
@@ -157,7 +156,6 @@ def test_calibration_page_on_a_mosaic_board(tmp_path: Path) -> None:
     sure on 15 of 24 points before; learnt from the start and the empty board it is read right, sure on all 24,
     and the page shows what was learnt."""
     chromium_or_skip()
-    from dataclasses import replace
 
     from vision.synthetic import kind_case
 

@@ -177,6 +177,8 @@ def test_a_cube_card_on_the_page_at_800x480(tmp_path: Path) -> None:
             store.record_match(sid, "4", "light", [cube_row("light", "pass", EARLY, 1.02)])
             service.submit(board_event(START))
             page.goto(f"{server.url}/aula")
+            # the list's counts agree with their numbers (issue 37: it said "1 respostas")
+            assert page.inner_text("[data-testid=drills-student] small").startswith("0 respostas · ")
             page.get_by_test_id("drills-student").click()
             page.get_by_test_id("drills-mistakes").click()
             page.get_by_test_id("drills-drill").wait_for()
@@ -194,6 +196,12 @@ def test_a_cube_card_on_the_page_at_800x480(tmp_path: Path) -> None:
             page.wait_for_function("() => document.querySelector('#result').textContent.includes('right answer is take')")
             assert page.inner_text('#title') == 'Ana: My mistakes'
             shot(page, "24-cube-card-english")
+            page.get_by_test_id("drills-back").click()
+            page.get_by_test_id("drills-menu").wait_for()
+            page.get_by_test_id("drills-back").click()
+            page.wait_for_selector("[data-testid=drills-student] small:has-text('1 answer ·')")
+            page.get_by_test_id("drills-lang").click()
+            page.wait_for_selector("[data-testid=drills-student] small:has-text('1 resposta ·')")
     finally:
         service.close()
     problems = {k: v for k, v in PROBLEMS.items() if v and k.startswith("2")}

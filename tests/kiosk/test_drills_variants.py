@@ -124,6 +124,11 @@ def test_any_play_of_a_recorded_variant_match_set_up_by_its_number(tmp_path: Pat
             assert screen.get("/api/drills/session").json()["session"]["stage"] == "done"
             assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "match": match,
                                                           "move": 9999}).status_code == 409
+            typed = screen.post("/api/drills/start", json={"student": sid, "kind": "setup",
+                                                           "target": f"Partida {match},  lance 12"})
+            assert typed.status_code == 200 and typed.json()["session"]["target"]["board"] == before.to_dict()
+            assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup",
+                                                          "target": f"match {match} move 9999"}).status_code == 409
             assert screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "match": 77,
                                                           "move": 1}).status_code == 409
             bad = screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "game": "plakoto",
@@ -185,3 +190,36 @@ def test_a_recorded_plakoto_play_set_up_on_the_page_at_800x480(tmp_path: Path) -
         service.close()
     problems = {k: v for k, v in PROBLEMS.items() if v and k[:2] in ("25", "26", "27")}
     assert problems == {}, problems
+
+
+def test_a_drills_boards_never_reach_the_matchs_referee(tmp_path: Path) -> None:
+    """While a drill runs, the camera's boards are the lesson's: not journaled, not ruled on by the current match's
+    referee (nor sent to the club's director); a roll ends the drill and the boards are the match's again."""
+    service = RefereeService(tmp_path / "journal.sqlite")
+    app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
+    try:
+        service.submit({"event": "new_match", "length": 3, "players": {"light": "Ana", "dark": "Bruno"}})
+        service.submit({"event": "board", **Position.start().to_dict(), "stable": True})
+        with TestClient(app, client=TOUCH_SCREEN) as screen:
+            before = service.journal.count()
+            sid = screen.post("/api/students", json={"name": "Ana"}).json()["id"]
+            screen.post("/api/drills/start", json={"student": sid, "kind": "setup", "target": "plakoto"})
+            table = Table(SCRAMBLED)
+            assert service.submit(camera(table)) == []  # the lesson's
+            follow(app.state.drills, table, variant("plakoto").start())
+            for _ in range(3):
+                service.submit({"event": "board", **SCRAMBLED.to_dict(), "stable": True})
+            assert screen.get("/api/drills/session").json()["session"]["stage"] == "done"
+            assert service.journal.count() == before  # nothing of the lesson in the match's journal
+            assert not [v for v in service.state()["verdicts"] if v.get("verdict") in ("illegal", "uncertain")]
+            with pytest.raises(ValueError):
+                service.submit({"event": "board", "light": [1], "stable": True})  # still checked: refused as ever
+            service.submit({"event": "board", **Position.start().to_dict(), "stable": True})
+            service.submit({"event": "roll", "dice": [3, 1]})  # a game is on: the drill ends
+            assert screen.get("/api/drills/session").json()["session"] is None
+            service.submit({"event": "board", **Position.start().play((3, 1), "8/5 6/5").to_dict(), "stable": True})
+            assert service.journal.count() == before + 2
+        service.submit({"event": "board", **Position.start().to_dict(), "stable": True})  # the app is gone: journaled
+        assert service.journal.count() == before + 3
+    finally:
+        service.close()

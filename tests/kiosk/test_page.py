@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from core.messages import message
+from core.messages import describe, message
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
@@ -86,6 +86,25 @@ def test_r24_cocked_die_warning_and_green_legal(live) -> None:
                     verdicts=[{"at": 8, "verdict": "play", "side": "light", "legal": True, "play": "24/18 13/10"}])
         page.wait_for_selector("[data-testid=verdict][data-severity=legal]", timeout=5000)
         assert page.inner_text("#verdict-head") == "Ana played 24/18 13/10"
+
+
+def test_a_roll_and_an_opening_are_said_once(live) -> None:
+    """Issue 37: the banner's head names the player and the dice; its detail does not say it again smaller (it said
+    "As escuras (Bruno) lançaram 1-1." under "Bruno lançou 1-1")."""
+    url, fake = live
+    verdict = {"at": 9, "verdict": "opening", "side": "light", "dice": [3, 1]}
+    with chromium_page() as page:
+        page.goto(url + "/")
+        fake.update(verdicts=[{**verdict, "message": describe(verdict)}])
+        page.wait_for_selector("#verdict-head:has-text('Ana começa com 3-1')", timeout=5000)
+        assert page.inner_text("#verdict-detail") == ""
+        verdict = {"at": 10, "verdict": "roll", "side": "dark", "dice": [1, 1]}
+        fake.update(verdicts=[{**verdict, "message": describe(verdict)}])
+        page.wait_for_selector("#verdict-head:has-text('Bruno lançou 1-1')", timeout=5000)
+        assert page.inner_text("#verdict-detail") == ""
+        page.click("[data-testid=lang-switch]")
+        page.wait_for_selector("#verdict-head:has-text('Bruno rolled 1-1')", timeout=5000)
+        assert page.inner_text("#verdict-detail") == ""
 
 
 def test_tournament_mode_hides_pips_and_crawford_removes_cube(live) -> None:

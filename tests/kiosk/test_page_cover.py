@@ -10,6 +10,8 @@ pipeline through the demo's simulated camera.
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from tests.core.referee.test_referee_cover import CUP, DARK_31, camera
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
 from vision.render import Options
 
+DOC_SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 WORDS = {"pt": ("Tire o copo da casa 15", "Não consigo ver as peças embaixo"),
          "en": ("Take the dice cup off point 15", "I cannot see the checkers under it")}
 
@@ -74,9 +77,10 @@ def test_r23_a_dice_cup_on_an_empty_point_no_count_no_call_the_words_on_screen(l
 
 def test_r23_a_rendered_dice_cup_through_the_synthetic_camera(tmp_path: Path) -> None:
     """The same through the synthetic camera (kiosk/demo.py's SimulatedCamera: vision's renderer draws a dice cup
-    on physical point 10, vision's pipeline reads the frames): the cup's point is reported covered and never
-    counted, the roll waits with the words on the screen (vision says "object": "Tire o objeto da casa 15"), no
-    call; the cup taken away, the play and the roll go through."""
+    on physical point 10, vision's pipeline reads the frames): the cup's point is reported covered by a cup
+    (vision's kinds' model names it) and never counted, the roll waits with the words on the screen ("Tire o copo
+    da casa 15"), no call; the cup taken away, the play and the roll go through. The screenshot goes to
+    docs/screens/ with GAMAO_DOC_SCREENS=1."""
     chromium_or_skip()
     cam = SimulatedCamera(seed=7)
     cam.opts = Options(size=(640, 360), field="wood", checkers="black_white", perspective=0.03, rotate=3.0,
@@ -92,16 +96,21 @@ def test_r23_a_rendered_dice_cup_through_the_synthetic_camera(tmp_path: Path) ->
         service.submit({"event": "roll", "dice": [1, 3]})
         cam.opts = Options(**{**cam.opts.__dict__, "objects": (("cup", CUP, 0.0),)})
         seen, right = cam.see(dark_31, hand=False)
-        assert seen is not None and right and seen["covered"] == [{"point": CUP, "by": "object"}]
+        assert seen is not None and right and seen["covered"] == [{"point": CUP, "by": "cup"}]
         assert seen["light"][CUP - 1] == seen["dark"][CUP - 1] == 0  # the cup is no checker
         assert not [v for v in service.submit(seen) if v["verdict"] in ("illegal", "unplayed_die")]
         page.goto(server.url + "/")
         service.submit({"event": "roll", "dice": [6, 4]})
         page.wait_for_function("(w) => document.querySelector('#verdict-head').textContent === w",
-                               arg="Tire o objeto da casa 15")
+                               arg="Tire o copo da casa 15")
+        assert page.inner_text("#verdict-detail").startswith(WORDS["pt"][1])
         assert page.locator("#board polygon[data-point='10'].to").count() == 1
-        assert service.state()["moves"] == []
-        screenshot(page, "cup-rendered-pt-800x480")
+        state = service.state()
+        assert state["moves"] == [] and state["position"]["dark"][CUP - 1] == 0  # no checker counted
+        assert not [v for v in state["verdicts"] if v["verdict"] in ("illegal", "unplayed_die")]  # no call
+        shot = screenshot(page, "cup-rendered-pt-800x480")
+        if os.environ.get("GAMAO_DOC_SCREENS") == "1":
+            shutil.copyfile(shot, DOC_SCREENS / shot.name)
         cam.opts = Options(**{**cam.opts.__dict__, "objects": ()})
         clear, right = cam.see(dark_31, hand=False)
         assert clear is not None and right and "covered" not in clear

@@ -100,12 +100,20 @@ CHECKER = """((english) => {
 })"""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def browser() -> Iterator[Any]:
     # The worker's shared Chromium (tests/kiosk/browser.py): a second sync_playwright() in the same process fails
-    # ("Sync API inside the asyncio loop") once another page test has started the shared one.
+    # ("Sync API inside the asyncio loop") once another page test has started the shared one. Not module-scoped:
+    # that made the file one unit of work for pytest-xdist (tests/conftest.py work_unit), its seven walks (59 s)
+    # in a row on one worker; each worker has its Chromium anyway. The contexts a test opened (_open) are closed
+    # after it: left open, each page retried its WebSocket to the stopped demo every second until the session ended.
     chromium_or_skip()
-    yield _browser()
+    shared = _browser()
+    before = list(shared.contexts)
+    yield shared
+    for context in shared.contexts:
+        if context not in before:
+            context.close()
 
 
 def _demo(port: int, tmp: Path, speed: float, *extra: str, match: str = "2pt") -> subprocess.Popen[str]:

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 from core.messages import REASONS, TEMPLATES, describe, message
+from core.page_words import PAGE_WORDS, SERVER_SENTENCES
+from webguard.page import page_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,11 +48,6 @@ PARAMS = {"dice": [5, 5], "die": 5, "point": 7, "move": "13/8", "example": "13/3
           "why_pt": "a partida terminou", "why_en": "the match is over"}
 
 
-def _js_block(path: Path, start: str, end: str) -> str:
-    text = path.read_text(encoding="utf-8")
-    return text[text.index(start):text.index(end, text.index(start))]
-
-
 def portuguese_texts() -> dict[str, str]:
     texts = {f"message:{code}": message(code, **PARAMS)["pt"] for code in REASONS}
     texts.update({f"message:{code}:bar": message(code, **{**PARAMS, "point": "bar"})["pt"]
@@ -61,8 +58,10 @@ def portuguese_texts() -> dict[str, str]:
         for i, m in enumerate(re.finditer(r'(?:"pt":\s*|why_pt=)((?:"[^"]*"\s*)+)', source)):
             texts[f"{path.name}:{i}"] = "".join(re.findall(r'"([^"]*)"', m.group(1)))
     static = ROOT / "kiosk" / "static"
-    texts["i18n.js:pt"] = _js_block(static / "i18n.js", "pt: {", "en: {")
-    texts["calibrate.js:pt"] = _js_block(static / "calibrate.js", "? {", ": {")
+    # The page's own words: their one table (core/page_words.py; kiosk/static/i18n.js asks it), and the server's
+    # refusals said in Portuguese.
+    texts["page_words:pt"] = "\n".join(pt for pt, _ in PAGE_WORDS.values())
+    texts["page_words:server"] = "\n".join(pt for _, pt in SERVER_SENTENCES)
     for name in ("index.html", "calibrate.html"):
         texts[name] = (static / name).read_text(encoding="utf-8")
     # The panels added later keep their own pt and en words in their files (the coach, the review, the chouette,
@@ -70,7 +69,7 @@ def portuguese_texts() -> dict[str, str]:
     for path in [*sorted(static.glob("*.js")), *sorted((ROOT / "club" / "static").glob("*")),
                  *sorted((ROOT / "kiosk").glob("*.py")), *sorted((ROOT / "core" / "coach").glob("*.py")),
                  *sorted((ROOT / "club").glob("*.py"))]:
-        if path.is_file() and path.name not in ("i18n.js", "calibrate.js"):
+        if path.is_file() and path.name != "i18n.js":
             texts[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         texts[str(doc.relative_to(ROOT))] = doc.read_text(encoding="utf-8")
@@ -89,7 +88,7 @@ def test_no_european_only_form_in_the_portuguese() -> None:
 def test_the_scan_sees_every_message_and_screen() -> None:
     texts = portuguese_texts()
     assert len([k for k in texts if k.startswith("message:")]) >= len(TEMPLATES)
-    assert any(k.startswith("machine.py:") for k in texts) and "i18n.js:pt" in texts
+    assert any(k.startswith("machine.py:") for k in texts) and "page_words:pt" in texts
     # and would catch what it looks for
     assert re.search(r"\b(está|estão|estou) a [a-zç]+r\b", "as claras estão a jogar")
     assert re.search(r"\btem de\b", "tem de entrar") and re.search(r"\bcâmara\b", "Calibrar câmara")
@@ -107,5 +106,5 @@ def test_the_seeds_words_are_the_ones_used() -> None:
 def test_screens_declare_brazilian_portuguese() -> None:
     static = ROOT / "kiosk" / "static"
     for name in ("index.html", "calibrate.html"):
-        assert '<html lang="pt-BR">' in (static / name).read_text(encoding="utf-8")
+        assert '<html lang="pt-BR">' in page_text(static / name)  # the head every page shares (webguard/page.py)
     assert 'lang === "pt" ? "pt-BR"' in (static / "app.js").read_text(encoding="utf-8")

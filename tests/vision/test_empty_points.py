@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.pipeline import board_event
-from vision.reader import BoardReader
+from vision.reader import BoardReader, ring_only
 from vision.render import Options, Scene, render
 from vision.synthetic import random_options
 
@@ -30,8 +30,7 @@ def test_empty_points_learnt_from_the_start_stay_empty_under_noise() -> None:
     image = render(Scene(LIGHT, DARK, {"light": 0, "dark": 0}, {"light": 8, "dark": 0}), SEED, opts)[0]
     # the ring score alone: the slot judge (vision/slots.py) also tells this empty point from checkers, so the
     # memory is checked without it, where the regression showed
-    base = BoardReader()
-    reader = BoardReader(replace(base.cfg, detect=replace(base.cfg.detect, slot_model=False)))
+    reader = ring_only()
     judged = BoardReader()
     reader.learn_start(start, corners)
     assert reader.colours is not None and reader.colours.empty and len(reader.colours.empty) == 16

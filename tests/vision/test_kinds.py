@@ -12,24 +12,31 @@ import cv2
 import numpy as np
 import pytest
 
+from core.messages import COVER_WORDS
 from vision.geometry import columns_to_points
 from vision.pipeline import board_event
-from vision.reader import BoardReader
+from vision.reader import BoardReader, ring_only
 from vision.render import KIND_CHECKERS, KIND_FIELDS, OBJECTS, Options, Scene, render
-from vision.slots import MODEL, SlotModel, default_model
+from vision.slots import (
+    KIND_CLASSES,
+    KIND_MODEL,
+    MODEL,
+    OBJECT_KINDS,
+    SlotModel,
+    default_kind_model,
+    default_model,
+)
 from vision.synthetic import KINDS, kind_case
 from vision.train_slots import train
-
-
-def ring_only() -> BoardReader:
-    base = BoardReader()
-    return BoardReader(replace(base.cfg, detect=replace(base.cfg.detect, slot_model=False)))
 
 
 def exact_points(reader: BoardReader, scene: Scene, o: Options, seed: int) -> int:
     image, corners = render(scene, seed, o)
     ev = board_event(reader.read(image, corners), o.light_home)
     return sum((ev["light"][i], ev["dark"][i]) == (scene.light[i], scene.dark[i]) for i in range(24))
+
+
+MODEL_FEATURES = 194  # the judge's features (vision/slots.py SlotFeatures), which the kinds' model reads too
 
 
 def test_the_shipped_judge_is_small_and_loads() -> None:
@@ -65,11 +72,35 @@ def test_a_dice_cup_on_an_empty_point_is_no_checker_and_covers_it() -> None:
     scene, o, seed = dice_cup_scene()
     image, corners = render(scene, seed, o)
     ev = board_event(BoardReader().read(image, corners), o.light_home)
-    assert ev["covered"] == [{"point": 10, "by": "object"}]
+    assert ev["covered"] == [{"point": 10, "by": "cup"}]  # the kinds' model names it
     assert ev["light"][9] == ev["dark"][9] == 0
     assert ev["uncertainty"]["light"][9] == ev["uncertainty"]["dark"][9] == {}
     assert (ev["light"], ev["dark"]) == (scene.light, scene.dark)
     assert "covered" not in board_event(ring_only().read(image, corners), o.light_home)  # no judge, no objects
+    unnamed = BoardReader(replace(BoardReader().cfg, detect=replace(BoardReader().cfg.detect, kind_model=False)))
+    assert board_event(unnamed.read(image, corners), o.light_home)["covered"] == [{"point": 10, "by": "object"}]
+
+
+@pytest.mark.parametrize(("kind", "point", "slot"), [("die", 11, 0.5), ("die", 10, 1.5), ("cube", 10, 1.5),
+                                                     ("cube", 13, 3.3)])
+def test_a_lone_die_or_the_cube_covers_its_point_and_is_never_counted(kind: str, point: int, slot: float) -> None:
+    """A die or the cube alone on an empty point, or just beyond a stack (13: three light checkers), is named
+    and covers the point; the counts are the checkers beside it. Figures over many renders and the real photos'
+    dice: bench/bench_vision_generality.py (a die whose outline makes a clear ring is still counted as a checker,
+    as before)."""
+    scene, o, seed = dice_cup_scene()
+    o = replace(o, objects=((kind, point, slot),))
+    image, corners = render(scene, seed, o)
+    ev = board_event(BoardReader().read(image, corners), o.light_home)
+    assert ev["covered"] == [{"point": point, "by": kind}]
+    assert (ev["light"], ev["dark"]) == (scene.light, scene.dark)
+
+
+def test_the_kinds_model_is_small_and_knows_the_renderer_s_objects() -> None:
+    assert KIND_MODEL.is_file() and KIND_MODEL.stat().st_size < 100_000
+    kinds = default_kind_model()
+    assert kinds is not None and kinds.w2.shape[1] == len(KIND_CLASSES) and kinds.w1.shape[0] == MODEL_FEATURES
+    assert set(OBJECT_KINDS) == set(OBJECTS) and set(OBJECT_KINDS) <= set(COVER_WORDS)  # each has its words
 
 
 def test_nothing_covered_means_no_covered_key() -> None:
@@ -89,7 +120,7 @@ def test_cli_detect_json_says_what_covers_a_column(tmp_path) -> None:
     assert set(data) == {"top", "bottom", "bar", "covered", "ms"}
     top, bottom = columns_to_points(o.light_home)
     row, j = ("top", top.index(10)) if 10 in top else ("bottom", bottom.index(10))
-    assert data["covered"][row][j] == "object"
+    assert data["covered"][row][j] == "cup"
     assert sum(c is not None for r in ("top", "bottom") for c in data["covered"][r]) == 1
     assert data[row][j] == {"light": 0, "dark": 0}
 

@@ -4,8 +4,6 @@ whole match. How sure a reading is, point by point, for the calibration page."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -26,8 +24,7 @@ def _pipeline(*shown: Scene) -> tuple[Pipeline, BoardLearning, np.ndarray]:
     corners = render(Scene.start(), SEED, OPTS)[1]
     # the ring score alone: the slot judge (vision/slots.py) also keeps these phantoms off without the learning,
     # so what the learning itself does is measured without it
-    cfg = load_config()
-    pipeline = Pipeline(replace(cfg, detect=replace(cfg.detect, slot_model=False)), corners=corners)
+    pipeline = Pipeline(load_config().with_detect(slot_model=False), corners=corners)
     learning = BoardLearning(pipeline.light_home)
     for scene in shown:
         image = render(scene, SEED, OPTS)[0]

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.real_photos import deeper_samples, require_shared
+from vision.detect import BoardReading
 from vision.reader import BoardReader
 
 
@@ -76,17 +79,22 @@ def _cell(c: dict) -> str:
     return f"{c['light']}L" if c["light"] else (f"{c['dark']}D" if c["dark"] else ".")
 
 
+def _labelled_readings() -> Iterator[tuple[str, dict[str, Any], BoardReading]]:
+    """Each labelled photo (real_labels.json's .jpg entries): its name, its label and what the reader reads."""
+    shared = require_shared()
+    reader = BoardReader()
+    for name, label in LABELS.items():
+        if name.endswith(".jpg"):
+            yield name, label, reader.read(cv2.imread(str(shared / name)), np.array(label["corners"], np.float32))
+
+
 def test_labelled_tournament_and_wooden_board_frames_with_colour() -> None:
     """Broadcast frames (a stack of 6 past the tip, black on black, acrylic, dice, hinges on the bar) and a
     walnut board with a wide bar, labelled by us; light/dark must be right too."""
-    shared = require_shared()
-    reader = BoardReader()
     right = total = 0
     wrong = []
-    for name, label in LABELS.items():
-        if not name.endswith(".jpg"):
-            continue
-        reading = reader.read(cv2.imread(str(shared / name)), np.array(label["corners"], np.float32)).as_json()
+    for name, label, read in _labelled_readings():
+        reading = read.as_json()
         for row in ("top", "bottom"):
             for j, cell in enumerate(reading[row]):
                 total += 1
@@ -102,3 +110,24 @@ def test_labelled_tournament_and_wooden_board_frames_with_colour() -> None:
 def test_bar_on_the_deeper_photos(results: list[dict]) -> None:
     totals = {r["photo"]: sum(r["reading"].bar.values()) for r in results}
     assert totals == LABELS["bar_totals_deeper"]
+
+
+def test_dice_lying_on_the_labelled_photos_points_and_no_false_cover() -> None:
+    """Issue 33: six of the labelled photos have dice lying on points (real_labels.json "objects"; a die past a
+    point's tip covers nothing). A column said covered must have a die on its point (no false cover: a false
+    cover would hold a roll for nothing), and most of those dice are found and named. In-sample: the kinds' model
+    was trained with these photos; bench/bench_vision_generality.py gives the leave-one-source-out figure."""
+    found = dice = 0
+    false = []
+    for name, _, reading in _labelled_readings():
+        on_point = {column for column, slot, _ in LABELS["objects"].get(name, []) if slot < 5}
+        dice += len(on_point)
+        for c, col in enumerate(reading.top + reading.bottom):
+            if col.covered is not None:
+                if c in on_point and col.covered == "die":
+                    found += 1
+                else:
+                    false.append((Path(name).name, c, col.covered))
+    print(f"dice on points: {found}/{dice} covered and named, false covers {false}")
+    assert dice == 9 and not false
+    assert found >= 6  # measured 8 of 9

@@ -135,41 +135,32 @@ def test_score_line_that_differs_is_reported(samples_dir: Path) -> None:
 
 
 # ----- cube ---------------------------------------------------------------------------------------------------
-def test_r12_redouble_by_the_side_without_the_cube_is_out_of_turn() -> None:
-    text = HEAD + (
+# Each cube action out of place: the file, the problem (its line, its kind) and what it says.
+CUBE_FAULTS = {
+    "r12_redouble_by_the_side_without_the_cube": (HEAD + (
         "  1) 31: 8/5 6/5                 Doubles => 2\n"
         "  2)  Takes                      61: 13/7 8/7\n"
-        "  3) 21: 13/11 6/5                Doubles => 4\n"
-    )
-    report = replay(read_mat(text))
-    assert [(p.line, p.kind) for p in report.problems] == [(7, "cube_out_of_turn")]
-    assert report.problems[0].message == "dark cannot double: only the owner of the cube (light) may redouble (R12)"
-
-
-def test_r12_double_after_rolling_is_out_of_turn() -> None:
-    text = HEAD + "  1) 31: 8/5 6/5\n  2)  Doubles => 2\n"
-    assert _kinds(text) == [(6, "cube_out_of_turn")]
-
-
-def test_r12_no_double_before_the_opening_roll() -> None:
-    report = replay(read_mat(HEAD + "  1)  Doubles => 2                Takes\n  2) 31: 8/5 6/5\n"))
-    assert [(p.line, p.kind) for p in report.problems] == [(5, "cube_out_of_turn")]
-    assert report.problems[0].message == "light doubles before the opening roll; the cube comes into play after it (R03, R12)"
-
-
-def test_r12_wrong_cube_value_is_reported() -> None:
-    text = HEAD + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Takes\n"
-    assert _kinds(text) == [(5, "cube_value")]
-
-
-def test_r14_double_in_the_crawford_game_is_reported() -> None:
-    text = (
+        "  3) 21: 13/11 6/5                Doubles => 4\n"),
+        (7, "cube_out_of_turn"), "dark cannot double: only the owner of the cube (light) may redouble (R12)"),
+    "r12_double_after_rolling": (HEAD + "  1) 31: 8/5 6/5\n  2)  Doubles => 2\n", (6, "cube_out_of_turn"), None),
+    "r12_no_double_before_the_opening_roll": (
+        HEAD + "  1)  Doubles => 2                Takes\n  2) 31: 8/5 6/5\n", (5, "cube_out_of_turn"),
+        "light doubles before the opening roll; the cube comes into play after it (R03, R12)"),
+    "r12_wrong_cube_value": (HEAD + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Takes\n", (5, "cube_value"), None),
+    "r14_double_in_the_crawford_game": (
         " 3 point match\n\n Game 1\n a : 2                         b : 0\n"
-        "  1) 31: 8/5 6/5                 Doubles => 2\n"
-    )
+        "  1) 31: 8/5 6/5                 Doubles => 2\n", (5, "cube_out_of_turn"),
+        "dark cannot double: no doubling in the Crawford game (R14)"),
+}
+
+
+@pytest.mark.parametrize("case", CUBE_FAULTS)
+def test_cube_action_out_of_place_is_reported_at_its_line(case: str) -> None:
+    text, problem, message = CUBE_FAULTS[case]
     report = replay(read_mat(text))
-    assert [(p.line, p.kind) for p in report.problems] == [(5, "cube_out_of_turn")]
-    assert report.problems[0].message == "dark cannot double: no doubling in the Crawford game (R14)"
+    assert [(p.line, p.kind) for p in report.problems] == [problem]
+    if message is not None:
+        assert report.problems[0].message == message
 
 
 def test_r17_r18_beaver_and_raccoon_session_replays(samples_dir: Path) -> None:

@@ -281,12 +281,18 @@ def test_r01_r23_a_misread_board_one_checker_from_the_start_is_no_new_set_up_bet
 #: it waited on an unclear play committed the wrong side's turn and lost the roll (match1238642); a play
 #: guessed from a misread 1-point when the opponent danced, its count later called missing (match4204545); a
 #: play one checker from the start misread as the start itself, called a new set-up mid-game, then an unplayed
-#: die, and the match derailed (match12215328: 130 wrong plays, a wrong final score).
+#: die, and the match derailed (match12215328: 130 wrong plays, a wrong final score); a bear-off left open while
+#: the next roll waited on it, the held roll's own boards weighed as the mover's, so the open play went to the
+#: wrong one and its count was called missing (match7933571: 1 false checker_missing, 7 wrong plays; match4926796:
+#: 25 false calls, 7 rolls refused, a game lost); the held roll's board weighed so, but read as the mover's and
+#: settling the open play there, or the held roll bearing off the last checker from either open position, which no
+#: later board of the game can tell apart (match1093390: 154 false calls; match1158758: the match's end lost).
 HARSHEST_CASES = [("lasse/match11451006.txt", 2), ("lasse/match5846141.txt", 11), ("lasse/match7024442.txt", 13),
                   ("lasse/match3497558.txt", 74), ("lasse/match11860310.txt", 26), ("lasse/match5004148.txt", 1103),
                   ("lasse/match3029134.txt", 2067), ("lasse/match7763666.txt", 1152), ("lasse/match3866247.txt", 1081),
                   ("lasse/match1238642.txt", 3034), ("lasse/match4204545.txt", 3090),
-                  ("lasse/match12215328.txt", 26)]
+                  ("lasse/match12215328.txt", 26), ("lasse/match7933571.txt", 88),
+                  ("lasse/match4926796.txt", 7058), ("lasse/match1093390.txt", 10), ("lasse/match1158758.txt", 13)]
 
 
 @pytest.mark.parametrize(("name", "seed"), HARSHEST_CASES, ids=[n.split("/")[1][:-4] for n, _ in HARSHEST_CASES])
@@ -323,3 +329,74 @@ def test_r23_harshest_camera_200_matches_no_false_call() -> None:
     assert total.false_flags == [] and total.refused_rolls == [] and total.missed == []
     assert total.caught + len(total.unsure) == total.injected and total.caught >= 0.85 * total.injected
     assert total.scores_wrong == [] and total.wrong_plays <= total.plays // 1000
+
+
+# ----- an open play decided while the next roll waits on it (match7933571 under the harshest camera) ---------
+def _board(light: dict[int, int], dark: dict[int, int], misread: tuple[str, int, int]) -> dict[str, Any]:
+    """The physical board (index: count, both colours) as the camera sees it, one point misread as ``camera``."""
+    vec = {"light": [light.get(i, 0) for i in range(24)], "dark": [dark.get(i, 0) for i in range(24)]}
+    return camera(Position.from_physical(vec["light"], vec["dark"], turn=Side.LIGHT), misread)
+
+
+def dark_bears_off() -> Position:
+    """Both sides bearing off; dark (six checkers borne off) to roll: its 6- and 5-points hold one each."""
+    return Position.from_physical([3, 1, 4, 0, 1] + [0] * 19, [0] * 18 + [1, 1, 1, 2, 2, 1], turn=Side.DARK)
+
+
+#: Dark's 6-5 borne off (6/off 5/off) and light's 6-5, the boards misread as the harshest camera misread them:
+#: dark's 6/1 5/off explains the second board too (its 1-point, physical 24, seen with two, 0.6 against 0.4).
+OPEN_PLAY = [roll(6, 5),
+             _board({0: 3, 1: 1, 2: 4, 4: 1}, {19: 1, 20: 1, 21: 2, 22: 2, 23: 1}, ("dark", 16, 1)),
+             _board({0: 3, 1: 1, 2: 4, 4: 1}, {20: 1, 21: 2, 22: 2, 23: 1}, ("dark", 21, 1)),
+             roll(6, 5),
+             _board({0: 3, 1: 1, 2: 4}, {20: 1, 21: 2, 22: 2, 23: 1}, ("light", 15, 1)),
+             _board({0: 3, 1: 1, 2: 3}, {20: 1, 21: 2, 22: 2, 23: 1}, ("dark", 23, 2))]
+#: Dark's 1-1 rolled while that play is open (the roll waits on it), then played 2/1/off(2) on the boards.
+HELD_ROLL_PLAYED = [roll(1, 1),
+                    _board({0: 3, 1: 1, 2: 3}, {20: 1, 21: 2, 22: 1, 23: 2}, ("dark", 7, 1)),
+                    _board({0: 3, 1: 1, 2: 3}, {20: 1, 21: 2, 23: 3}, ("dark", 16, 1)),
+                    _board({0: 3, 1: 1, 2: 3}, {20: 1, 21: 2, 23: 2}, ("light", 17, 1)),
+                    _board({0: 3, 1: 1, 2: 3}, {20: 1, 21: 2, 23: 1}, ("light", 7, 1))]
+
+
+def test_r23_the_held_rolls_own_boards_are_no_evidence_against_the_open_play() -> None:
+    """R23: dark's 6-5 is open between 6/off 5/off and 6/1 5/off (one count apart on dark's 1-point, the
+    borne-off counts derived); light plays its 6-5 and dark rolls 1-1, which waits on the open play. Dark then
+    plays the 1-1: its boards, read as light's play, fit neither position; weighed so, they tilted the open play
+    to 6/1 5/off (one checker too many, called missing four boards later: match7933571 under the harshest
+    camera), and a board of dark's was called light's wrong side moved. Read as dark's 1-1 played from each
+    position as well, they are no call and tell the truth: 6/off 5/off, light's 5/off 3/off, then dark's roll
+    and its play."""
+    ref = at_position(dark_bears_off(), length=5)
+    ref.rules["mode"] = "strict"
+    out = [v for ev in OPEN_PLAY for v in ref.feed(ev)]
+    assert [v["candidates"] for v in out if v.get("pending")] == [["6/off 5/off", "6/1 5/off"]]
+    out = [v for ev in HELD_ROLL_PLAYED for v in ref.feed(ev)]
+    assert [(v["verdict"], v["side"], v["play"]) for v in out if v["verdict"] == "play"] == [
+        ("play", "dark", "6/off 5/off"), ("play", "light", "5/off 3/off")]
+    assert "illegal" not in kinds(out)
+    out = ref.feed(roll(6, 3))
+    assert [(v["verdict"], v.get("play")) for v in out] == [("play", "2/1/off(2)"), ("roll", None)]
+
+
+def test_r11_r23_the_held_roll_bearing_off_the_last_checker_from_either_open_position_ends_the_game() -> None:
+    """R11, R23: dark's 4-1 is open between 3/off 1/off and 3/2/off (one count apart, the borne-off counts
+    derived), light plays its 5-3 and dark's 3-1 waits on the open play; dark bears its last checkers off with
+    it. From either open position the board shows the game over, and no later board of the game can tell which
+    play was made: the likeliest is taken (guessed), the game ends, and the board set up again is the next game,
+    not a new set-up mid-game (match1093390 under the harshest camera)."""
+    ref = at_position(Position.from_physical([1, 1, 0, 1, 3] + [0] * 19, [0] * 21 + [1, 0, 2], turn=Side.DARK),
+                      length=3)
+    ref.rules["mode"] = "strict"
+    light = {0: 1, 1: 1, 3: 1, 4: 3}
+    out = [v for ev in (roll(4, 1), _board(light, {23: 2}, ("dark", 1, 1)), _board(light, {23: 1}, ("light", 8, 1)),
+                        roll(5, 3), _board({0: 1, 1: 1, 3: 1, 4: 2}, {23: 1}, ("light", 4, 1)),
+                        _board({0: 1, 1: 2, 3: 1, 4: 1}, {23: 1}, ("dark", 23, 2)), roll(3, 1))
+           for v in ref.feed(ev)]
+    assert [v["candidates"] for v in out if v.get("pending")] == [["3/off 1/off", "3/2/off"]]
+    out = ref.feed(_board({0: 1, 1: 2, 3: 1, 4: 1}, {}, ("light", 14, 1)))
+    assert [(v["verdict"], v.get("side"), v.get("play"), v.get("guessed")) for v in out if v["verdict"] == "play"] == [
+        ("play", "dark", "3/off 1/off", True), ("play", "light", "5/2 5/off", None), ("play", "dark", "1/off", None)]
+    assert [(v["winner"], v["points"]) for v in out if v["verdict"] == "game_over"] == [("dark", 1)]
+    assert kinds(ref.feed(camera(Position.start()))) == []
+    assert kinds(ref.feed(roll(1, 3))) == ["opening"]

@@ -1,0 +1,38 @@
+"""One way to write a page's head (issue 35): the lines every page of both servers shares are written here once.
+
+A page's file (kiosk/static/*.html, club/static/*.html) holds only its own head's lines (its title, style sheets
+and scripts) and `</head>`, then its body; `page_reply` puts `HEAD` (doctype, language, charset, viewport) before
+it. Never cached without asking: the browser asks again at each load (no-cache) and is told 304, without the
+body, while its copy's tag is the page's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+HEAD = """<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+"""
+
+
+def page_text(file: Path) -> str:
+    """The whole page: the shared head, then the file's own head and body."""
+    return HEAD + file.read_text(encoding="utf-8")
+
+
+def page_reply(file: Path, request: Request) -> Response:
+    """GET of one page (read at each request: a new version shows at the next load)."""
+    text = page_text(file)
+    tag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    asked = request.headers.get("if-none-match") or ""
+    if tag in [t.strip() for t in asked.split(",")]:
+        return Response(status_code=304, headers=headers)
+    return Response(text, headers=headers, media_type="text/html; charset=utf-8")
