@@ -10,7 +10,7 @@ inward arc is what tells a checker from the straight sides of an empty point and
 Scores become probabilities per slot; stacks are contiguous from the edge, so
 P(count = n) = p1 * ... * pn * (1 - p(n+1)): an honest distribution over counts for the referee.
 Colours come afterwards from the disc interiors: prototypes learnt from a known position (the start),
-or split into two clusters within the image.
+or split into two clusters within the image (vision/colours.py).
 
 Issue 33: a learned slot judge (vision/slots.py) looks at each slot where the ring score looked; where the ring
 is doubtful it vetoes rings that are no checker (a cork, mosaic or painted field's texture), and two slots in a
@@ -22,11 +22,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.colours import CHROMA_WEIGHT, ColourModel, lab_values, two_colours
 from vision.config import DetectConfig
 from vision.geometry import BoardLayout
 from vision.sampling import CentreIndex
@@ -40,8 +40,7 @@ from vision.slots import (
 )
 
 ROWS = ("top", "bottom")
-# hue tells checker sets apart better than brightness, which glare, shade and translucency all change
-CHROMA_WEIGHT = np.array([1.0, 2.0, 2.0], np.float32)
+
 
 @dataclass
 class ColumnReading:
@@ -75,40 +74,6 @@ class BoardReading:
 
     def columns(self) -> list[ColumnReading]:
         return self.top + self.bottom
-
-
-@dataclass
-class ColourModel:
-    """Lab prototypes (L 0..255, a and b centred on 0) of the two checker colours; `light` is the brighter."""
-
-    light: np.ndarray | None
-    dark: np.ndarray | None
-    #: column -> ((slots, h, w, 3) float32 patches, (slots,) bool): each slot of a column seen empty on the
-    #: starting board, and whether that empty slot already looked somewhat like a checker there
-    empty: dict[int, tuple[np.ndarray, np.ndarray]] | None = None
-
-    def classify(self, lab: np.ndarray) -> tuple[str, float]:
-        """'light' or 'dark' for one disc colour, with a confidence in 0.5..1."""
-        if self.light is None or self.dark is None:
-            return ("light", 0.5) if float(lab[0]) >= 128 else ("dark", 0.5)
-        dl = float(np.linalg.norm((lab - self.light) * CHROMA_WEIGHT))
-        dd = float(np.linalg.norm((lab - self.dark) * CHROMA_WEIGHT))
-        # the relative margin r in 0..1; colours are rarely confused once the sets separate, so the
-        # confidence rises fast with it (measured: light/dark right on 99.98% of rendered points)
-        r = abs(dl - dd) / max(dl + dd, 1e-6)
-        conf = 1.0 - 0.5 * (1.0 - r) ** 4
-        return ("light", conf) if dl < dd else ("dark", conf)
-
-
-def to_lab(image: np.ndarray) -> np.ndarray:
-    """8-bit Lab as OpenCV gives it (a and b offset by 128); see `lab_values` for centred floats."""
-    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-
-
-def lab_values(lab: np.ndarray) -> np.ndarray:
-    out = lab.astype(np.float32)
-    out[..., 1:] -= 128.0
-    return out
 
 
 class Detector:
@@ -612,22 +577,3 @@ def count_distribution(p: np.ndarray, tail: float = 0.0) -> dict[int, float]:
         run *= float(p[n])
     total = sum(probs.values()) or 1.0
     return {n: q / total for n, q in sorted(probs.items()) if q / total > 1e-4}
-
-
-def two_colours(x: np.ndarray, split: float) -> ColourModel:
-    """Split disc colours into light and dark prototypes; one prototype when they do not separate."""
-    if len(x) == 0:
-        return ColourModel(None, None)
-    if len(x) >= 2:
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        # bestLabels None (OpenCV makes them): its typing stubs, which change between releases, ask an array
-        kmeans: Any = cv2.kmeans
-        _, labels, _ = kmeans((x * CHROMA_WEIGHT).astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-        labels = labels.ravel()
-        if (labels == 0).any() and (labels == 1).any():
-            meds = [np.median(x[labels == i], axis=0) for i in range(2)]
-            if np.linalg.norm(meds[0] - meds[1]) >= split:
-                lo, hi = sorted(meds, key=lambda c: float(c[0]))
-                return ColourModel(hi, lo)
-    m = np.median(x, axis=0)
-    return ColourModel(m, None) if m[0] >= 128 else ColourModel(None, m)

@@ -26,14 +26,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.geometry import columns_to_points
-from vision.reader import BoardReader
+from vision.reader import BoardReader, ring_only
 from vision.render import Options, Scene, render
 from vision.slots import KIND_CLASSES, KIND_MODEL, MODEL, SlotModel
 from vision.synthetic import KINDS, dice_objects, kind_case, random_objects, random_options, random_scene
@@ -46,12 +45,6 @@ EXTENT = {"cup": (0.0, 1.75), "die": (0.1, 0.9), "cube": (0.1, 0.9), "phone": (0
 #: the board kinds the shipped slot judge was trained on (KINDS has grown since: "dice", for the kinds' model)
 JUDGE_KINDS = ("cork", "painted", "mosaic", "inlay", "felt", "leather", "wood_on_wood", "glossy_brown", "translucent",
                "pearl", "cups", "small", "keystone")
-
-
-def _reader() -> BoardReader:
-    reader = BoardReader()
-    cfg = replace(reader.cfg, detect=replace(reader.cfg.detect, slot_model=False))
-    return BoardReader(cfg)
 
 
 def board_samples(reader: BoardReader, image: np.ndarray, corners: np.ndarray, counts: list[int],
@@ -162,7 +155,7 @@ def render_data(boards: int, seed0: int = 5000, piles: int = 60, kinds: Iterable
                 objects: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Features and KIND_CLASSES' labels of the renders: every kind of ``kinds`` ``boards`` times, the classic
     boards, ``piles`` boards with piles and ``objects`` boards with objects (object_cases)."""
-    reader = _reader()
+    reader = ring_only()
     xs, ys = [], []
     cases = [*render_cases(boards, seed0, kinds), *pile_cases(piles), *object_cases(objects)]
     for scene, o, seed in cases:
@@ -231,7 +224,7 @@ def real_data(boards: list[tuple[str, str, Path, np.ndarray, list[int]]],
               objects: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Features and labels of the labelled photos' slots; with ``objects`` the dice lying on them are labelled
     (the kinds' model), else those slots are empty (as the shipped judge was trained)."""
-    reader = _reader()
+    reader = ring_only()
     xs, ys = [], []
     for _, name, photo, corners, counts in boards:
         image = cv2.imread(str(photo))
