@@ -158,13 +158,16 @@ class BoardPublisher:
             while (self._live or self._inflight) and time.monotonic() < deadline:
                 self._wake.set()
                 time.sleep(0.02)
+        # The sending thread stops before the board says it is offline: a state it sent after (a lesson ended or
+        # the match changed during the shutdown) would show a board that is gone as online until it comes back.
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(5)
+        if self.connected.is_set():
             try:
                 self.client.publish(self.topic("state"), self._offline(), qos=1, retain=True).wait_for_publish(1)
             except (RuntimeError, ValueError):
                 pass
-        self._stop.set()
-        self._wake.set()
-        self._thread.join(5)
         self.client.disconnect()
         self.client.loop_stop()
         self.client = None

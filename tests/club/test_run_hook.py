@@ -3,6 +3,7 @@ without the table nothing is published."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -89,4 +90,36 @@ def test_the_appliances_hardware_alerts_reach_the_club(broker, tmp_path: Path) -
         assert wait_for(lambda: [m.get("alerts") for t, m in listener.got if t.endswith("mesa02/state")][-1] == [], 10)
     finally:
         service.close()  # type: ignore[attr-defined]
+        listener.close()
+
+
+def test_the_board_says_offline_last_even_when_its_state_is_being_sent_at_close(broker, tmp_path: Path) -> None:
+    """A state the sending thread was building when the board closed (here: the lesson is slow to read, as the
+    kiosk's teacher's table ends during the shutdown) must go out before the offline state, never after: the
+    director would show a board that is gone as online. Failed 1 run in 2 of the whole suite under load."""
+    listener = Listener(broker.url_for("director"))
+    club = {"broker": broker.url_for("mesa01"), "club": CLUB, "board": "mesa01"}
+    service = open_service(Settings(data_dir=tmp_path / "data", language="en", club=club))
+    publisher = service.club_publisher
+    building = threading.Event()
+
+    def slow_lesson() -> None:
+        building.set()
+        time.sleep(0.5)  # the close below starts while the state is being built
+        return None
+
+    try:
+        assert wait_for(publisher.connected.is_set, 10)
+        publisher.teach(slow_lesson)
+        assert building.wait(10)
+        service.close()
+        offline = {"board": "mesa01", "club": CLUB, "online": False, "updated": None}
+
+        def states() -> list[dict]:
+            return [m for t, m in listener.got if t.endswith("/state")]
+
+        wait_for(lambda: len(states()) >= 2 and states()[-1] == offline, 5)
+        time.sleep(0.7)  # anything the thread still sent arrives in this time
+        assert states()[-1] == offline
+    finally:
         listener.close()
