@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from club.config import NAME
 from club.live import Live, NoBoard
-from core.page_words import words_reply
+from core.page_words_js import words_reply
 from webguard.body import BodyLimit
 from webguard.bounded import Bounded
 from webguard.origin import OriginGuard

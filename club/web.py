@@ -25,7 +25,7 @@ from club.director import MAX_MATCH_ID, Director
 from club.league import League
 from club.league_web import add_league_routes
 from club.live import Live
-from core.page_words import words_reply
+from core.page_words_js import words_reply
 from webguard.body import BodyLimit
 from webguard.clients import client_host
 from webguard.origin import OriginGuard, same_origin

@@ -4,7 +4,7 @@ core/messages.py, in the same words and the same shape (issue 37: "English besid
 The kiosk's page (kiosk/static/i18n.js, and through it the chouette's panel, the coach's, the review's and the camera's
 calibration) builds
 every label, head and line from this table; the kiosk serves it
-as /static/words.js and the club's director as /kiosk/words.js (``page_words_js``, with its ``page_words_etag``
+as /static/words.js and the club's director as /kiosk/words.js (core/page_words_js.py, with its entity tag
 so a browser keeps it until it changes). tests/core/test_page_words.py checks that every key the page asks for is
 here, that every entry is said in both languages with the same placeholders, and that no entry is left unused.
 
@@ -20,69 +20,12 @@ in a word for the screen.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
 import re
 from typing import Any
 
-PLACEHOLDER = re.compile(r"\{(\w+)(?::([^|{}]*)\|([^{}]*))?\}")
+from core.rules_card import RULES_CARD
 
-# The rules card: one line each (rulesCard.<game>.<n>), as many in both languages.
-_RULES: dict[str, list[tuple[str, str]]] = {
-    "backgammon": [
-        ("Cada jogador move 15 peças da casa 24 para a casa 1, com os dois dados.",
-         "Each player moves 15 checkers from point 24 to point 1, with both dice."),
-        ("Uma casa com duas ou mais peças do adversário está fechada. Uma peça sozinha pode ser capturada: vai para "
-         "a barra e precisa entrar no setor interno do adversário antes de qualquer outra jogada.",
-         "A point with two or more opposing checkers is closed. A lone checker can be hit: it goes to the bar and "
-         "must enter in the opponent's home board before any other move."),
-        ("Dobradinha (dados iguais): joga-se quatro vezes o número.", "Doubles: the number is played four times."),
-        ("É obrigatório jogar os dois dados quando possível; se só um dá, o maior.",
-         "Both dice must be played when possible; if only one can be, the larger."),
-        ("Com todas as peças no setor interno, retire-as. Quem retira todas primeiro ganha: simples (1), gamão (2) "
-         "se o outro não retirou nenhuma, gamão triplo (3) se ele ainda tem peça na barra ou no seu setor interno.",
-         "With every checker in the home board, bear them off. The first to bear off all wins: single (1), gammon "
-         "(2) if the other bore none off, backgammon (3) if they still have a checker on the bar or in your home "
-         "board."),
-        ("O cubo dobra o valor do jogo: quem recusa a dobra perde o valor atual.",
-         "The cube doubles the game's value: whoever drops a double loses the current value."),
-    ],
-    "plakoto": [
-        ("Todas as 15 peças começam na casa 24 de cada jogador; andam em sentidos opostos.",
-         "All 15 checkers start on each player's point 24; they move in opposite directions."),
-        ("Ninguém captura: parar sobre uma peça sozinha do adversário a prende. A peça presa não anda até a de cima "
-         "sair.",
-         "Nobody hits: landing on a lone opposing checker pins it. A pinned checker cannot move until the one on "
-         "top leaves."),
-        ("Prender a mãe (a última peça que ficou na casa de partida) ganha o jogo; se as duas mães estão presas, é "
-         "empate.",
-         "Pinning the mother (the last checker left on the starting point) wins the game; both mothers pinned is a "
-         "draw."),
-        ("Não há barra nem entrada; retira-se como no gamão.", "No bar, no entering; bearing off as in backgammon."),
-    ],
-    "russian": [
-        ("As peças começam fora do tabuleiro e entram pelo mesmo setor; os dois andam no mesmo sentido.",
-         "Checkers start off the board and enter through the same quarter; both sides move the same way."),
-        ("É preciso entrar pelo menos duas peças antes de mover uma que já entrou.",
-         "At least two checkers must be entered before an entered one moves on."),
-        ("Dobradinha: joga-se quatro vezes o número, depois a dobradinha complementar (o 7 menos o número), e "
-         "lança-se de novo.",
-         "Doubles: the number four times, then the complementary double (7 minus the number), then roll again."),
-        ("Dobradinha no primeiro lance de cada um não vale: lance de novo.",
-         "A double on each player's first roll does not count: roll again."),
-    ],
-    "jacquet": [
-        ("As 15 peças começam numa só casa; os dois andam no mesmo sentido, em lados opostos.",
-         "All 15 checkers start on one point; both sides move the same way, from opposite sides."),
-        ("Uma peça sozinha já fecha a casa: não há captura.", "A single checker closes a point: there is no hitting."),
-        ("Só o mensageiro (a primeira peça) anda até chegar à última parte do percurso; depois as outras podem sair.",
-         "Only the messenger (the first checker) moves until it reaches the last quarter of its route; then the "
-         "others may leave."),
-        ("Não se pode ocupar seis casas seguidas antes de ocupar as duas últimas do percurso.",
-         "No six points in a row before holding the last two points of the route."),
-    ],
-}
+PLACEHOLDER = re.compile(r"\{(\w+)(?::([^|{}]*)\|([^{}]*))?\}")
 
 PAGE_WORDS: dict[str, tuple[str, str]] = {
     # The main page (kiosk/static/index.html, app.js, controls.js): the score, the dice, the cube, the toolbar.
@@ -238,7 +181,7 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "messenger": ("Mensageiro chegou, todas as peças andam: {who}", "Messenger arrived, every checker moves: {who}"),
     "messengerNone": ("Mensageiros a caminho: só eles andam", "Messengers on their way: only they move"),
     "rulesTitle": ("Regras deste jogo", "Rules of this game"),
-    **{f"rulesCard.{game}.{k}": words for game, lines in _RULES.items() for k, words in enumerate(lines, start=1)},
+    **{f"rulesCard.{game}.{k}": words for game, lines in RULES_CARD.items() for k, words in enumerate(lines, start=1)},
     # The chouette (R26-R29; chouette.js) in the seed's words: banqueiro, capitão, apostadores, repique, aceita, desiste.
     "chouette.title": ("Chouette · jogo {n}", "Chouette · game {n}"),
     "chouette.box": ("Banqueiro", "Box"),
@@ -595,39 +538,6 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "director.league.restarted": ("ponte reiniciada {n} {n:vez|vezes}", "bridge restarted {n} {n:time|times}"),
 }
 
-# The server's refusals come from Python in English (kiosk/coach.py, kiosk/pin.py, the API's checks); the
-# Portuguese page says them from here, matched by their beginning (a JavaScript pattern; $1 is its first group).
-SERVER_SENTENCES: tuple[tuple[str, str], ...] = (
-    (r"^cube advice is given before a roll or after a double, not now",
-     "O conselho de cubo é dado antes de lançar os dados ou depois de uma dobra, não agora."),
-    (r"^there is no roll to show plays for", "Não há dados lançados para mostrar jogadas: lancem os dados primeiro."),
-    (r"^no player is on roll yet", "Ainda não há jogador da vez."),
-    (r"^the coach is off in tournament mode",
-     "O treinador fica desligado no modo torneio: sem dicas, avaliações nem revisão até o fim da partida."),
-    (r"^the coach knows backgammon only",
-     "O treinador só conhece o gamão: o GNU Backgammon não tem este jogo; o árbitro continua julgando cada jogada."),
-    (r"^there is no play to take back now.*",
-     "Não há jogada para voltar agora: só uma jogada que o treinador avisou ou chamou de erro, enquanto o "
-     "adversário só lançou, com a volta combinada."),
-    (r"^the coach is switched off in this kiosk's settings.*",
-     "O treinador está desligado na configuração do quiosque (coach = false): ponha coach = true e reinicie o "
-     "quiosque."),
-    (r"^the coach is not running$", "O treinador não está funcionando."),
-    (r"^GNU Backgammon is not installed.*",
-     "O GNU Backgammon não está instalado: instale com 'sudo apt install gnubg' e tente de novo."),
-    (r"^the guide \(docs\/guia-do-professor\.md\) is not in this installation$",
-     "O guia do professor não está nesta instalação."),
-    (r"^wrong PIN$", "PIN errado."),
-    (r"^no PIN has been set yet.*", "Ainda não há PIN: defina um primeiro."),
-    (r"^this action needs the PIN.*", "Esta ação precisa do PIN: digite-o."),
-    (r"^too many wrong PINs from this device: try again in (\d+) s$",
-     "Muitos PINs errados neste aparelho: tente de novo em $1 s."),
-    (r"^one PIN at a time from this device.*", "Um PIN de cada vez: aguarde a resposta."),
-    (r"^pin: String should match pattern.*", "O PIN precisa ter de 4 a 12 dígitos."),
-    (r"^GNU Backgammon has not doubled.*", "O GNU Backgammon não dobrou: não há dobra dele para responder agora."),
-)
-
-
 def fill(text: str, **params: Any) -> str:
     """The entry with its placeholders filled, as the page fills them: ``{name}`` the value (left as it is when
     not given), ``{n:one|many}`` the noun agreeing with ``n``.
@@ -648,34 +558,4 @@ def placeholders(text: str) -> set[str]:
     return {m.group(1) for m in PLACEHOLDER.finditer(text)}
 
 
-def page_words() -> dict[str, Any]:
-    """The table as the page reads it: {"pt": {key: words}, "en": {...}, "server": [[pattern, pt], ...]}."""
-    return {"pt": {k: pt for k, (pt, _) in PAGE_WORDS.items()}, "en": {k: en for k, (_, en) in PAGE_WORDS.items()},
-            "server": [list(pair) for pair in SERVER_SENTENCES]}
-
-
-@functools.cache
-def page_words_js() -> str:
-    """The table as a JavaScript module (served as words.js, imported by kiosk/static/i18n.js)."""
-    return ("// Generated from core/page_words.py (the players' screen's words, pt and en): edit them there.\n"
-            f"export const WORDS = {json.dumps(page_words(), ensure_ascii=False, indent=0, sort_keys=True)};\n")
-
-
-def page_words_etag() -> str:
-    """The served module's entity tag: the same words, the same tag (a browser keeps the module until it changes)."""
-    return '"' + hashlib.sha256(page_words_js().encode("utf-8")).hexdigest()[:20] + '"'
-
-
-def words_reply(if_none_match: str | None) -> tuple[int, str, dict[str, str]]:
-    """GET words.js for both servers (the kiosk's /static/words.js, the director's /kiosk/words.js): (status, body,
-    headers). Cacheable: the browser asks again at each load (no-cache) and is told 304, without the body, while
-    its copy's tag is the table's."""
-    tag = page_words_etag()
-    headers = {"ETag": tag, "Cache-Control": "no-cache"}
-    if if_none_match and tag in [t.strip() for t in if_none_match.split(",")]:
-        return 304, "", headers
-    return 200, page_words_js(), headers
-
-
-__all__ = ["PAGE_WORDS", "SERVER_SENTENCES", "fill", "page_words", "page_words_etag", "page_words_js", "placeholders",
-           "words_reply"]
+__all__ = ["PAGE_WORDS", "fill", "placeholders"]

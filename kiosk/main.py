@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from core.page_words import words_reply
+from core.page_words_js import words_reply
 from kiosk.coach import CoachService, EngineFactory, default_engine
 from kiosk.config import Settings
 from kiosk.dependencies import CalibrationSource, KioskService

@@ -14,7 +14,7 @@ from club.director import Director
 from club.intake import BoardMatch
 from club.rating import change
 from club.web import create_app
-from core.page_words import page_words_js
+from core.page_words_js import page_words_js
 from core.referee import Referee
 from kiosk.pin import PinStore
 from kiosk.server import BackgroundServer

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.page_words import PAGE_WORDS, SERVER_SENTENCES, fill, page_words_js, placeholders, words_reply
+from core.page_words import PAGE_WORDS, fill, placeholders
+from core.page_words_js import SERVER_SENTENCES, page_words_js, words_reply
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "kiosk" / "static" / "i18n.js"

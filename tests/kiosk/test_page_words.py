@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.page_words import page_words_js
+from core.page_words_js import page_words_js
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer

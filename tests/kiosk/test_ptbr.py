@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 from core.messages import REASONS, TEMPLATES, describe, message
-from core.page_words import PAGE_WORDS, SERVER_SENTENCES
+from core.page_words import PAGE_WORDS
+from core.page_words_js import SERVER_SENTENCES
 from webguard.page import page_text
 
 ROOT = Path(__file__).resolve().parents[2]
