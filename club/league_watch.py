@@ -37,6 +37,7 @@ from typing import IO, Any
 import paho.mqtt.client as mqtt
 
 from club.broker_config import parse_listen
+from club.config import Broker, make_client
 from club.mosquitto import MOSQUITTO
 from club.pairing import write_private
 
@@ -185,8 +186,8 @@ class BridgeWatch:
             proc.wait(TERM_WAIT)
 
     def _probe_client(self) -> mqtt.Client:
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.user)
-        c.username_pw_set(self.user, self.password)
+        # The club's own client (credentials, a callback's failure logged, never the end of its network thread).
+        c = make_client(self.user, Broker(self.host, self.port, tls=False, username=self.user, password=self.password))
         c.reconnect_delay_set(1, 2)
 
         def connected(cl: mqtt.Client, _u: object, _f: object, reason: Any, _p: object) -> None:
