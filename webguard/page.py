@@ -1,7 +1,7 @@
 """One way to write a page's head (issue 35): the lines every page of both servers shares are written here once.
 
 A page's file (kiosk/static/*.html, club/static/*.html) holds only its own head's lines (its title, style sheets
-and scripts) and `</head>`, then its body; `page_reply` puts `HEAD` (doctype, language, charset, viewport) before
+and scripts) and `</head>`, then its body; `page_reply` puts `HEAD` (doctype, language, charset, viewport, no icon to fetch) before
 it. Never cached without asking: the browser asks again at each load (no-cache) and is told 304, without the
 body, while its copy's tag is the page's.
 """
@@ -19,6 +19,7 @@ HEAD = """<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 """
 
 

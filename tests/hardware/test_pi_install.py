@@ -263,9 +263,9 @@ def _serve(folder: Path) -> tuple[Any, int]:
 def test_page_shot_waits_for_the_pages_drawn_state_and_says_when_it_never_comes(tmp_path: Path) -> None:
     """hardware/pi/page_shot.py against a real headless Chromium's DevTools port: a page whose state arrives late
     (as the kiosk's first WebSocket message does) is captured only once drawn; a page that never draws fails."""
-    from tests.kiosk.browser import chromium_or_skip
+    from tests.kiosk.browser import FULL_CHROMIUM, chromium_or_skip
 
-    chromium = chromium_or_skip()
+    chromium = chromium_or_skip(FULL_CHROMIUM)  # the Pi's browser, as page_shot.py meets it there
 
     def shot(*args: str) -> int:
         # Its own process, as check-arm64 runs it: a worker that already drove the page tests' Chromium has a
