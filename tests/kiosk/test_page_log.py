@@ -19,16 +19,17 @@ class Failed(Exception):
 def test_a_failure_inside_the_page_carries_its_errors_failed_requests_sockets_and_the_servers_refusals(
         tmp_path: Path) -> None:
     with pytest.raises(Failed) as failed, live_kiosk(tmp_path) as (url, _, _), chromium_page(800, 480) as page:
-        page.route("**/api/kiosk", lambda route: route.abort())  # the page keeps its defaults (app.js start)
-        with page.expect_event("requestfailed"):
-            page.goto(url + "/")
+        page.route("**/lost", lambda route: route.abort())
+        page.goto(url + "/")
         page.wait_for_selector("body[data-renders]", state="attached")  # the state came over /ws
+        with page.expect_event("requestfailed"):
+            page.evaluate("fetch('/lost').catch(() => null)")
         with page.expect_event("console"), page.expect_event("pageerror"):
             page.evaluate("console.error('a console error'); setTimeout(() => { throw new Error('an error'); })")
         raise Failed("the test failed here")
     notes = "\n".join(getattr(failed.value, "__notes__", []))
     assert f"the page {url}/, " in notes, notes
-    assert f"request failed: GET {url}/api/kiosk: net::ERR_FAILED" in notes, notes
+    assert f"request failed: GET {url}/lost: net::ERR_FAILED" in notes, notes
     assert "console error: a console error" in notes, notes
     assert "page error: an error" in notes, notes
     assert f"WebSocket opened: {url.replace('http', 'ws')}/ws\n" in notes + "\n", notes
