@@ -26,7 +26,6 @@ import logging
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -38,7 +37,7 @@ import paho.mqtt.client as mqtt
 
 from club.broker_config import parse_listen
 from club.config import Broker, make_client
-from club.mosquitto import MOSQUITTO
+from club.mosquitto import MOSQUITTO, wait_listening
 from club.pairing import write_private
 
 log = logging.getLogger(__name__)
@@ -159,13 +158,8 @@ class BridgeWatch:
         self.proc = subprocess.Popen([self.mosquitto, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
                                      stdout=out, stderr=out)  # in the director's group: a Ctrl-C ends both
         log.info("league bridge: mosquitto -c %s started (pid %d)", self.conf, self.proc.pid)
-        deadline = time.monotonic() + self.answer_within  # its listener first (the probes count from then)
-        while time.monotonic() < deadline and self.proc.poll() is None and not self._stop.is_set():
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
+        # its listener first (the probes count from then); one that never listens is the probes' business
+        wait_listening(self.host, self.port, self.answer_within, self.proc, self._stop)
         self._started = self._answered = time.monotonic()
 
     def _end(self) -> None:

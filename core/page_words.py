@@ -48,6 +48,7 @@ PAGE_WORDS: dict[str, tuple[str, str]] = {
     "moves": ("Jogadas", "Moves"),
     "export": ("Exportar", "Export"),
     "noPlay": ("não joga", "no play"),
+    "studyPlay": ("Estudar esta jogada", "Study this play"),
     "toPlay": ("Joga: {p}", "{p} to play"),
     "rollAgain": ("Lança de novo: {p}", "{p} rolls again"),
     "unknown": ("Aviso do árbitro", "The referee says"),

@@ -178,13 +178,26 @@ function marks() {
   return move?.play ? playMarks(state, move.side, move.play) : null;
 }
 
+// A move of the list, touched, opens under it "Estudar esta jogada": the position before that play on the lesson page
+// (/aula?match=N&move=M, the teacher's table sets it up on the board), for any game (the variants too). Only for a
+// recorded match (a journal id), not in a tournament (the board is the tournament's, no help, as the coach) nor in a
+// chouette (its list is one line). `move` counts the match's plays from 1, every game (the referee's list, whole).
+let studied = null;
+
+function studyable() {
+  return /^\d+$/.test(String(state?.match?.id ?? "")) && !tournament() && !state?.chouette;
+}
+
 function renderMoves() {
   const list = $("move-list"), game = state?.match?.game, tt = t();
-  const moves = (state?.moves || []).filter((m) => !game || !m.game || m.game === game);
-  list.replaceChildren(...moves.map((m) => {
+  const all = state?.moves || [], match = String(state?.match?.id ?? ""), can = studyable();
+  // a new play, another match: the list goes back to showing the newest move
+  if (studied && (!can || studied.match !== match || studied.count !== all.length)) studied = null;
+  const moves = all.map((m, i) => [m, i + 1]).filter(([m]) => !game || !m.game || m.game === game);
+  list.replaceChildren(...moves.map(([m, k]) => {
     const li = document.createElement("li");
     li.className = m.side || "";
-    li.value = m.number || 0;
+    li.value = m.number || 0; li.dataset.move = String(k);
     // A roll with no legal play (a dance) has an empty play: say so rather than leave "66:" hanging.
     const play = m.play || ((m.roll || []).length ? tt.noPlay : "");
     // Number and play always show in full; a long name gives way (ellipsis) on a narrow screen.
@@ -193,9 +206,26 @@ function renderMoves() {
     const who = part("who", ""); const chip = document.createElement("i"); chip.className = `chip ${m.side || ""}`;
     who.append(chip); who.title = name(m.side); who.setAttribute("aria-label", name(m.side));
     li.append(part("no", `${m.number || ""}.`), who, part("play", `${(m.roll || []).join("")}: ${playText(lang, play)}`));
+    if (can) {
+      li.classList.add("pick");
+      li.onclick = () => { studied = studied?.move === k ? null : { match, move: k, count: all.length }; renderMoves(); };
+      if (studied?.move === k) {
+        const a = document.createElement("a");
+        a.className = "button study"; a.dataset.testid = "study-play"; a.textContent = tt.studyPlay;
+        a.href = `/aula?match=${match}&move=${k}`;
+        a.onclick = (e) => e.stopPropagation();
+        li.classList.add("studied"); li.append(a);
+      }
+    }
     return li;
   }));
-  list.scrollTop = list.scrollHeight;
+  keepMovesInView();
+}
+
+// The newest move in view, or the one being studied with its button.
+function keepMovesInView() {
+  const list = $("move-list"), row = list.querySelector("li.studied");
+  if (row) row.scrollIntoView({ block: "nearest" }); else list.scrollTop = list.scrollHeight;
 }
 
 function renderStatic() {
@@ -343,7 +373,7 @@ export function render() {
   renderRules();
   // The newest move in view once everything below it is laid out (the coach's "wait" or the clock's answer, drawn
   // after the list, can make it shorter).
-  $("move-list").scrollTop = $("move-list").scrollHeight;
+  keepMovesInView();
   window.__gamao.renders += 1;
   window.__gamao.lastRenderAt = performance.timeOrigin + performance.now();
   const n = window.__gamao.renders;
@@ -403,7 +433,7 @@ async function start() {
   // The coach's news (the tutor's warning, GNU Backgammon's instruction) changes what the banner says.
   document.addEventListener("gamao:coach", () => { if (state) { renderVerdict(); renderToolbar(); } });
   // Whatever changes the list's height later (the coach's news on its own socket), the newest move stays in view.
-  new ResizeObserver(() => { $("move-list").scrollTop = $("move-list").scrollHeight; }).observe($("move-list"));
+  new ResizeObserver(keepMovesInView).observe($("move-list"));
   $("chouette-btn").addEventListener("click", () => openChouette($("chouette-dialog"), () => state, lang));
   startConventions($("board"));
   render();

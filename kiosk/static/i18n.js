@@ -78,7 +78,7 @@ function mainText(lang) {
     money: w("money"), game: (n) => w("game", { n }), crawford: w("crawford"), postCrawford: w("postCrawford"),
     dice: w("dice"), cube: w("cube"), centred: w("centred"), owns: (p) => w("owns", { p }),
     offered: (p, v) => w("offered", { p, v }), noCube: w("noCube"), pips: w("pips"), moves: w("moves"),
-    export: w("export"), noPlay: w("noPlay"), toPlay: (p) => w("toPlay", { p }), rollAgain: (p) => w("rollAgain", { p }),
+    export: w("export"), noPlay: w("noPlay"), studyPlay: w("studyPlay"), toPlay: (p) => w("toPlay", { p }), rollAgain: (p) => w("rollAgain", { p }),
     unknown: w("unknown"), resigns: (p, v) => w("resigns", { p, how: [1, 2, 3].includes(v) ? w(`resignHow.${v}`) : v }),
     cocked: w("cocked"), noRoll: w("noRoll"), connecting: w("connecting"), offline: w("offline"),
     tournament: w("tournament"), calibrate: w("calibrate"), controls: w("controls"), coach: w("coach"),

@@ -407,6 +407,15 @@ def test_11_the_review_from_the_chair(tmp_path: Path, width: int, height: int, n
             b = page.locator(sel).bounding_box()
             assert b is not None and b["height"] >= 47.5 and b["width"] >= 47.5, (sel, b)
         assert problems == [], problems
+        # the PR table scrolled into view (below the boards): no word broken in its heads or levels, in both languages
+        page.locator("[data-testid=review-summary]").scroll_into_view_if_needed()
+        assert shoot(page, f"{name}-table") == []
+        page.click("#lang")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.locator("[data-testid=review-summary]").scroll_into_view_if_needed()
+        assert shoot(page, f"{name}-table-en") == []
+        table = page.locator("[data-testid=review-summary]").bounding_box()
+        assert table is not None and table["x"] + table["width"] <= width, table
 
 
 def test_11b_the_coachs_settings_from_the_chair(tmp_path: Path) -> None:
