@@ -125,7 +125,7 @@ def test_overlay_and_live_files_run_behind_the_delay_set_by_the_server(broker, m
                 assert owner.post("/api/feature", json=body).status_code in (401, 403)
                 assert owner.post("/api/feature", json=body, headers={"X-Gamao-PIN": PIN}).status_code == 200
                 assert owner.get("/api/feature").json()["featured"] == body
-            assert wait_for(lambda: client.get("/api/overlay", params={"board": "featured"}).status_code == 200, 3)
+            assert wait_for(lambda: client.get("/api/overlay", params={"board": "featured"}).status_code == 200, 10)
             assert client.get("/api/overlay", params={"board": "featured"}).json()["board"] == "mesa01"
     finally:
         board.close()
