@@ -182,7 +182,8 @@ class BridgeWatch:
     def _probe_client(self) -> mqtt.Client:
         # The club's own client (credentials, a callback's failure logged, never the end of its network thread).
         c = make_client(self.user, Broker(self.host, self.port, tls=False, username=self.user, password=self.password))
-        c.reconnect_delay_set(1, 2)
+        # back within a restart's answer_within (a bridge restarted has answer_within from its listener to answer)
+        c.reconnect_delay_set(min(1.0, self.answer_within / 8), min(2.0, self.answer_within / 4))
 
         def connected(cl: mqtt.Client, _u: object, _f: object, reason: Any, _p: object) -> None:
             if not reason.is_failure:  # a CONNACK: it answers (and the probes go on from now)
