@@ -260,6 +260,7 @@ function renderStatic() {
   $("chouette-btn").textContent = tt.chouette;
   $("lang").textContent = tt.language;
   $("offline").textContent = tt.offline;
+  drawerTitle();
 }
 
 // The toolbar shows only what exists now: no coach in tournament mode, no chouette in the variants (R26-R29 are
@@ -280,13 +281,18 @@ function renderToolbar() {
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.classList.toggle("open", b.dataset.pane === pane);
 }
 
+// The drawer's head in the page's language (set again when the language is switched with the drawer open).
+function drawerTitle() {
+  const titles = { coach: t().coach, exports: t().export, rules: t().rulesTitle, summary: t().summaryTitle };
+  $("drawer-title").textContent = titles[pane] || "";
+}
+
 function openPane(which) {
   pane = pane === which ? "" : which;
   $("drawer").hidden = !pane;
   // The drawer and the coach's view (coach.js) both lie over the board: the one opened last is in front.
   if (pane) document.querySelector(".board-wrap").dataset.front = "drawer";
-  const titles = { coach: t().coach, exports: t().export, rules: t().rulesTitle, summary: t().summaryTitle };
-  $("drawer-title").textContent = titles[pane] || "";
+  drawerTitle();
   for (const sec of document.querySelectorAll(".drawer .pane")) {
     // coach.js hides its section in tournament mode: the pane shows only when the coach is there.
     if (sec.id === "coach") sec.classList.toggle("closed", pane !== "coach");
