@@ -98,13 +98,34 @@ function renderVariant() {
   let text = "";
   // The pins in the board's numbering (the mover's, as its labels and the plays): one numbering on the screen.
   const mover = numberedFor(state);
-  if (pos.pinned) text = pos.pinned.length ? tt.pinned(pos.pinned.map((p) => `${ownNumber(state, mover, p.point)} (${name(p.side)})`).join(", ")) : "";
+  const pins = pos.pinned?.length ? pinsByPinner(pos.pinned, mover) : null;
   if (pos.waiting) text = tt.waiting(`${name("light")} ${pos.waiting.light}`, `${name("dark")} ${pos.waiting.dark}`);
   if (pos.messenger) {
     const arrived = ["light", "dark"].filter((s) => pos.messenger[s]).map(name);
     text = arrived.length ? tt.messenger(arrived.join(", ")) : tt.messengerNone;
   }
-  info.hidden = !text; info.textContent = text;
+  info.hidden = !text && !pins; info.textContent = text;
+  if (!pins) return;
+  // Grouped by who pins them, one sentence ("Presas por Bruno: 3, 7, 12; por Ana: 5, 9"); when that needs more than
+  // the line's two lines (many pins, long names), the pinners' names give way to their chips (as in the score).
+  const sentence = (who) => pins.map(([side, points], i) => (i ? tt.pinnedAlso : tt.pinnedBy)(who(side), points.join(", "))).join("; ");
+  info.textContent = sentence(name);
+  if (info.scrollHeight <= info.clientHeight + 1) return;
+  const parts = sentence((side) => `\u0001${side}\u0001`).split("\u0001");
+  info.replaceChildren(...parts.map((part, i) => {
+    if (i % 2 === 0) return part;
+    const chip = document.createElement("i");
+    chip.className = `chip ${part}`;
+    return chip;
+  }));
+}
+
+addEventListener("resize", () => { if (state) renderVariant(); });  // the pins' sentence chosen for this width
+
+// Plakoto's pins as [pinner, [points in the mover's numbering, ascending]], light's pinner first.
+function pinsByPinner(pinned, mover) {
+  return ["light", "dark"].map((pinner) => [pinner, pinned.filter((p) => p.side !== pinner)
+    .map((p) => ownNumber(state, mover, p.point)).sort((a, b) => a - b)]).filter(([, points]) => points.length);
 }
 
 function tournament() { return Boolean(state?.match?.rules?.tournament); }
@@ -239,6 +260,7 @@ function renderStatic() {
   $("chouette-btn").textContent = tt.chouette;
   $("lang").textContent = tt.language;
   $("offline").textContent = tt.offline;
+  drawerTitle();
 }
 
 // The toolbar shows only what exists now: no coach in tournament mode, no chouette in the variants (R26-R29 are
@@ -259,13 +281,18 @@ function renderToolbar() {
   for (const b of document.querySelectorAll(".toolbar button[data-pane]")) b.classList.toggle("open", b.dataset.pane === pane);
 }
 
+// The drawer's head in the page's language (set again when the language is switched with the drawer open).
+function drawerTitle() {
+  const titles = { coach: t().coach, exports: t().export, rules: t().rulesTitle, summary: t().summaryTitle };
+  $("drawer-title").textContent = titles[pane] || "";
+}
+
 function openPane(which) {
   pane = pane === which ? "" : which;
   $("drawer").hidden = !pane;
   // The drawer and the coach's view (coach.js) both lie over the board: the one opened last is in front.
   if (pane) document.querySelector(".board-wrap").dataset.front = "drawer";
-  const titles = { coach: t().coach, exports: t().export, rules: t().rulesTitle, summary: t().summaryTitle };
-  $("drawer-title").textContent = titles[pane] || "";
+  drawerTitle();
   for (const sec of document.querySelectorAll(".drawer .pane")) {
     // coach.js hides its section in tournament mode: the pane shows only when the coach is there.
     if (sec.id === "coach") sec.classList.toggle("closed", pane !== "coach");

@@ -128,7 +128,8 @@ function mainText(lang) {
     chain: (c) => (c.link === "complement" ? w("chain.complement", { d: c.dice[0] })
       : c.link === "double" ? w("chain.double", { dice: c.dice.join("-"), d: c.dice[0], c: 7 - c.dice[0] })
       : w("chain.complete")),
-    pinned: (list) => w("pinned", { list }), waiting: (light, dark) => w("waiting", { light, dark }),
+    pinnedBy: (p, list) => w("pinnedBy", { p, list }),
+    pinnedAlso: (p, list) => w("pinnedAlso", { p, list }), waiting: (light, dark) => w("waiting", { light, dark }),
     messenger: (who) => w("messenger", { who }), messengerNone: w("messengerNone"),
     rulesTitle: w("rulesTitle"),
     rulesCard: Object.fromEntries(Object.entries(RULES).map(([g, n]) => [g, lines(w, `rulesCard.${g}`, n)])),

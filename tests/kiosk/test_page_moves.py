@@ -48,7 +48,7 @@ def test_a_move_of_a_recorded_variant_match_opens_on_the_lesson_page_at_800x480(
     app = create_app(Settings(data_dir=tmp_path / "data", language="pt"), service=service, coach_engine=None)
     try:
         game = random_game(PlakotoPosition, 5)
-        # the match in play, 20 plays in or more, at most two checkers pinned (the pins' line holds two: see notes)
+        # the match in play, 20 plays in or more, at most two checkers pinned
         stop = next(k for k, t in enumerate(game.turns) if k >= 20 and len(t.before.to_dict()["pinned"]) <= 2)  # type: ignore[arg-type]
         for event, _ in game_events(game):
             service.submit(dict(event))
