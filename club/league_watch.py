@@ -26,7 +26,6 @@ import logging
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -38,7 +37,7 @@ import paho.mqtt.client as mqtt
 
 from club.broker_config import parse_listen
 from club.config import Broker, make_client
-from club.mosquitto import MOSQUITTO
+from club.mosquitto import MOSQUITTO, wait_listening
 from club.pairing import write_private
 
 log = logging.getLogger(__name__)
@@ -159,13 +158,8 @@ class BridgeWatch:
         self.proc = subprocess.Popen([self.mosquitto, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
                                      stdout=out, stderr=out)  # in the director's group: a Ctrl-C ends both
         log.info("league bridge: mosquitto -c %s started (pid %d)", self.conf, self.proc.pid)
-        deadline = time.monotonic() + self.answer_within  # its listener first (the probes count from then)
-        while time.monotonic() < deadline and self.proc.poll() is None and not self._stop.is_set():
-            try:
-                with socket.create_connection((self.host, self.port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
+        # its listener first (the probes count from then); one that never listens is the probes' business
+        wait_listening(self.host, self.port, self.answer_within, self.proc, self._stop)
         self._started = self._answered = time.monotonic()
 
     def _end(self) -> None:
@@ -188,7 +182,8 @@ class BridgeWatch:
     def _probe_client(self) -> mqtt.Client:
         # The club's own client (credentials, a callback's failure logged, never the end of its network thread).
         c = make_client(self.user, Broker(self.host, self.port, tls=False, username=self.user, password=self.password))
-        c.reconnect_delay_set(1, 2)
+        # back within a restart's answer_within (a bridge restarted has answer_within from its listener to answer)
+        c.reconnect_delay_set(min(1.0, self.answer_within / 8), min(2.0, self.answer_within / 4))
 
         def connected(cl: mqtt.Client, _u: object, _f: object, reason: Any, _p: object) -> None:
             if not reason.is_failure:  # a CONNACK: it answers (and the probes go on from now)

@@ -46,6 +46,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_listening(host: str, port: int, seconds: float, proc: subprocess.Popen[bytes] | None = None,
+                   stop: threading.Event | None = None) -> bool:
+    """Wait until a server just started takes a TCP connection on `host`:`port` (True), or until its process `proc`
+    ended, `stop` was set or `seconds` went by (False): the club's broker (LocalBroker.start) and the league bridge's
+    own Mosquitto (club/league_watch.py) before anyone talks to them."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if (proc is not None and proc.poll() is not None) or (stop is not None and stop.is_set()):
+            return False
+        try:
+            with socket.create_connection((host, port), timeout=0.2):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
 def available() -> bool:
     return Path(MOSQUITTO).exists()
 
@@ -147,16 +164,11 @@ class LocalBroker:
     def start(self, timeout: float = 10.0) -> LocalBroker:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"mosquitto exited ({self.proc.returncode}): {err.strip()} {self._log_tail()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
-            except OSError:
-                time.sleep(0.05)
+        if wait_listening("127.0.0.1", self.port, timeout, self.proc):
+            return self
+        if self.proc.poll() is not None:
+            err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+            raise RuntimeError(f"mosquitto exited ({self.proc.returncode}): {err.strip()} {self._log_tail()}")
         raise TimeoutError(f"mosquitto did not listen on port {self.port} within {timeout:.0f} s")
 
     def _log_tail(self) -> str:

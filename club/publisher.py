@@ -64,6 +64,11 @@ class BoardPublisher:
         self.clock = clock
         self.client: Any = None
         self.connected = threading.Event()
+        #: the broker acknowledged this connection's subscription to the director's commands (SUBACK): a command
+        #: sent from now on reaches the board (tests and bench wait for it, not for a time)
+        self.commands_heard = threading.Event()
+        self._command_mid: int | None = None
+        self._sub_lock = threading.Lock()
         self.alerts: set[str] = set()
         self.stats = {"published": 0, "acked": 0, "catch_up": 0, "resend_requests": 0, "connections": 0,
                       "refused_commands": 0}
@@ -134,6 +139,7 @@ class BoardPublisher:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = lambda *a: self._wake.set()
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self.service.on_journaled(self._on_journaled)
         self.service.subscribe(lambda state: self._dirty())
         self.client.connect_async(b.host, b.port, keepalive=b.keepalive)
@@ -209,15 +215,26 @@ class BoardPublisher:
             return
         client.subscribe(self.topic(RESEND), qos=1)
         if self._commands:
-            client.subscribe(self.topic(KIND), qos=1)
+            self._subscribe_commands(client)
         self.stats["connections"] += 1
         self._catch_up = True
         self._state_dirty = True
         self.connected.set()
         self._wake.set()
 
+    def _subscribe_commands(self, client: Any) -> None:
+        with self._sub_lock:
+            self.commands_heard.clear()
+            _, self._command_mid = client.subscribe(self.topic(KIND), qos=1)
+
+    def _on_subscribe(self, client: Any, userdata: Any, mid: int, codes: Any, properties: Any) -> None:
+        with self._sub_lock:
+            if mid == self._command_mid and not any(c.is_failure for c in codes):
+                self.commands_heard.set()
+
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected.clear()
+        self.commands_heard.clear()
         if not self._stop.is_set():
             try:
                 self._arm_will()  # paho reconnects from this thread after this call, with the new will
@@ -230,7 +247,7 @@ class BoardPublisher:
         Called from paho's thread: the listener must return at once."""
         self._commands.append(listener)
         if self.client is not None and self.connected.is_set():
-            self.client.subscribe(self.topic(KIND), qos=1)
+            self._subscribe_commands(self.client)
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         """A director command: ``.../command`` goes to its listeners (they take it through ``gate``); ``resend`` is

@@ -47,12 +47,22 @@ function clocks() {
   }
 }
 
+// The head names the table as the room does: the director's label as written (the director's page shows the same);
+// a board without one by its number, "Mesa 1" / "Table 1" for mesa01 (the number the tournament desk calls, see
+// club/tournament_boards.py table_of), else its name. A bare number as a label is a number too ("7" -> "Mesa 7").
+function tableName(d) {
+  const name = String(d.label || d.board || "");
+  if (name !== d.board && !/^\d+$/.test(name.trim())) return name;
+  const m = /(\d+)\s*$/.exec(name);
+  return m ? T.table(m[1].replace(/^0+(?=\d)/, "")) : name;
+}
+
 function show(d) {
   last = d; fetchedAt = performance.now();
   root.dataset.board = `${d.club}/${d.board}`;
   root.dataset.match = d.match == null ? "" : String(d.match);
   root.dataset.events = String(d.events || 0);
-  $("table").textContent = T.table(d.label || d.board);
+  $("table").textContent = tableName(d);
   if (d.match == null) {
     root.classList.add("waiting");
     root.dataset.phase = "waiting";

@@ -287,6 +287,7 @@ export function renderCoach(state, lang) {
   $("review-link").textContent = t.review; $("coach-close").textContent = t.close;
   $("coach-numbers").textContent = t.numbers; $("coach-numbers").setAttribute("aria-pressed", String(numbers));
   $("coach-settings-open").textContent = t.settings; $("coach-guide").textContent = t.guide;
+  if (viewing === "settings") $("coach-caption").textContent = t.settings;  // the language switched with it open
   $("lbl-tutor").textContent = t.tutor; $("lbl-marks").textContent = t.marks;
   $("lbl-takeback").textContent = t.takebackSetting;
   $("lbl-pin").textContent = t.pinLabel;

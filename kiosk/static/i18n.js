@@ -78,7 +78,7 @@ function mainText(lang) {
     money: w("money"), game: (n) => w("game", { n }), crawford: w("crawford"), postCrawford: w("postCrawford"),
     dice: w("dice"), cube: w("cube"), centred: w("centred"), owns: (p) => w("owns", { p }),
     offered: (p, v) => w("offered", { p, v }), noCube: w("noCube"), pips: w("pips"), moves: w("moves"),
-    export: w("export"), noPlay: w("noPlay"), toPlay: (p) => w("toPlay", { p }), rollAgain: (p) => w("rollAgain", { p }),
+    export: w("export"), noPlay: w("noPlay"), studyPlay: w("studyPlay"), toPlay: (p) => w("toPlay", { p }), rollAgain: (p) => w("rollAgain", { p }),
     unknown: w("unknown"), resigns: (p, v) => w("resigns", { p, how: [1, 2, 3].includes(v) ? w(`resignHow.${v}`) : v }),
     cocked: w("cocked"), noRoll: w("noRoll"), connecting: w("connecting"), offline: w("offline"),
     tournament: w("tournament"), calibrate: w("calibrate"), controls: w("controls"), coach: w("coach"),
@@ -128,7 +128,8 @@ function mainText(lang) {
     chain: (c) => (c.link === "complement" ? w("chain.complement", { d: c.dice[0] })
       : c.link === "double" ? w("chain.double", { dice: c.dice.join("-"), d: c.dice[0], c: 7 - c.dice[0] })
       : w("chain.complete")),
-    pinned: (list) => w("pinned", { list }), waiting: (light, dark) => w("waiting", { light, dark }),
+    pinnedBy: (p, list) => w("pinnedBy", { p, list }),
+    pinnedAlso: (p, list) => w("pinnedAlso", { p, list }), waiting: (light, dark) => w("waiting", { light, dark }),
     messenger: (who) => w("messenger", { who }), messengerNone: w("messengerNone"),
     rulesTitle: w("rulesTitle"),
     rulesCard: Object.fromEntries(Object.entries(RULES).map(([g, n]) => [g, lines(w, `rulesCard.${g}`, n)])),

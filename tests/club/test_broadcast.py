@@ -125,7 +125,7 @@ def test_overlay_and_live_files_run_behind_the_delay_set_by_the_server(broker, m
                 assert owner.post("/api/feature", json=body).status_code in (401, 403)
                 assert owner.post("/api/feature", json=body, headers={"X-Gamao-PIN": PIN}).status_code == 200
                 assert owner.get("/api/feature").json()["featured"] == body
-            assert wait_for(lambda: client.get("/api/overlay", params={"board": "featured"}).status_code == 200, 3)
+            assert wait_for(lambda: client.get("/api/overlay", params={"board": "featured"}).status_code == 200, 10)
             assert client.get("/api/overlay", params={"board": "featured"}).json()["board"] == "mesa01"
     finally:
         board.close()
@@ -221,6 +221,7 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                         page.goto(f"{cast.url}/overlay?board=featured&layout={layout}")
                         page.wait_for_selector("#overlay[data-phase='moving'] #board .checker")
                         assert page.inner_text("#p-light .name") and "3 pontos" in page.inner_text("#length")
+                        assert page.inner_text("#table") == "Mesa 1"  # mesa01 has no label: its number, not "Mesa mesa01"
                         assert page.inner_text("#dice") and page.inner_text("#p-dark .pips").endswith(" casas")
                         # issue 37 on the stream: the Portuguese overlay in Portuguese, numbers agreeing, no code
                         # (the chair's checks but its 18 px floor: a 1920x1080 stream is not the 800x480 screen)
@@ -234,6 +235,7 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                             page.wait_for_selector("#overlay[data-phase='moving'] #board .checker")
                             assert page.inner_text("#p-dark .pips").endswith(" pips")
                             assert "Match to 3 points" in page.inner_text("#length")
+                            assert page.inner_text("#table") == "Table 1"
                             assert chair_problems(page, floor=0) == [], chair_problems(page, floor=0)
                         box = page.locator("#overlay").bounding_box()
                         assert box["x"] >= 0 and box["y"] >= 0
@@ -241,6 +243,7 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                         if layout == "side" and width == 1920:
                             # the director features another board: the stream follows, nothing reloaded
                             page.evaluate("window.notReloaded = true")
+                            director.rename(CLUB, "mesa02", "Mesa da janela")  # the director's label, as written
                             # the director features mesa02 from its board page (the button, the PIN asked)
                             pins = PinStore(tmp_path / "pins")
                             pins.set(PIN)
@@ -254,6 +257,7 @@ def test_overlay_layouts_over_a_camera_picture(broker, make_director, tmp_path: 
                                 control.wait_for_selector("#feature:has-text('mesa transmitida')")
                             assert director.archive.setting("featured") == {"club": CLUB, "board": "mesa02"}
                             page.wait_for_selector("#overlay[data-board$='/mesa02']", timeout=10_000)
+                            assert page.inner_text("#table") == "Mesa da janela"
                             page.screenshot(path=str(shot), omit_background=True)
                             _composite(shot, camera, SCREENSHOTS / "overlay-side-switched-1920x1080.png")
                             assert page.evaluate("window.notReloaded === true")

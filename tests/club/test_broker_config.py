@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -20,7 +19,7 @@ from club import broker_config
 from club.broker_config import BROKER_USER, MAX_INFLIGHT_BYTES, MAX_QUEUED_BYTES, write_broker_config
 from club.config import Broker, make_client
 from club.director import wait_for
-from club.mosquitto import MOSQUITTO, LocalBroker, available, free_port
+from club.mosquitto import MOSQUITTO, LocalBroker, available, free_port, wait_listening
 from club.pairing import Pairing
 from tests.cli_run import gamao
 from tests.club.attacks import Takeover, director_session, flood, memory, saved_database
@@ -152,8 +151,7 @@ def test_the_configuration_written_as_root_runs_under_mosquittos_own_user(open_f
     assert (out / "tls" / "ca.key").stat().st_uid == 0  # the CA's key is not the broker's business
     proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        listening = wait_for(lambda: proc.poll() is not None or _listens(port), 10)
-        assert listening and proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        assert wait_listening("127.0.0.1", port, 10, proc), proc.stderr.read().decode() if proc.stderr else ""
         cred = pairing.boards()["mesa01"]
         client = make_client("mesa01", Broker.parse(f"mqtts://localhost:{port}", cred["username"], cred["password"],
                                                     ca_file=str(out / "tls" / "ca.crt")))
@@ -176,14 +174,6 @@ def test_the_configuration_written_as_root_runs_under_mosquittos_own_user(open_f
             proc.stderr.close()
     db = out / "data" / "mosquitto.db"
     assert db.is_file() and db.stat().st_uid == user.pw_uid  # it saved its state where it was told, as itself
-
-
-def _listens(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
 
 
 def test_as_root_without_the_brokers_user_the_command_says_so(tmp_path: Path, monkeypatch) -> None:

@@ -52,8 +52,7 @@ def test_a_paired_appliance_takes_the_directors_tournament_call(broker, tmp_path
     director.loop_start()
     try:
         board = service.tournament_board  # type: ignore[attr-defined]
-        assert wait_for(lambda: board._publisher.connected.is_set(), 10)
-        time.sleep(0.3)  # its subscription
+        assert wait_for(lambda: board._publisher.commands_heard.is_set(), 10)  # its subscription acknowledged
         body = {"command": "start_match", "tournament": "Quinta", "match": "M1-1", "table": "3",
                 "players": {"light": "Ana", "dark": "Bruno"}, "length": 5, "rule_set": None}
         director.publish(topic(CLUB, "mesa03"), signed_command(CLUB, "mesa03", broker.keys["mesa03"], body, 1),

@@ -60,14 +60,17 @@ CHAIR_JS = """(o) => {
     if (r.width === 0 || r.height === 0) continue;
     // What is on the screen now: text scrolled out of its box, or below the page's end, is not read now.
     if (r.bottom <= 0 || r.top >= vh) continue;
-    let clip = false, cut = null;
+    let clip = false, cut = null, top = r.top, bottom = r.bottom;
     for (let x = e.parentElement; x && x !== document.body; x = x.parentElement) {
       const st = style(x);
       if (st.overflowY !== "visible" && st.overflowY !== "clip" || st.overflowX !== "visible") {
         const b = x.getBoundingClientRect();
-        if (r.bottom <= b.top + 1 || r.top >= b.bottom - 1) { clip = true; break; }
+        if (bottom <= b.top + 1 || top >= b.bottom - 1) { clip = true; break; }
         // Half shown by a box that hides the rest and does not scroll: cut (a scrolling box shows it by a touch).
-        if (!cut && st.overflowY === "hidden" && (r.bottom > b.bottom + 2 || r.top < b.top - 2)) cut = x;
+        if (!cut && st.overflowY === "hidden" && (bottom > b.bottom + 2 || top < b.top - 2)) cut = x;
+        // What a scrolling box shows of it is all that the boxes around it can cut (a list's row half scrolled
+        // into view at its foot is not cut by the panel that holds the list).
+        if (st.overflowY === "auto" || st.overflowY === "scroll") { top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom); }
       }
     }
     if (clip) continue;

@@ -298,6 +298,7 @@ def test_the_coach_screens_at_800x480_in_brazilian_portuguese(live) -> None:
         page.wait_for_function("window.__review.loaded > 0")
         assert page.inner_text("[data-testid=review-summary]").startswith("PR (XG)") or "PR (XG)" in page.inner_text(
             "[data-testid=review-summary]")
+        page.locator("[data-testid=review-summary]").scroll_into_view_if_needed()  # the PR and the level in view
         screenshot(page, "screen-review-pr")
 
 

@@ -6,6 +6,7 @@ the point itself asked for."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -252,7 +253,8 @@ def test_06_plakoto_one_numbering_on_the_screen(tmp_path: Path) -> None:
             head, detail = page.inner_text("#verdict-head"), page.inner_text("#verdict-detail")
             origin = head.split(":")[-1].strip().split("/")[0]
             assert f"casa {origin}" in detail, (head, detail)
-            assert f"{origin} (" in page.inner_text("[data-testid=variant-info]"), page.inner_text("[data-testid=variant-info]")
+            pins = page.inner_text("[data-testid=variant-info]")
+            assert re.search(rf":.*(?<!\d){origin}(?!\d)", pins), pins
             assert problems == [], problems
     finally:
         service.close()
@@ -407,18 +409,47 @@ def test_11_the_review_from_the_chair(tmp_path: Path, width: int, height: int, n
             b = page.locator(sel).bounding_box()
             assert b is not None and b["height"] >= 47.5 and b["width"] >= 47.5, (sel, b)
         assert problems == [], problems
+        # the PR table scrolled into view (below the boards): no word broken in its heads or levels, in both languages
+        page.locator("[data-testid=review-summary]").scroll_into_view_if_needed()
+        assert shoot(page, f"{name}-table") == []
+        page.click("#lang")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.locator("[data-testid=review-summary]").scroll_into_view_if_needed()
+        assert shoot(page, f"{name}-table-en") == []
+        table = page.locator("[data-testid=review-summary]").bounding_box()
+        assert table is not None and table["x"] + table["width"] <= width, table
 
 
 def test_11b_the_coachs_settings_from_the_chair(tmp_path: Path) -> None:
-    """The coach's settings: every menu and the versus button in view, none cut."""
+    """The coach's settings at 800x480, pt then en: every setting in view in the pane (the teacher's guide was
+    scrolled below its edge), none cut, "Fechar" in view; each setting's words beside its control, the takeback's
+    box beside its words (it stood above them) and the whole row one 48 px touch target."""
     with _coach_page(tmp_path, False) as page:
         _coach_panel(page, "coach-settings-open")
         page.wait_for_selector("[data-testid=coach-settings]:not([hidden])")
-        problems = shoot(page, "11b")
-        for testid in ("coach-tutor", "coach-marks", "versus-level", "versus-side", "versus-go"):
-            b = page.locator(f"[data-testid={testid}]").bounding_box()
-            assert b is not None and b["height"] >= 47.5 and b["y"] + b["height"] <= 480 - 56, (testid, b)
-        assert problems == [], problems
+        for lang in ("pt", "en"):
+            if lang == "en":
+                page.click("#lang")
+                page.wait_for_function("document.documentElement.lang === 'en'")
+            problems = shoot(page, "11b" if lang == "pt" else "11b-en")
+            pane = page.locator("[data-testid=coach-settings]").bounding_box()
+            assert pane is not None
+            for sel in ("#coach-tutor", "#coach-marks", "#coach-pin", ".coach-check", "#coach-guide", "#versus-level",
+                        "#versus-side", "#versus-go", "#coach-close"):
+                b = page.locator(sel).bounding_box()
+                assert b is not None and b["height"] >= 47.5, (lang, sel, b)
+                bottom = 480 - 56 if sel == "#coach-close" else pane["y"] + pane["height"]
+                assert b["y"] >= pane["y"] - 1 and b["y"] + b["height"] <= bottom + 1, (lang, sel, b, pane)
+            for label, control in (("#lbl-tutor", "#coach-tutor"), ("#lbl-marks", "#coach-marks"),
+                                   ("#coach-takeback", "#lbl-takeback")):
+                a, b = page.locator(label).bounding_box(), page.locator(control).bounding_box()
+                assert a is not None and b is not None
+                # side by side: the second starts right of the first, and they share the row's middle
+                assert b["x"] >= a["x"] + a["width"] and a["y"] < b["y"] + b["height"] / 2 < a["y"] + a["height"] + 8, (lang, label, a, b)
+            row, box, words = (page.locator(s).bounding_box() for s in (".coach-check", "#coach-takeback", "#lbl-takeback"))
+            assert row is not None and box is not None and words is not None
+            assert row["x"] <= box["x"] and row["x"] + row["width"] >= words["x"] + words["width"] - 1, (lang, row)
+            assert problems == [], (lang, problems)
 
 
 def test_11c_every_legal_play_one_touch_away_and_whole(tmp_path: Path) -> None:

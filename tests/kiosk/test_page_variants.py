@@ -15,6 +15,7 @@ from kiosk.server import BackgroundServer
 from tests.core.referee.test_referee_variants import _chain_turn, feed_all, referee_at
 from tests.core.referee.variant_streams import board_event
 from tests.kiosk.browser import chromium_or_skip, chromium_page, screenshot
+from tests.kiosk.chair import chair_problems
 from tests.kiosk.fakes import FakeService
 from tests.kiosk.test_page_layout import OVERFLOW
 
@@ -53,7 +54,7 @@ def test_page_shows_the_variant_pins_and_chain(tmp_path: Path) -> None:
         assert pinned.count() == 1 and pinned.get_attribute("data-pinned") == "10"
         assert "dark" in (pinned.get_attribute("class") or "")
         # no name: the side's word; the point in the board's numbering, the mover's (issue 37)
-        assert page.inner_text("[data-testid=variant-info]") == "Presas: 15 (Escuras)"
+        assert page.inner_text("[data-testid=variant-info]") == "Presas por Claras: 15"
         page.click("[data-testid=rules-btn]")
         assert "prende" in page.inner_text("[data-testid=rules-card]")  # the rule in players' words
         page.click("[data-testid=drawer-close]")
@@ -151,3 +152,52 @@ def test_new_match_dialog_starts_a_plakoto_match(tmp_path: Path) -> None:
             assert "variant" not in service.state()["match"]["rules"]
     finally:
         service.close()
+
+
+
+def plakoto_pins_state(n: int) -> dict[str, Any]:
+    """R30 in the middle game: each side pins ``n`` (at most 5) of the other's checkers (light on 3, 7, 12, 16,
+    20, dark on 5, 9, 14, 18, 22), the players named, light on roll (its numbering: the physical one)."""
+    light, dark = [0] * 24, [0] * 24
+    by_light, by_dark = (3, 7, 12, 16, 20)[:n], (5, 9, 14, 18, 22)[:n]
+    for p in by_light + by_dark:
+        light[p - 1], dark[p - 1] = 1, 1  # a pinner on a lone checker
+    light[23], dark[0] = 15 - 2 * n, 15 - 2 * n
+    pins = [{"point": p, "side": "dark"} for p in by_light] + [{"point": p, "side": "light"} for p in by_dark]
+    pos = PlakotoPosition.from_json({"turn": "light", "light": light, "dark": dark, "pinned": pins})
+    state = referee_at(pos).public_state()
+    state["match"]["players"] = {"light": "Bruno", "dark": "Marcela"}
+    return state
+
+
+def test_plakoto_pins_of_both_sides_read_from_the_chair(tmp_path: Path) -> None:
+    """R30: four, then five checkers pinned by each side: every pin on the main page, grouped by who pins them,
+    in the mover's numbering, within the line's two lines (it was cut after the second pin or so), read from the
+    chair at 800x480 in pt and en and at 1280x800. When the names do not leave room (five each in Portuguese at
+    800 px), the pinners' chips stand for them."""
+    chromium_or_skip()
+    state = plakoto_pins_state(4)
+    assert len(state["position"]["pinned"]) == 8
+    fake = FakeService(state)
+    app = create_app(Settings(data_dir=tmp_path, language="pt"), service=fake)
+    info = "[data-testid=variant-info]"
+    with BackgroundServer(app) as server, chromium_page(800, 480) as page:
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"{info}:not([hidden])", timeout=5000)
+        assert page.inner_text(info) == "Presas por Bruno: 3, 7, 12, 16; por Marcela: 5, 9, 14, 18"
+        assert chair_problems(page) == []
+        screenshot(page, "kiosk-pt-plakoto-pins-4-800x480")
+        fake.update(**plakoto_pins_state(5))
+        page.wait_for_function(f"document.querySelector('{info}').textContent.includes('22')")
+        assert page.inner_text(info) == "Presas por : 3, 7, 12, 16, 20; por : 5, 9, 14, 18, 22"
+        assert page.eval_on_selector_all(f"{info} i.chip", "cs => cs.map((c) => c.className)") == ["chip light", "chip dark"]
+        assert chair_problems(page) == []
+        screenshot(page, "kiosk-pt-plakoto-pins-5-800x480")
+        page.click("[data-testid=lang-switch]")
+        page.wait_for_function(f"document.querySelector('{info}').textContent.startsWith('Pinned')")
+        assert page.inner_text(info) == "Pinned by Bruno: 3, 7, 12, 16, 20; by Marcela: 5, 9, 14, 18, 22"
+        assert chair_problems(page) == []
+        screenshot(page, "kiosk-en-plakoto-pins-5-800x480")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        assert chair_problems(page) == []
+        screenshot(page, "kiosk-en-plakoto-pins-5-1280x800")

@@ -28,7 +28,8 @@ SHOTS = ROOT / "artifacts" / "screenshots" / "variants"
 RENDERS = "Number(document.body.dataset.renders)"
 # The pins (physical points) whose board label the panel does not say: [] when the screen has one numbering.
 ONE_NUMBERING = """(pins) => pins.map((p) => document.querySelector(`[data-testid=board] polygon[data-point="${p}"]`)
-  .getAttribute("data-own")).filter((own) => !document.getElementById("variant-info").textContent.includes(`${own} (`))"""
+  .getAttribute("data-own")).filter((own) => !new RegExp(`(^|[^0-9])${own}([^0-9]|$)`)
+  .test(document.getElementById("variant-info").textContent.split(":").slice(1).join(":")))"""
 
 
 def _phase(name: str, state: dict[str, Any], verdicts: list[dict[str, Any]], seen: set[str]) -> str | None:
