@@ -54,8 +54,8 @@ class HeldRoll(Part):
         unexplained = True  # no open position explains the board as the mover's play (finished or not)
         for model in p.models:
             assert model is not None
-            still = min(still, model.explain(obs, committing=True).cost)
-            unexplained = unexplained and model.explain(obs).kind == "unexplained"
+            still = min(still, p.explain(model, obs, committing=True).cost)
+            unexplained = unexplained and p.explain(model, obs).kind == "unexplained"
         # The boards since the open play was committed have been weighing its options: that evidence counts
         # too (a point the camera is unsure of tells a little on each board).
         prior = p.totals if len(p.totals) == len(p.hyps) else [0.0] * len(p.hyps)
@@ -96,12 +96,12 @@ class HeldRoll(Part):
             assert model is not None
             plays: dict[Vec, Candidate] = {}
             for board in (last, before):
-                inf = model.explain(board, committing=True)
+                inf = p.explain(model, board, committing=True)
                 plays.update((c.vec, c) for c in (inf.rivals if inf.kind == "uncertain" else [inf.best] if inf.kind == "play" else [])
                              if c is not None and c.legal is not None)
             for cand in plays.values():
                 assert cand.legal is not None
-                inf = p.roll_model(self.game, cand.legal.result, dice).explain(obs)
+                inf = p.explain(p.roll_model(self.game, cand.legal.result, dice), obs)
                 ends = inf.kind == "play" and inf.best is not None and inf.best.legal is not None and inf.best.legal.result.is_game_over()
                 options.append((inf.cost, k, cand, ends))
         return options

@@ -18,6 +18,7 @@ from core.referee.inference import (
     COMMIT_PREFIX_PENALTY,
     MARGIN,
     Candidate,
+    Inference,
     Observation,
     TurnModel,
     observation_cost,
@@ -29,6 +30,8 @@ from core.rules.position import Position, Side
 BOARD_CAP = 3.0
 #: Summed evidence needed to settle the open play: more than one misread count.
 PENDING_MARGIN = 1.5
+#: How many readings of boards (``Pending.explain``) an open play keeps: a few boards' worth.
+READINGS = 64
 
 
 @dataclass
@@ -54,6 +57,11 @@ class Pending:
     last_costs: list[float] = field(default_factory=list)
     #: The next roll's model after each of the mover's plays it may follow (HeldRoll.options), by position.
     roll_models: dict[tuple[Position, tuple[int, int]], TurnModel] = field(default_factory=dict)
+    #: The last readings of boards by this open play's models (its own and ``roll_models``), by (model, board,
+    #: committing) identity: while a roll waits on the open play, each board is read by ``weigh``, by
+    #: HeldRoll.options twice (try_resolve's ``also``, then pending_board) and by pending_board, and the mover's
+    #: last board and its board before that roll again on the next boards. Gone with the open play.
+    readings: dict[tuple[int, int, bool], tuple[TurnModel, Observation, Observation | None, Inference]] = field(default_factory=dict)
 
     def build_models(self, pos: Position, model: TurnModel | None, side: Side, dice: tuple[int, int]) -> None:
         """The opponent (``side``) rolled ``dice``: a model of the roll for every possible position
@@ -74,7 +82,7 @@ class Pending:
         for k, h in enumerate(self.hyps):
             model = self.models[k] if k < len(self.models) else None
             if model is not None and moving:
-                inf = model.explain(obs, committing=committing)
+                inf = self.explain(model, obs, committing)
                 cost = inf.cost
                 if committing and inf.kind in ("nothing", "in_progress") and cost == 0.0 and model.max_dice:
                     cost += COMMIT_PREFIX_PENALTY  # an exact match skips the scoring that adds it
@@ -105,6 +113,19 @@ class Pending:
         """The hypothesis that explains this board best (``costs`` from ``weigh``), the summed evidence
         breaking ties."""
         return min(range(len(costs)), key=lambda k: (costs[k], self.totals[k], k))
+
+    def explain(self, model: TurnModel, obs: Observation, committing: bool = False) -> Inference:
+        """``model.explain(obs, committing)``, read once per board while the play is open: the same model (its
+        candidates fixed when the dice landed), the same board object and the same baseline are the same reading."""
+        key = (id(model), id(obs), committing)
+        kept = self.readings.get(key)
+        if kept is not None and kept[0] is model and kept[1] is obs and kept[2] is model.baseline:
+            return kept[3]
+        inf = model.explain(obs, committing=committing)
+        if len(self.readings) >= READINGS:
+            del self.readings[next(iter(self.readings))]  # the oldest
+        self.readings[key] = (model, obs, model.baseline, inf)
+        return inf
 
     def roll_model(self, game: Game, pos: Position, dice: tuple[int, int]) -> TurnModel:
         """The model of ``dice`` played from ``pos`` (kept while the play is open: the boards ask again)."""

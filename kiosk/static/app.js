@@ -430,8 +430,19 @@ function browserLanguage() {
   return "pt";
 }
 
+// The display settings (language, PIN, camera, voice). A request the network lost (Chromium ends the requests still
+// waiting for a connection when an interface or address changes: webguard/page.py) is asked again a second later;
+// an answer that is not the settings leaves the defaults.
+async function kioskInfo() {
+  for (;;) {
+    let reply = null;
+    try { reply = await fetch("/api/kiosk"); } catch { await new Promise((again) => setTimeout(again, 1000)); }
+    if (reply) return reply.ok ? reply.json().catch(() => info) : info;
+  }
+}
+
 async function start() {
-  try { info = await (await fetch("/api/kiosk")).json(); } catch { /* offline: keep defaults */ }
+  info = await kioskInfo();
   // The page's language: the one chosen on this screen (?lang=, the EN/PT touch), else the config's, else the
   // browser's; never the operating system's locale (a Pi left in LANG=C.UTF-8 is no one's choice).
   if (!TEXT[lang]) lang = info.language_set ? info.language : browserLanguage();

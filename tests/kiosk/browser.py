@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,13 +66,77 @@ def close_browser() -> None:
             pw.stop()
 
 
+class PageLog:
+    """What a page said and lost while a test drove it: its console's errors and warnings, its uncaught errors,
+    its failed requests, its WebSockets (opened, frames received, errors, closed) and a crash, each with the
+    seconds since the page was opened. `chromium_page` adds it to a failure raised inside its `with`, so a page
+    that never drew a state says why (a script that did not load, a socket refused or closed, an error in the
+    page). Playwright sends the console and failed requests only to a listener, and they are few on a page
+    that works: a passing test pays for a handful of events."""
+
+    KEEP = 60  # the last entries (a socket reconnecting each second for a minute is 60 lines)
+
+    def __init__(self, page: Any) -> None:
+        self.start = time.monotonic()
+        self.lines: deque[str] = deque(maxlen=self.KEEP)
+        self.dropped = 0
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self._add(f"page error: {error}"))
+        page.on("requestfailed", lambda request: self._add(
+            f"request failed: {request.method} {request.url}: {request.failure}"))
+        page.on("websocket", self._websocket)
+        page.on("crash", lambda _: self._add("the page crashed"))
+
+    def _add(self, line: str) -> None:
+        if len(self.lines) == self.KEEP:
+            self.dropped += 1
+        self.lines.append(f"{time.monotonic() - self.start:7.2f} s  {line}")
+
+    def _console(self, message: Any) -> None:
+        if message.type in ("error", "warning"):
+            self._add(f"console {message.type}: {message.text}")
+
+    def _websocket(self, ws: Any) -> None:
+        frames = [0]
+        self._add(f"WebSocket opened: {ws.url}")
+
+        def received(_: Any) -> None:
+            if frames[0] == 0:
+                self._add(f"WebSocket's first frame: {ws.url}")
+            frames[0] += 1
+
+        ws.on("framereceived", received)
+        ws.on("socketerror", lambda error: self._add(f"WebSocket error: {ws.url}: {error}"))
+        ws.on("close", lambda _: self._add(f"WebSocket closed: {ws.url} after {frames[0]} frames"))
+
+    def report(self, page: Any) -> str:
+        head = f"the page {page.url}, {time.monotonic() - self.start:.1f} s after it opened"
+        if not self.lines:
+            return f"{head}: no console error or warning, page error, failed request or WebSocket"
+        dropped = f" ({self.dropped} earlier lines dropped)" if self.dropped else ""
+        return "\n".join([f"{head}: what it said and lost{dropped}", *self.lines])
+
+
+@contextmanager
+def logged(page: Any) -> Iterator[Any]:
+    """`page`, whose log (PageLog) is added as a note to a failure raised inside the `with` (an exception, an
+    assert, pytest.fail)."""
+    log = PageLog(page)
+    try:
+        yield page
+    except (Exception, pytest.fail.Exception) as exc:
+        exc.add_note(log.report(page))
+        raise
+
+
 @contextmanager
 def chromium_page(width: int = 1280, height: int = 720, locale: str = "pt-PT") -> Iterator[Any]:
     """A fresh page in a context of its own (no cookies, storage or cache from another test) on the worker's
-    Chromium."""
+    Chromium. A failure inside the `with` carries the page's log (PageLog) as a note."""
     context = _browser().new_context(viewport={"width": width, "height": height}, locale=locale)
     try:
-        yield context.new_page()
+        with logged(context.new_page()) as page:
+            yield page
     finally:
         context.close()
 
@@ -88,7 +154,8 @@ def full_chromium_page(width: int = 800, height: int = 480, locale: str = "pt-BR
     browser = _SHARED["playwright"].chromium.launch(executable_path=FULL_CHROMIUM, args=ARGS, headless=True)
     try:
         context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-        yield context.new_page()
+        with logged(context.new_page()) as page:
+            yield page
     finally:
         browser.close()
 

@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
@@ -27,6 +29,17 @@ def live_kiosk(tmp_path: Path, *, monotonic: Callable[[], float] = time.monotoni
         app = create_app(Settings(data_dir=tmp_path, language="pt"), service=service, **app_options)
         app.state.pins.set(PIN)
         with BackgroundServer(app) as server:
-            yield server.url, service, app
+            try:
+                yield server.url, service, app
+            except (Exception, pytest.fail.Exception) as exc:
+                exc.add_note(served(server))
+                raise
     finally:
         service.close()
+
+
+def served(server: BackgroundServer) -> str:
+    """The server's side of a failed page test (told after the page has closed): the connections it refused
+    (webguard's per-client and total caps) and whether its thread still runs."""
+    return (f"the server {server.url}: {server.connections.refused} connections refused, "
+            f"thread {'running' if server.thread.is_alive() else 'ended'}")

@@ -168,7 +168,10 @@ def test_touch_screen_sets_the_pin_then_doubles(live) -> None:
     fake.update(phase="awaiting_roll", dice={"values": [], "cocked": [False, False], "used": []})
     with chromium_page(locale="en-GB") as page:
         page.goto(url + "/?lang=en")
+        # The panel offers what the state drawn when it opens allows: the state first (the button's words are there
+        # before it; opened before the push, under load, the panel had no double to offer).
         page.wait_for_selector("#controls-btn:has-text('Control')")
+        page.wait_for_selector("body[data-renders]", state="attached")
         page.click("#controls-btn")
         assert page.get_attribute("#controls input", "placeholder") == "Set a PIN (4 to 12 digits)"
         page.fill("#controls input", "12")
@@ -266,6 +269,9 @@ def test_touch_screen_resigns_answers_and_starts_a_new_game(live) -> None:
         page.click("#controls button:has-text('Fechar')")
         confirm("Aceita a desistência")
         fake.update(resignation=None)
+        # The panel is made from the state drawn when it opens: the push must be drawn first (opened before it, under
+        # load, the panel still offered the answers to the resignation and no new game).
+        page.wait_for_function("() => window.__gamao.state && !window.__gamao.state.resignation")
         confirm("Novo jogo")
         assert fake.events == [{"event": "resign", "side": "light", "value": 2},
                                {"event": "resign_reply", "accept": True}, {"event": "button", "name": "new_game"}]

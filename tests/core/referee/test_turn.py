@@ -5,7 +5,7 @@ with no referee and no match."""
 from __future__ import annotations
 
 from core.referee.inference import Inference, Observation, vec_of_position
-from core.referee.pending import Hypothesis, Pending
+from core.referee.pending import READINGS, Hypothesis, Pending
 from core.referee.turn import BOARD_LOG, SUSPECT_BOARDS, TurnState, cand_text, unplayed_dice
 from core.rules.position import Position, Side
 
@@ -110,3 +110,22 @@ def test_the_same_board_seen_twice_counts_once() -> None:
     p.weigh(seen(p.hyps[0].new_pos, l24=-1, l21=1), moving=False)  # an equal board, seen anew, adds
     assert p.totals == [2 * t for t in totals]
     assert p.likeliest_here(costs) == 0  # a tie goes to the first (the likeliest when committed)
+
+
+def test_r23_the_open_play_reads_each_board_once_per_model() -> None:
+    # While a roll waits on the open play its boards are read by weigh, HeldRoll.options and pending_board:
+    # one reading per model, board and committing, the same as the model's own.
+    p = _open_play()
+    p.build_models(p.hyps[0].new_pos, None, Side.DARK, (2, 1))
+    model = p.models[1]
+    assert model is not None
+    board = seen(p.hyps[1].new_pos.play((2, 1), "13/11 6/5"))
+    costs, _, _ = p.weigh(board, moving=True)
+    inf = p.explain(model, board)
+    assert inf is p.explain(model, board) and inf == model.explain(board) and inf.cost == costs[1] == 0.0
+    assert p.explain(model, board, committing=True) == model.explain(board, committing=True)
+    again = seen(p.hyps[1].new_pos.play((2, 1), "13/11 6/5"))  # an equal board, seen anew: read anew
+    assert p.explain(model, again) is not inf and p.explain(model, again) == inf
+    for n in range(READINGS + 5):
+        p.explain(model, seen(START, l24=-(n % 2)))
+    assert len(p.readings) == READINGS
