@@ -48,6 +48,9 @@ def lab_values(lab: np.ndarray) -> np.ndarray:
     return out
 
 
+KMEANS_SEED = 12345  # two_colours' k-means++ start, the same at every call (any fixed number)
+
+
 def two_colours(x: np.ndarray, split: float) -> ColourModel:
     """Split disc colours into light and dark prototypes; one prototype when they do not separate."""
     if len(x) == 0:
@@ -56,6 +59,10 @@ def two_colours(x: np.ndarray, split: float) -> ColourModel:
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         # bestLabels None (OpenCV makes them): its typing stubs, which change between releases, ask an array
         kmeans: Any = cv2.kmeans
+        # k-means++ draws its first centres from OpenCV's random generator, one per thread that every call moves
+        # on: the same discs split differently from one call to the next (1 call in 3 on close colours), so a
+        # frame read twice, or after other reads in the thread, could differ. Seeded each call: one answer.
+        cv2.setRNGSeed(KMEANS_SEED)
         _, labels, _ = kmeans((x * CHROMA_WEIGHT).astype(np.float32), 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
         labels = labels.ravel()
         if (labels == 0).any() and (labels == 1).any():
