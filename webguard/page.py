@@ -6,11 +6,11 @@ it. Never cached without asking: the browser asks again at each load (no-cache) 
 body, while its copy's tag is the page's.
 
 A page whose script or style sheet did not load is loaded again a second later (the head's one script, before the
-page's own): Chromium ends the requests still waiting for a connection with ERR_NETWORK_CHANGED when an interface
-or address of the machine changes (the Pi's Wi-Fi or DHCP as the kiosk's browser starts; another program's
-network namespaces, veth pairs or containers), and a module of the page lost so left the screen without its
-script for good, never drawing a state (issue 35: the page tests' one failure seen alone in whole runs, twice in
-19 runs of six page-test files at load 20-27 while other tests made namespaces; tests/kiosk/test_page_reload.py).
+page's own): Chromium ends requests with ERR_NETWORK_CHANGED when it hears that the machine's network changed (an
+interface or address: the Pi's Wi-Fi or DHCP as the kiosk's browser starts, containers, network namespaces), even
+requests to the kiosk on 127.0.0.1, and a module of the page lost so left the screen without its script for good,
+never drawing a state (issue 35: the page tests' failure seen alone in whole runs; twice in 19 runs of six
+page-test files at load 20-27 on a machine shared with other test runs; tests/kiosk/test_page_reload.py).
 """
 
 from __future__ import annotations

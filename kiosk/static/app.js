@@ -430,9 +430,9 @@ function browserLanguage() {
   return "pt";
 }
 
-// The display settings (language, PIN, camera, voice). A request the network lost (Chromium ends the requests still
-// waiting for a connection when an interface or address changes: webguard/page.py) is asked again a second later;
-// an answer that is not the settings leaves the defaults.
+// The display settings (language, PIN, camera, voice). A request the network lost (Chromium ends requests with
+// ERR_NETWORK_CHANGED when the machine's network changes: webguard/page.py) is asked again a second later; an
+// answer that is not the settings leaves the defaults.
 async function kioskInfo() {
   for (;;) {
     let reply = null;

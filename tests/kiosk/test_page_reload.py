@@ -1,6 +1,6 @@
-"""The kiosk page recovers from a request the network lost while it loads (issue 35): Chromium ends the requests
-still waiting for a connection with ERR_NETWORK_CHANGED when an interface or address of the machine changes (the
-Pi's Wi-Fi coming up as the kiosk's browser starts; here, other tests' network namespaces). A module lost so left
+"""The kiosk page recovers from a request the network lost while it loads (issue 35): Chromium ends requests with
+ERR_NETWORK_CHANGED when it hears that the machine's network changed (the Pi's Wi-Fi coming up as the kiosk's
+browser starts; a loaded machine shared with other test runs here), even those to 127.0.0.1. A module lost so left
 the screen without its script for good (it never drew a state); the display settings lost so left the page in the
 browser's language instead of the kiosk's. The page's shared head loads the page again (webguard/page.py) and
 app.js asks for its settings again."""
