@@ -279,14 +279,22 @@ class BackgroundServer:
     `srv.connections` counts its open connections."""
 
     def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning",
-                 **limits: Any) -> None:
+                 before_run: Callable[[], None] | None = None, **limits: Any) -> None:
+        """`before_run` is called in the server's own thread before it binds (a test serves inside a network
+        namespace of its own: tests/kiosk/netns.py); `port` must then be given."""
         self.host = host
         self.port = port or free_port(host)
         config = uvicorn_config(app, host, self.port, log_level, lifespan="on", timeout_graceful_shutdown=2,
                                 **limits)
         self.server = uvicorn.Server(config)
         self.connections: Connections = config.gamao_connections  # type: ignore[attr-defined]
-        self.thread = threading.Thread(target=self.server.run, name="gamao-uvicorn", daemon=True)
+        self._before_run = before_run
+        self.thread = threading.Thread(target=self._run, name="gamao-uvicorn", daemon=True)
+
+    def _run(self) -> None:
+        if self._before_run is not None:
+            self._before_run()
+        self.server.run()
 
     @property
     def url(self) -> str:

@@ -1,8 +1,10 @@
 """Many network clients on one machine: network namespaces joined by veth pairs to a bridge of our own.
 
-``Namespaces(60)`` (root, Linux ``ip``) makes a bridge with 10.231.N.1/24 and 60 namespaces with 10.231.N.11 ...
-10.231.N.70, each its own address, and removes them all on exit. Only addresses inside these namespaces are
-used. ``attack(...)`` (run as a separate process: ``python -m tests.kiosk.netns``) guesses PINs from every
+``Namespaces(60)`` (root, Linux ``ip``) makes a hub namespace holding a bridge with 10.231.N.1/24 and 60
+namespaces with 10.231.N.11 ... 10.231.N.70, each its own address, and removes them all on exit; ``serve(app)``
+serves on the bridge's address, inside the hub. Nothing is made in the machine's own namespace: a bridge or a
+veth end there, made or removed, is a network change every browser on the machine hears (Chromium ended the
+page tests' waiting requests with net::ERR_NETWORK_CHANGED while these tests ran beside them). ``attack(...)`` (run as a separate process: ``python -m tests.kiosk.netns``) guesses PINs from every
 namespace at once (one thread per namespace, which joins it with setns), as fast as the kiosk answers and
 honouring Retry-After, and prints a JSON summary. Used by tests/kiosk/test_pin_netns.py and
 bench/bench_pin_attack.py.
@@ -19,9 +21,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+from webguard.server import BackgroundServer, free_port
 
 CLONE_NEWNET = 0x40000000
+T = TypeVar("T")
 
 
 def available() -> str | None:
@@ -50,24 +57,30 @@ class Namespaces:
 
     def __post_init__(self) -> None:
         self.subnet = 100 + os.getpid() % 150
+        self.hub = f"gm{self.tag}hub"
         self.bridge = f"gmb{self.tag}"
         self.host = f"10.231.{self.subnet}.1"
+        self._hub_made = False
 
     def address(self, i: int) -> str:
         return f"10.231.{self.subnet}.{11 + i}"
 
     def __enter__(self) -> Namespaces:
+        hub = self.hub
         try:
-            _ip("link", "add", self.bridge, "type", "bridge")
-            _ip("addr", "add", f"{self.host}/24", "dev", self.bridge)
-            _ip("link", "set", self.bridge, "up")
+            _ip("netns", "add", hub)
+            self._hub_made = True
+            _ip("-n", hub, "link", "add", self.bridge, "type", "bridge")
+            _ip("-n", hub, "addr", "add", f"{self.host}/24", "dev", self.bridge)
+            _ip("-n", hub, "link", "set", self.bridge, "up")
+            _ip("-n", hub, "link", "set", "lo", "up")
             for i in range(self.count):
                 ns, veth = f"gm{self.tag}n{i}", f"gv{self.tag}x{i}"
                 _ip("netns", "add", ns)
                 self.names.append(ns)
-                _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
-                _ip("link", "set", veth, "master", self.bridge)
-                _ip("link", "set", veth, "up")
+                _ip("-n", hub, "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
+                _ip("-n", hub, "link", "set", veth, "master", self.bridge)
+                _ip("-n", hub, "link", "set", veth, "up")
                 _ip("-n", ns, "addr", "add", f"{self.address(i)}/24", "dev", "eth0")
                 _ip("-n", ns, "link", "set", "eth0", "up")
                 _ip("-n", ns, "link", "set", "lo", "up")
@@ -80,7 +93,15 @@ class Namespaces:
         for ns in self.names:  # removing a namespace removes its end of the veth pair, and so the pair
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         self.names.clear()
-        subprocess.run(["ip", "link", "del", self.bridge], capture_output=True)
+        if self._hub_made:  # and the hub its bridge
+            subprocess.run(["ip", "netns", "del", self.hub], capture_output=True)
+            self._hub_made = False
+
+    def serve(self, app: object) -> BackgroundServer:
+        """A server (not started) on the bridge's address, its socket made inside the hub."""
+        port = in_namespace(self.hub, lambda: free_port(self.host))
+        return BackgroundServer(app, host=self.host, port=port,  # type: ignore[arg-type]
+                                before_run=lambda: _join(self.hub))
 
 
 def _join(ns: str) -> None:
@@ -91,6 +112,26 @@ def _join(ns: str) -> None:
             raise OSError(ctypes.get_errno(), f"setns {ns}")
     finally:
         os.close(fd)
+
+
+def in_namespace(ns: str, work: Callable[[], T]) -> T:
+    """`work()`'s answer, run in a thread of its own that joined `ns` (the caller's thread stays where it is)."""
+    answer: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            _join(ns)
+            answer.append(work())
+        except BaseException as e:  # noqa: BLE001 - told to the caller
+            failed.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if failed:
+        raise failed[0]
+    return answer[0]
 
 
 def attack(names: list[str], host: str, port: int, seconds: float, path: str = "/api/match") -> dict[str, object]:
@@ -152,12 +193,10 @@ def measure(app: object, pin: str, seconds: float, count: int = 60, root: str | 
     import statistics
     from pathlib import Path
 
-    from kiosk.server import BackgroundServer
-
     root = root or str(Path(__file__).resolve().parents[2])
     with Namespaces(count) as nets:
         owner_srv = BackgroundServer(app).start()  # type: ignore[arg-type]
-        net_srv = BackgroundServer(app, host=nets.host).start()  # type: ignore[arg-type]
+        net_srv = nets.serve(app).start()
         try:
             arg = json.dumps({"names": nets.names, "host": nets.host, "port": net_srv.port, "seconds": seconds})
             proc = subprocess.Popen([sys.executable, "-m", "tests.kiosk.netns", arg], cwd=root,

@@ -110,7 +110,6 @@ def test_over_the_network_a_phone_that_uses_the_pin_is_not_kept_at_429(tmp_path:
     from kiosk.main import create_app
     from tests.kiosk import netns
     from tests.kiosk.fakes import FakeService
-    from webguard.server import BackgroundServer
 
     why = netns.available()
     if why is not None:
@@ -139,7 +138,7 @@ def test_over_the_network_a_phone_that_uses_the_pin_is_not_kept_at_429(tmp_path:
         t.join(15)
         return answer[0] if answer else 0
 
-    with netns.Namespaces(12) as nets, BackgroundServer(app, host=nets.host) as server:
+    with netns.Namespaces(12) as nets, nets.serve(app) as server:
         phone, attackers = nets.names[0], nets.names[1:]
         assert press(phone, nets.host, server.port, PIN) == 200  # earlier in the evening
         for k in range(REMOTE_BURST):                               # the bucket filled
