@@ -30,6 +30,7 @@ from typing import Any
 
 from club.config import NAME
 from club.replay import Referee, feed
+from club.tournament_boards import table_of
 from core.match.formats.mat import write_mat
 from core.match.formats.sgf import write_sgf
 from core.match.formats.variant import is_variant_record, write_variant
@@ -168,13 +169,23 @@ class Live:
             view = intake.views.get((club, board))
             return (view.label if view is not None and view.label else board)
 
+    @staticmethod
+    def _table(board: str, label: str) -> str | None:
+        """The table's number as the tournament desk calls it ("1" for mesa01; a director's label that is a number),
+        None when the director named the board in words (its label is shown as written)."""
+        if label != board and not label.strip().isdigit():
+            return None
+        number = table_of(board, label)
+        return number if number.isdigit() else None
+
     # ----- what the broadcast shows -----------------------------------------------------------------------
     def overlay(self, name: str) -> dict[str, Any]:
         """The overlay's JSON object for `name` (see docs/CONTRACTS.md, "The broadcast")."""
         club, board = self.resolve(name)
         delay = self.delay()
-        out: dict[str, Any] = {"club": club, "board": board, "label": self._label(club, board), "delay": delay,
-                               "featured": name == FEATURED, "match": None}
+        label = self._label(club, board)
+        out: dict[str, Any] = {"club": club, "board": board, "label": label, "table": self._table(board, label),
+                               "delay": delay, "featured": name == FEATURED, "match": None}
         with self._lock:
             cutoff = self.cutoff()
             fed = self._referee(club, board, cutoff)

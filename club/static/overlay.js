@@ -47,14 +47,11 @@ function clocks() {
   }
 }
 
-// The head names the table as the room does: the director's label as written (the director's page shows the same);
-// a board without one by its number, "Mesa 1" / "Table 1" for mesa01 (the number the tournament desk calls, see
-// club/tournament_boards.py table_of), else its name. A bare number as a label is a number too ("7" -> "Mesa 7").
+// The head names the table as the room does: the number the tournament desk calls ("table", club/live.py), "Mesa 1" /
+// "Table 1" for mesa01; a board the director named in words by its label as written (the director's page shows the
+// same), else its name.
 function tableName(d) {
-  const name = String(d.label || d.board || "");
-  if (name !== d.board && !/^\d+$/.test(name.trim())) return name;
-  const m = /(\d+)\s*$/.exec(name);
-  return m ? T.table(m[1].replace(/^0+(?=\d)/, "")) : name;
+  return d.table ? T.table(d.table) : String(d.label || d.board || "");
 }
 
 function show(d) {
