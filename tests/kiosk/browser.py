@@ -80,8 +80,9 @@ class PageLog:
         self.start = time.monotonic()
         self.lines: deque[str] = deque(maxlen=self.KEEP)
         self.dropped = 0
+        self.errors: list[str] = []  # console errors and page errors, all kept (page_errors)
         page.on("console", self._console)
-        page.on("pageerror", lambda error: self._add(f"page error: {error}"))
+        page.on("pageerror", lambda error: self._error(f"page error: {error}"))
         page.on("requestfailed", lambda request: self._add(
             f"request failed: {request.method} {request.url}: {request.failure}"))
         page.on("websocket", self._websocket)
@@ -92,9 +93,15 @@ class PageLog:
             self.dropped += 1
         self.lines.append(f"{time.monotonic() - self.start:7.2f} s  {line}")
 
+    def _error(self, line: str) -> None:
+        self.errors.append(line)
+        self._add(line)
+
     def _console(self, message: Any) -> None:
-        if message.type in ("error", "warning"):
-            self._add(f"console {message.type}: {message.text}")
+        if message.type == "error":
+            self._error(f"console error: {message.text} {message.location.get('url', '')}")
+        elif message.type == "warning":
+            self._add(f"console warning: {message.text}")
 
     def _websocket(self, ws: Any) -> None:
         frames = [0]
@@ -121,12 +128,22 @@ class PageLog:
 def logged(page: Any) -> Iterator[Any]:
     """`page`, whose log (PageLog) is added as a note to a failure raised inside the `with` (an exception, an
     assert, pytest.fail)."""
-    log = PageLog(page)
+    log = _LOGS[id(page)] = PageLog(page)
     try:
         yield page
     except (Exception, pytest.fail.Exception) as exc:
         exc.add_note(log.report(page))
         raise
+    finally:
+        del _LOGS[id(page)]
+
+
+_LOGS: dict[int, PageLog] = {}  # the open pages' logs, by page
+
+
+def page_errors(page: Any) -> list[str]:
+    """The console errors and uncaught errors of a page opened by `chromium_page` or `full_chromium_page` so far."""
+    return list(_LOGS[id(page)].errors)
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from core.messages import message
 from kiosk.config import Settings
 from kiosk.main import create_app
 from kiosk.server import BackgroundServer
-from tests.kiosk.browser import FULL_CHROMIUM, chromium_or_skip, full_chromium_page, screenshot
+from tests.kiosk.browser import FULL_CHROMIUM, chromium_or_skip, full_chromium_page, page_errors, screenshot
 from tests.kiosk.fakes import FakeService
 
 MOVING = {"dice": {"values": [5, 2], "cocked": [False, False], "used": [5]}, "phase": "moving",
@@ -33,10 +33,7 @@ def live(tmp_path: Path) -> Iterator[tuple[str, FakeService]]:
 
 def test_the_pis_browser_draws_the_page_takes_a_push_and_a_touch_at_800x480(live: Any) -> None:
     url, fake = live
-    errors: list[str] = []
     with full_chromium_page(800, 480) as page:
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(f"{m.text} {m.location}") if m.type == "error" else None)
         page.goto(url + "/")
         page.wait_for_selector("[data-testid=dice] .die")
         assert page.get_attribute("[data-testid=dice]", "data-values") == "5,2"
@@ -49,4 +46,4 @@ def test_the_pis_browser_draws_the_page_takes_a_push_and_a_touch_at_800x480(live
         page.click("[data-testid=lang-switch]")
         assert page.inner_text("#verdict-head") == "Illegal play: 8/3 6/4"
         screenshot(page, "kiosk-full-chromium-en-illegal-800x480")
-    assert errors == []
+        assert page_errors(page) == []
