@@ -1,17 +1,18 @@
 """One way to write a page's head (issue 35): the lines every page of both servers shares are written here once.
 
-A page's file (kiosk/static/*.html, club/static/*.html) holds only its own head's lines (its title, style sheets
-and scripts) and `</head>`, then its body; `page_reply` puts `HEAD` (doctype, language, charset, viewport, no icon to fetch) before
-it. Never cached without asking: the browser asks again at each load (no-cache) and is told 304, without the
-body, while its copy's tag is the page's.
+A page's file (kiosk/static/*.html, club/static/*.html) holds only its own head's lines (its title, style sheets and
+scripts) and `</head>`, then its body; `page_reply` puts `HEAD` (doctype, language, charset, viewport, no icon to
+fetch) before it. Never cached without asking: the browser asks again at each load (no-cache) and is told 304,
+without the body, while its copy's tag is the page's.
 
 A page whose script or style sheet did not load is loaded again a second later (the head's one script, before the
 page's own): Chromium ends the requests still waiting for a connection (beyond its 6 per host) with
 ERR_NETWORK_CHANGED when it hears that the machine's network changed (an interface or address: the Pi's Wi-Fi or
-DHCP as the kiosk's browser starts, containers; here, tests/kiosk/netns.py's bridge and veth pairs removed from the
-root namespace: a probe page's queued requests to 127.0.0.1 failed so within the same 3 s, 30 of them), and a module
-of the page lost so left the screen without its script for good, never drawing a state (issue 35: the page tests'
-failure seen alone in whole runs; twice in 19 runs of six page-test files at load 20-27; tests/kiosk/test_page_reload.py).
+DHCP as the kiosk's browser starts, containers; here, the PIN tests' bridge and veth pairs removed from the
+machine's namespace, before tests/kiosk/netns.py moved them into one of their own: a probe page's queued requests to
+127.0.0.1 failed so within the same 3 s, 30 of them), and a module of the page lost so left the screen without its
+script for good, never drawing a state (issue 35: the page tests' failure seen alone in whole runs; twice in 19 runs
+of six page-test files at load 20-27; tests/kiosk/test_page_reload.py).
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """Many network clients on one machine: network namespaces joined by veth pairs to a bridge of our own.
 
-``Namespaces(60)`` (root, Linux ``ip``) makes a hub namespace holding a bridge with 10.231.N.1/24 and 60
-namespaces with 10.231.N.11 ... 10.231.N.70, each its own address, and removes them all on exit; ``serve(app)``
-serves on the bridge's address, inside the hub. Nothing is made in the machine's own namespace: a bridge or a
-veth end there, made or removed, is a network change every browser on the machine hears (Chromium ended the
-page tests' waiting requests with net::ERR_NETWORK_CHANGED while these tests ran beside them). ``attack(...)`` (run as a separate process: ``python -m tests.kiosk.netns``) guesses PINs from every
-namespace at once (one thread per namespace, which joins it with setns), as fast as the kiosk answers and
-honouring Retry-After, and prints a JSON summary. Used by tests/kiosk/test_pin_netns.py and
-bench/bench_pin_attack.py.
+``Namespaces(60)`` (root, Linux ``ip``) makes a hub namespace holding a bridge with 10.231.N.1/24 and 60 namespaces
+with 10.231.N.11 ... 10.231.N.70, each its own address, and removes them all on exit; ``serve(app)`` serves on the
+bridge's address, inside the hub. Nothing is made in the machine's own namespace: a bridge or a veth end there, made
+or removed, is a network change every browser on the machine hears (Chromium ended the page tests' waiting requests
+with net::ERR_NETWORK_CHANGED while these tests ran beside them). ``attack(...)`` (run as a separate process:
+``python -m tests.kiosk.netns``) guesses PINs from every namespace at once (one thread per namespace, which joins it
+with setns), as fast as the kiosk answers and honouring Retry-After, and prints a JSON summary. Used by
+tests/kiosk/test_pin_netns.py and bench/bench_pin_attack.py.
 """
 
 from __future__ import annotations
