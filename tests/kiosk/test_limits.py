@@ -12,7 +12,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer, GuardedH11Protocol
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
+from tests.procs import until
 from tests.web import HTTP
 from webguard.server import WS_PROTOCOL
 
@@ -83,16 +84,6 @@ def _closed_by_server(sock: socket.socket, within: float) -> bool:
         return False
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float) -> bool:
-    """Poll `predicate` until true or `timeout` seconds: what the server did, not a time it took."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
 def _closed_now(socks: list[socket.socket]) -> int:
     """How many of `socks` the server has closed by now (without waiting: a socket it keeps has nothing to read)."""
     return sum(_closed_by_server(s, within=0.001) for s in socks)
@@ -146,7 +137,7 @@ def test_idle_and_half_sent_connections_are_closed_by_the_header_timeout(tmp_pat
         for s in socks:
             s.close()
         assert closed == 40 and len(by_head) == 40
-        assert wait_for(lambda: _open_fds() <= fds_before + 2, 10)  # the server's side of them is gone too
+        assert until(lambda: _open_fds() <= fds_before + 2, 10)  # the server's side of them is gone too
     assert logs.tracebacks() == []
 
 
@@ -166,13 +157,13 @@ def test_one_client_cannot_hold_every_connection(tmp_path: Path) -> None:
         # the server takes the 30 in turn (a loaded machine's event loop later than a fixed wait): the 10 over the
         # bound are closed at once, the 20 within it stay open (their head may take 30 s)
         conns = server.server.config.gamao_connections
-        assert wait_for(lambda: conns.count() + conns.refused >= 30, 10)
+        assert until(lambda: conns.count() + conns.refused >= 30, 10)
         assert conns.refused == 10
-        assert wait_for(lambda: _closed_now(socks) >= 10, 10)
+        assert until(lambda: _closed_now(socks) >= 10, 10)
         assert _closed_now(socks) == 10
         for s in socks:
             s.close()
-        assert wait_for(lambda: conns.count() == 0, 10)
+        assert until(lambda: conns.count() == 0, 10)
         assert HTTP.get(server.url + "/api/state", timeout=5).status_code == 200
 
 
