@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from kiosk.main import create_app
 from kiosk.server import BackgroundServer
 from tests.kiosk.conftest import PIN
 from tests.kiosk.fakes import FakeService
+from tests.procs import until
 from tests.web import HTTP
 
 
@@ -60,7 +60,5 @@ def test_closed_socket_unsubscribes(live) -> None:
         ws.recv(timeout=5)
         assert fake.subscribers() == base + 1
     fake.update(turn="dark")  # the server notices the closed socket when it next reads or writes
-    deadline = time.monotonic() + 10  # a bound for a failure (100 x 0.02 s was tight on a loaded machine)
-    while fake.subscribers() != base and time.monotonic() < deadline:
-        time.sleep(0.02)
+    until(lambda: fake.subscribers() == base, 10)  # a bound for a failure (2 s was tight on a loaded machine)
     assert fake.subscribers() == base
